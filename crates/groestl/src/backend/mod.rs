@@ -1,0 +1,237 @@
+//! Backends: one file per technique, one `Backend` value chosen per hasher.
+//!
+//! Every backend implements the same four operations on the canonical chaining value (one
+//! big-endian `u64` per column, row 0 in the most significant byte):
+//! `compress512(h, blocks)`, `compress1024(h, blocks)` take any number of whole blocks per
+//! call, so that a backend's layout conversion is paid once per call, and `output512(h)`,
+//! `output1024(h)` return `P(h) ⊕ h`.
+
+use core::fmt;
+
+pub(crate) mod portable;
+pub(crate) mod ttable32;
+pub(crate) mod ttable64;
+
+/// The name of the environment variable that overrides backend detection.
+pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
+
+/// An implementation technique for the Grøstl permutations.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
+    Portable,
+    /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
+    TTable64,
+    /// Eight 1 KiB tables of 32-bit words, lower halves by index rotation. Not constant-time.
+    TTable32,
+}
+
+/// Why a backend could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// No backend has this name.
+    UnknownBackend(String),
+    /// The backend exists but this CPU lacks the instructions it needs.
+    Unavailable(Backend),
+    /// `SLICEWISE_BACKEND` holds something this crate cannot use.
+    BadEnvironment { value: String, reason: String },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownBackend(name) => {
+                write!(f, "unknown Grøstl backend {name:?} (known: ")?;
+                for (i, b) in Backend::all().enumerate() {
+                    write!(f, "{}{}", if i > 0 { ", " } else { "" }, b.name())?;
+                }
+                write!(f, ")")
+            }
+            Error::Unavailable(b) => write!(f, "Grøstl backend {:?} is not available on this CPU", b.name()),
+            Error::BadEnvironment { value, reason } => write!(f, "{ENV_VAR}={value:?}: {reason}"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Backend {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Backend::from_name(s)
+    }
+}
+
+impl Backend {
+    /// Every backend, available or not, fastest-first among the constant-time ones.
+    pub const ALL: &'static [Backend] = &[Backend::Portable, Backend::TTable64, Backend::TTable32];
+
+    /// Iterates over every backend this crate has, whether or not this CPU can run it.
+    pub fn all() -> impl Iterator<Item = Backend> {
+        Self::ALL.iter().copied()
+    }
+
+    /// The backend's name, as `--backend` and `SLICEWISE_BACKEND` spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::TTable64 => "ttable64",
+            Backend::TTable32 => "ttable32",
+        }
+    }
+
+    /// Looks a backend up by name (whether or not it is available).
+    pub fn from_name(name: &str) -> Result<Backend, Error> {
+        Self::all().find(|b| b.name() == name).ok_or_else(|| Error::UnknownBackend(name.into()))
+    }
+
+    /// Whether this CPU has the instructions the backend needs.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 => true,
+        }
+    }
+
+    /// Whether the running time and memory access pattern are independent of the data.
+    pub const fn is_constant_time(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::TTable64 | Backend::TTable32 => false,
+        }
+    }
+
+    /// Returns `self` if available, an error otherwise.
+    pub fn check(self) -> Result<Backend, Error> {
+        if self.is_available() { Ok(self) } else { Err(Error::Unavailable(self)) }
+    }
+
+    /// The fastest constant-time backend this CPU can run (ignores `SLICEWISE_BACKEND`).
+    pub fn detect() -> Backend {
+        Self::all().find(|b| b.is_constant_time() && b.is_available()).unwrap_or(Backend::Portable)
+    }
+
+    /// Parses a `SLICEWISE_BACKEND` value. It is a comma-separated list whose entries are
+    /// either `NAME`, which applies to every primitive, or `groestl:NAME`; entries for other
+    /// primitives (`proest:NAME`) are ignored here. Returns `Ok(None)` when no entry applies.
+    pub fn parse_override(value: &str) -> Result<Option<Backend>, Error> {
+        let mut chosen = None;
+        for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let name = match entry.split_once(':') {
+                Some(("groestl", name)) => name,
+                Some((_, _)) => continue,
+                None => entry,
+            };
+            let b = Backend::from_name(name).map_err(|e| Error::BadEnvironment {
+                value: value.into(),
+                reason: e.to_string(),
+            })?;
+            if !b.is_available() {
+                return Err(Error::BadEnvironment {
+                    value: value.into(),
+                    reason: Error::Unavailable(b).to_string(),
+                });
+            }
+            chosen = Some(b);
+        }
+        Ok(chosen)
+    }
+
+    /// The backend new hashers use: `SLICEWISE_BACKEND` if set, otherwise [`Backend::detect`].
+    /// Read once per process.
+    #[cfg(feature = "std")]
+    pub fn selected() -> Result<Backend, Error> {
+        use std::sync::OnceLock;
+        static SELECTED: OnceLock<Result<Backend, Error>> = OnceLock::new();
+        SELECTED
+            .get_or_init(|| match std::env::var(ENV_VAR) {
+                Ok(v) => Ok(Backend::parse_override(&v)?.unwrap_or_else(Backend::detect)),
+                Err(std::env::VarError::NotPresent) => Ok(Backend::detect()),
+                Err(std::env::VarError::NotUnicode(v)) => Err(Error::BadEnvironment {
+                    value: v.to_string_lossy().into_owned(),
+                    reason: "not valid UTF-8".into(),
+                }),
+            })
+            .clone()
+    }
+
+    /// Without `std` there is no environment: the detected backend.
+    #[cfg(not(feature = "std"))]
+    pub fn selected() -> Result<Backend, Error> {
+        Ok(Backend::detect())
+    }
+
+    #[inline]
+    pub(crate) fn compress512(self, h: &mut [u64; 8], blocks: &[u8]) {
+        match self {
+            Backend::Portable => portable::compress512(h, blocks),
+            Backend::TTable64 => ttable64::compress512(h, blocks),
+            Backend::TTable32 => ttable32::compress512(h, blocks),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn compress1024(self, h: &mut [u64; 16], blocks: &[u8]) {
+        match self {
+            Backend::Portable => portable::compress1024(h, blocks),
+            Backend::TTable64 => ttable64::compress1024(h, blocks),
+            Backend::TTable32 => ttable32::compress1024(h, blocks),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn output512(self, h: &[u64; 8]) -> [u64; 8] {
+        match self {
+            Backend::Portable => portable::output512(h),
+            Backend::TTable64 => ttable64::output512(h),
+            Backend::TTable32 => ttable32::output512(h),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn output1024(self, h: &[u64; 16]) -> [u64; 16] {
+        match self {
+            Backend::Portable => portable::output1024(h),
+            Backend::TTable64 => ttable64::output1024(h),
+            Backend::TTable32 => ttable32::output1024(h),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for b in Backend::all() {
+            assert_eq!(Backend::from_name(b.name()), Ok(b));
+        }
+        assert!(matches!(Backend::from_name("nope"), Err(Error::UnknownBackend(_))));
+    }
+
+    #[test]
+    fn detect_picks_a_constant_time_available_backend() {
+        let b = Backend::detect();
+        assert!(b.is_constant_time() && b.is_available());
+        assert!(!Backend::TTable64.is_constant_time());
+        assert!(!Backend::TTable32.is_constant_time());
+    }
+
+    #[test]
+    fn override_syntax() {
+        assert_eq!(Backend::parse_override("ttable64"), Ok(Some(Backend::TTable64)));
+        assert_eq!(Backend::parse_override("proest:portable,groestl:ttable32"), Ok(Some(Backend::TTable32)));
+        assert_eq!(Backend::parse_override("proest:u32x2"), Ok(None));
+        assert_eq!(Backend::parse_override(""), Ok(None));
+        let e = Backend::parse_override("groestl:bogus").unwrap_err();
+        assert!(e.to_string().contains("unknown Grøstl backend \"bogus\""), "{e}");
+    }
+}

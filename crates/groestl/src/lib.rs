@@ -1,0 +1,259 @@
+//! Grøstl-224, -256, -384 and -512 (the SHA-3 final-round version, January 2011 tweak).
+//!
+//! The four hashers implement the RustCrypto [`digest`] 0.11 traits and are drop-in
+//! replacements for the `groestl` crate:
+//!
+//! ```
+//! use slicewise_groestl::{Digest, Groestl256};
+//! let d = Groestl256::digest(b"");
+//! assert_eq!(hex(&d), "1a52d11d550039be16107f9c58db9ebcc417f16f736adb2502567119f0083467");
+//! # fn hex(b: &[u8]) -> String { b.iter().map(|x| format!("{x:02x}")).collect() }
+//! ```
+//!
+//! Each hasher runs on one [`Backend`], chosen when it is created: [`Backend::selected`],
+//! i.e. the `SLICEWISE_BACKEND` environment variable if set, otherwise
+//! [`Backend::detect`], the fastest constant-time backend on this CPU. `with_backend`
+//! picks one explicitly. The T-table backends are not constant-time and are only used when
+//! asked for by name.
+//!
+//! Messages whose length is not a whole number of bytes (the NIST bit-length KAT records)
+//! are hashed with `finalize_bits`: the final 1–7 bits go in the high bits of one last byte.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+
+mod backend;
+mod consts;
+mod engine;
+mod sbox_circuit;
+
+use core::fmt;
+
+pub use backend::{Backend, ENV_VAR, Error};
+pub use digest::{self, Digest};
+pub use engine::Variant;
+
+use digest::common::BlockSizeUser;
+use digest::consts::{U28, U32, U48, U64, U128};
+use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use engine::Engine;
+
+fn selected_or_panic() -> Backend {
+    Backend::selected().unwrap_or_else(|e| panic!("{e}"))
+}
+
+macro_rules! hasher {
+    ($(#[$doc:meta])* $name:ident, $variant:ident, $out:ty, $block:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            engine: Engine,
+        }
+
+        impl $name {
+            /// A hasher on the process-wide backend ([`Backend::selected`]).
+            ///
+            /// # Panics
+            /// If `SLICEWISE_BACKEND` names an unknown or unavailable backend.
+            pub fn new() -> Self {
+                Self::with_backend(selected_or_panic()).expect("selected backend is available")
+            }
+
+            /// A hasher on the given backend, or an error if this CPU cannot run it.
+            pub fn with_backend(backend: Backend) -> Result<Self, Error> {
+                Ok(Self { engine: Engine::new(Variant::$variant, backend.check()?) })
+            }
+
+            /// The backend this hasher runs on.
+            pub fn backend(&self) -> Backend {
+                self.engine.backend()
+            }
+
+            /// Finishes a message whose last `bits` bits (0–7) are the high bits of `last`
+            /// (the NIST KAT convention for bit-length messages; the low bits of `last` are
+            /// ignored). With `bits == 0` this is plain `finalize`.
+            ///
+            /// # Panics
+            /// If `bits > 7`.
+            pub fn finalize_bits(mut self, last: u8, bits: u32) -> Output<Self> {
+                let mut out = Output::<Self>::default();
+                self.engine.finalize_into(last, bits, &mut out);
+                out
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).field("backend", &self.engine.backend()).finish_non_exhaustive()
+            }
+        }
+
+        impl HashMarker for $name {}
+
+        impl OutputSizeUser for $name {
+            type OutputSize = $out;
+        }
+
+        impl BlockSizeUser for $name {
+            type BlockSize = $block;
+        }
+
+        impl Update for $name {
+            fn update(&mut self, data: &[u8]) {
+                self.engine.update(data);
+            }
+        }
+
+        impl FixedOutput for $name {
+            fn finalize_into(mut self, out: &mut Output<Self>) {
+                self.engine.finalize_into(0, 0, out);
+            }
+        }
+
+        impl Reset for $name {
+            fn reset(&mut self) {
+                self.engine.reset();
+            }
+        }
+
+        impl FixedOutputReset for $name {
+            fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+                self.engine.finalize_into(0, 0, out);
+                self.engine.reset();
+            }
+        }
+    };
+}
+
+hasher!(
+    /// Grøstl-224.
+    Groestl224, Groestl224, U28, U64
+);
+hasher!(
+    /// Grøstl-256.
+    Groestl256, Groestl256, U32, U64
+);
+hasher!(
+    /// Grøstl-384.
+    Groestl384, Groestl384, U48, U128
+);
+hasher!(
+    /// Grøstl-512.
+    Groestl512, Groestl512, U64, U128
+);
+
+/// A hasher whose size is chosen at run time (for tools such as the CLI).
+#[derive(Clone)]
+pub struct Groestl {
+    engine: Engine,
+}
+
+impl Groestl {
+    /// A hasher of the given size on the process-wide backend.
+    pub fn new(variant: Variant) -> Result<Self, Error> {
+        Self::with_backend(variant, Backend::selected()?)
+    }
+
+    /// A hasher of the given size on the given backend.
+    pub fn with_backend(variant: Variant, backend: Backend) -> Result<Self, Error> {
+        Ok(Groestl { engine: Engine::new(variant, backend.check()?) })
+    }
+
+    /// The size this hasher computes.
+    pub fn variant(&self) -> Variant {
+        self.engine.variant()
+    }
+
+    /// The backend this hasher runs on.
+    pub fn backend(&self) -> Backend {
+        self.engine.backend()
+    }
+
+    /// Absorbs more message bytes.
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        self.engine.update(data);
+        self
+    }
+
+    /// Writes the digest into the first `variant().output_len()` bytes of `out` and resets
+    /// the hasher. `bits` (0–7) high bits of `last` end the message, as in `finalize_bits`.
+    ///
+    /// # Panics
+    /// If `out` is shorter than the digest or `bits > 7`.
+    pub fn finalize_bits_into_reset(&mut self, last: u8, bits: u32, out: &mut [u8]) {
+        self.engine.finalize_into(last, bits, out);
+        self.engine.reset();
+    }
+
+    /// Writes the digest into `out[..output_len]` and resets the hasher.
+    pub fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.finalize_bits_into_reset(0, 0, out);
+    }
+
+    /// The digest as an owned array and its length.
+    pub fn finalize(mut self) -> DigestBytes {
+        let mut d = DigestBytes { bytes: [0; 64], len: self.variant().output_len() };
+        self.engine.finalize_into(0, 0, &mut d.bytes);
+        d
+    }
+}
+
+impl fmt::Debug for Groestl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Groestl")
+            .field("variant", &self.engine.variant())
+            .field("backend", &self.engine.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A digest of any of the four sizes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DigestBytes {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl AsRef<[u8]> for DigestBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl fmt::Debug for DigestBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DigestBytes(")?;
+        fmt::LowerHex::fmt(self, f)?;
+        write!(f, ")")
+    }
+}
+
+impl fmt::LowerHex for DigestBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.as_ref() {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Hashes a message of `bit_len` bits given as `ceil(bit_len / 8)` bytes (the final partial
+/// byte's message bits in its high positions, as in the NIST KAT files).
+///
+/// # Panics
+/// If `data` is shorter than `ceil(bit_len / 8)` bytes.
+pub fn hash_bits(variant: Variant, backend: Backend, data: &[u8], bit_len: u64) -> Result<DigestBytes, Error> {
+    let mut h = Groestl::with_backend(variant, backend)?;
+    let whole = (bit_len / 8) as usize;
+    h.update(&data[..whole]);
+    let bits = (bit_len % 8) as u32;
+    let last = if bits > 0 { data[whole] } else { 0 };
+    let mut d = DigestBytes { bytes: [0; 64], len: variant.output_len() };
+    h.finalize_bits_into_reset(last, bits, &mut d.bytes);
+    Ok(d)
+}
