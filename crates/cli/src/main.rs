@@ -1,0 +1,58 @@
+//! `slicewise`: hash files, encrypt and decrypt with Prøst, synthesize XOR programs, benchmark.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod backends;
+mod sum;
+// [helper-modules] one line per subcommand module, e.g. `mod aead_cmd;`
+
+#[derive(Debug, Parser)]
+#[command(name = "slicewise", version, about = "Grøstl, Prøst and the linear-layer synthesizer")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print or check Grøstl checksums, like sha256sum.
+    Sum(sum::SumArgs),
+    /// List the backends of every primitive.
+    Backends(backends::BackendsArgs),
+    // [helper-commands] one variant per subcommand
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // `groestl256sum` etc. behave as `slicewise sum -a groestl-256`.
+    if let Some(alg) = args.first().and_then(|a| sum::alias_algorithm(a)) {
+        return sum::main_as_alias(alg, &args[1..]);
+    }
+    let cli = Cli::parse_from(args);
+    let result = match cli.command {
+        Command::Sum(a) => sum::run(a),
+        Command::Backends(a) => backends::run(a),
+        // [helper-dispatch] one arm per subcommand, returning anyhow::Result<ExitCode>
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("slicewise: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
