@@ -1,0 +1,30 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+// Index loops mirror the specification's notation in the round and mode code.
+#![allow(clippy::needless_range_loop)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod aead_api;
+pub mod backend;
+mod error;
+pub mod generated;
+pub mod lane;
+pub mod modes;
+mod permutation;
+
+pub use aead_api::{
+    ModeSizes, ProestAead, ProestApe128, ProestApe256, ProestCopa128, ProestCopa256, ProestOtr128,
+    ProestOtr256,
+};
+pub use backend::Backend;
+pub use error::Error;
+pub use lane::{Lane, State};
+pub use permutation::{Permutation, Proest128, Proest256};
+
+/// The RustCrypto `aead` crate, re-exported for its traits.
+pub use aead;

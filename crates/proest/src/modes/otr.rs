@@ -1,0 +1,273 @@
+//! Prøst-OTR (`proest{128,256}otrv1`): OTR (two-round Feistel per double block) over `E_K`.
+//! Spec: `shared/spec/proest.md` §3, §6. Both Feistel rounds are batched across double blocks
+//! through `permute_many`, and so are the AD blocks.
+
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use super::core_trait::ModeCore;
+use super::{BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use crate::permutation::{Permutation, Proest128, Proest256};
+
+/// Prøst-OTR over the permutation `P`. Use through [`crate::ProestAead`].
+pub struct Otr<P: Permutation> {
+    perm: P,
+    key: [u8; MAX_S],
+}
+
+/// Per-message secrets.
+struct Ctx {
+    delta: Blk,
+    l: Blk,
+    sigma: Blk,
+    ta: Blk,
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        self.delta.zeroize();
+        self.l.zeroize();
+        self.sigma.zeroize();
+        self.ta.zeroize();
+    }
+}
+
+impl<P: Permutation> Otr<P> {
+    const S: usize = P::STATE_BYTES;
+
+    fn em(&self) -> Em<'_, P> {
+        Em { p: &self.perm, key: &self.key[..Self::S] }
+    }
+
+    /// Δ = E(pad(N)), L = 4Δ, Σ = 0, and TA from the associated data.
+    fn start(&self, nonce: &[u8], ad: &[u8]) -> Ctx {
+        let s = Self::S;
+        let em = self.em();
+        let delta = em.e_of(&pad(nonce));
+        let l = times2(&times2(&delta, s), s);
+        Ctx { delta, l, sigma: [0u8; MAX_S], ta: self.auth_ad(ad) }
+    }
+
+    fn auth_ad(&self, ad: &[u8]) -> Blk {
+        let s = Self::S;
+        if ad.is_empty() {
+            return [0u8; MAX_S];
+        }
+        let em = self.em();
+        let mut gamma = em.e_of(&[0u8; MAX_S]);
+        let mut q = times2(&times2(&gamma, s), s);
+        let mut xi = [0u8; MAX_S];
+        // every block but the last (which has 1..=B bytes) goes through E
+        let nfull = (ad.len() - 1) / s;
+        let mut xs = [[0u8; MAX_S]; BATCH];
+        let mut i = 0;
+        while i < nfull {
+            let n = BATCH.min(nfull - i);
+            for j in 0..n {
+                let k = i + j;
+                xs[j][..s].copy_from_slice(&ad[k * s..(k + 1) * s]);
+                xor_into(&mut xs[j][..s], &q[..s]);
+                dbl(&mut q, s);
+            }
+            em.e_many(&mut xs[..n]);
+            for x in &xs[..n] {
+                xor_into(&mut xi[..s], &x[..s]);
+            }
+            i += n;
+        }
+        let last = &ad[nfull * s..];
+        let mut t;
+        if last.len() < s {
+            xor_into(&mut xi[..s], &pad(last)[..s]);
+            t = xor(&xi, &q, s);
+            xor_into(&mut t[..s], &gamma[..s]);
+        } else {
+            xor_into(&mut xi[..s], last);
+            t = xor(&xi, &q, s);
+            xor_into(&mut t[..s], &times2(&gamma, s)[..s]);
+        }
+        em.e(&mut t);
+        gamma.zeroize();
+        q.zeroize();
+        xi.zeroize();
+        xs.zeroize();
+        t
+    }
+
+    /// `T = (E(Σ ^ 3·L ^ Δ) ^ TA)`, first τ bytes used.
+    fn tag(&self, c: &Ctx) -> Blk {
+        let s = Self::S;
+        let mut t = xor(&c.sigma, &times3(&c.l, s), s);
+        xor_into(&mut t[..s], &c.delta[..s]);
+        self.em().e(&mut t);
+        xor_into(&mut t[..s], &c.ta[..s]);
+        t
+    }
+}
+
+impl<P: Permutation> ModeCore for Otr<P> {
+    type Perm = P;
+
+    fn from_parts(perm: P, key: &[u8]) -> Self {
+        let mut k = [0u8; MAX_S];
+        k[..key.len()].copy_from_slice(key);
+        Otr { perm, key: k }
+    }
+
+    fn perm(&self) -> &P {
+        &self.perm
+    }
+
+    fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) {
+        let s = Self::S;
+        let em = self.em();
+        let mut c = self.start(nonce, ad);
+        let ndouble = msg.len() / (2 * s);
+        let rest = &msg[ndouble * 2 * s..];
+        let final_double = rest.len() >= s;
+        let pairs = ndouble + final_double as usize;
+        // The padded final double block, if any: pad_2B(rest).
+        let mut tail = [0u8; 2 * MAX_S];
+        if final_double {
+            tail[..rest.len()].copy_from_slice(rest);
+            tail[rest.len()] = 0x80;
+        }
+        let mut m1s = [[0u8; MAX_S]; BATCH];
+        let mut m2s = [[0u8; MAX_S]; BATCH];
+        let mut ls = [[0u8; MAX_S]; BATCH];
+        let mut xs = [[0u8; MAX_S]; BATCH];
+        let mut i = 0;
+        while i < pairs {
+            let n = BATCH.min(pairs - i);
+            for j in 0..n {
+                let k = i + j;
+                let src = if k < ndouble { &msg[k * 2 * s..(k + 1) * 2 * s] } else { &tail[..2 * s] };
+                m1s[j][..s].copy_from_slice(&src[..s]);
+                m2s[j][..s].copy_from_slice(&src[s..]);
+                xor_into(&mut c.sigma[..s], &m2s[j][..s]);
+                ls[j] = c.l;
+                dbl(&mut c.l, s);
+                xs[j] = xor(&m1s[j], &ls[j], s);
+            }
+            // C1 = E(M1 ^ L) ^ M2
+            em.e_many(&mut xs[..n]);
+            for j in 0..n {
+                xor_into(&mut xs[j][..s], &m2s[j][..s]);
+                let pos = (i + j) * 2 * s;
+                out[pos..pos + s].copy_from_slice(&xs[j][..s]);
+                xor_into(&mut xs[j][..s], &ls[j][..s]);
+                xor_into(&mut xs[j][..s], &c.delta[..s]);
+            }
+            // C2 = E(C1 ^ L ^ Δ) ^ M1
+            em.e_many(&mut xs[..n]);
+            for j in 0..n {
+                xor_into(&mut xs[j][..s], &m1s[j][..s]);
+                let pos = (i + j) * 2 * s + s;
+                out[pos..pos + s].copy_from_slice(&xs[j][..s]);
+            }
+            i += n;
+        }
+        let mut end = pairs * 2 * s;
+        if final_double {
+            xor_into(&mut c.l[..s], &c.delta[..s]);
+        } else {
+            let m = pad(rest);
+            xor_into(&mut c.sigma[..s], &m[..s]);
+            let mut x = em.e_of(&c.l);
+            xor_into(&mut x[..s], &m[..s]);
+            out[end..end + s].copy_from_slice(&x[..s]);
+            end += s;
+            x.zeroize();
+        }
+        let mut t = self.tag(&c);
+        out[end..end + s / 2].copy_from_slice(&t[..s / 2]);
+        t.zeroize();
+        tail.zeroize();
+        m1s.zeroize();
+        m2s.zeroize();
+        ls.zeroize();
+        xs.zeroize();
+    }
+
+    fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
+        let s = Self::S;
+        let em = self.em();
+        let mut c = self.start(nonce, ad);
+        let nblocks = body.len() / s;
+        let pairs = nblocks / 2;
+        let mut sink = Sink { out, last };
+        let mut ls = [[0u8; MAX_S]; BATCH];
+        let mut xs = [[0u8; MAX_S]; BATCH];
+        let mut i = 0;
+        while i < pairs {
+            let n = BATCH.min(pairs - i);
+            for j in 0..n {
+                let k = i + j;
+                ls[j] = c.l;
+                dbl(&mut c.l, s);
+                xs[j][..s].copy_from_slice(&body[k * 2 * s..k * 2 * s + s]);
+                xor_into(&mut xs[j][..s], &ls[j][..s]);
+                xor_into(&mut xs[j][..s], &c.delta[..s]);
+            }
+            // M1 = E(C1 ^ L ^ Δ) ^ C2
+            em.e_many(&mut xs[..n]);
+            for j in 0..n {
+                let pos = (i + j) * 2 * s;
+                xor_into(&mut xs[j][..s], &body[pos + s..pos + 2 * s]);
+                sink.put(pos, &xs[j][..s]);
+                xor_into(&mut xs[j][..s], &ls[j][..s]);
+            }
+            // M2 = E(M1 ^ L) ^ C1
+            em.e_many(&mut xs[..n]);
+            for j in 0..n {
+                let pos = (i + j) * 2 * s;
+                xor_into(&mut xs[j][..s], &body[pos..pos + s]);
+                xor_into(&mut c.sigma[..s], &xs[j][..s]);
+                sink.put(pos + s, &xs[j][..s]);
+            }
+            i += n;
+        }
+        if nblocks % 2 == 1 {
+            let pos = pairs * 2 * s;
+            let mut x = em.e_of(&c.l);
+            xor_into(&mut x[..s], &body[pos..pos + s]);
+            xor_into(&mut c.sigma[..s], &x[..s]);
+            sink.put(pos, &x[..s]);
+            x.zeroize();
+        } else {
+            xor_into(&mut c.l[..s], &c.delta[..s]);
+        }
+        let mut t = self.tag(&c);
+        let ok = t[..s / 2].ct_eq(tag);
+        t.zeroize();
+        ls.zeroize();
+        xs.zeroize();
+        ok
+    }
+}
+
+macro_rules! otr_mode {
+    ($p:ty, $alg:literal) => {
+        impl Mode for Otr<$p> {
+            const ALGORITHM: &'static str = $alg;
+            const KEY_LEN: usize = <$p>::STATE_BYTES;
+            const NONCE_LEN: usize = <$p>::STATE_BYTES / 2;
+            const TAG_LEN: usize = <$p>::STATE_BYTES / 2;
+            const LAST_BLOCK: usize = <$p>::STATE_BYTES;
+            fn ciphertext_len(msg_len: usize) -> Option<usize> {
+                let b = Self::LAST_BLOCK;
+                let body = (msg_len / (2 * b)).checked_mul(2 * b)?;
+                let tail = if msg_len % (2 * b) < b { b } else { 2 * b };
+                body.checked_add(tail)?.checked_add(Self::TAG_LEN)
+            }
+            fn is_valid_ciphertext_len(ct_len: usize) -> bool {
+                let b = Self::LAST_BLOCK;
+                ct_len >= b + Self::TAG_LEN && (ct_len - Self::TAG_LEN) % b == 0
+            }
+        }
+    };
+}
+otr_mode!(Proest128, "proest128otrv1");
+otr_mode!(Proest256, "proest256otrv1");
+
+super::key_holder!(Otr);

@@ -1,0 +1,226 @@
+#![allow(clippy::needless_range_loop)]
+//! Decryption safety beyond the reference: tampering, lengths, buffer wiping, API misuse.
+
+mod common;
+
+use common::{Kat, load_kats};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
+use slicewise_proest::{Backend, Error, Proest128, Proest256, ProestAead};
+
+/// Counts chosen to cover empty/short/block-boundary/long messages and AD.
+const SAMPLE: &[usize] = &[1, 2, 34, 50, 67, 545, 561, 1089, 1090, 1093];
+
+fn expect_auth_failure<M: Mode>(c: &ProestAead<M>, nonce: &[u8], ad: &[u8], ct: &[u8], what: &str) {
+    let max = ProestAead::<M>::max_plaintext_len(ct.len()).expect("length form kept");
+    let mut out = vec![0xAAu8; max + 5];
+    assert_eq!(c.decrypt_into(nonce, ad, ct, &mut out), Err(Error::Authentication), "{what}");
+    assert!(out[..max].iter().all(|&b| b == 0), "{what}: output buffer not wiped");
+    assert!(out[max..].iter().all(|&b| b == 0xAA), "{what}: wrote past max_plaintext_len");
+    assert_eq!(c.decrypt(nonce, ad, ct), Err(Error::Authentication), "{what}");
+}
+
+fn flips<M: Mode>(k: &Kat, b: Backend) -> usize {
+    let c = ProestAead::<M>::with_backend(&k.key, b).unwrap();
+    let mut n = 0;
+    for bit in 0..k.ct.len() * 8 {
+        let mut ct = k.ct.clone();
+        ct[bit / 8] ^= 1 << (bit % 8);
+        expect_auth_failure(&c, &k.nonce, &k.ad, &ct, &format!("{} ct bit {bit}", M::ALGORITHM));
+        n += 1;
+    }
+    for bit in 0..k.ad.len() * 8 {
+        let mut ad = k.ad.clone();
+        ad[bit / 8] ^= 1 << (bit % 8);
+        expect_auth_failure(&c, &k.nonce, &ad, &k.ct, &format!("{} ad bit {bit}", M::ALGORITHM));
+        n += 1;
+    }
+    for bit in 0..k.nonce.len() * 8 {
+        let mut nonce = k.nonce.clone();
+        nonce[bit / 8] ^= 1 << (bit % 8);
+        expect_auth_failure(&c, &nonce, &k.ad, &k.ct, &format!("{} nonce bit {bit}", M::ALGORITHM));
+        n += 1;
+    }
+    // AD extended or shortened by one byte
+    let mut ad = k.ad.clone();
+    ad.push(0);
+    expect_auth_failure(&c, &k.nonce, &ad, &k.ct, "ad extended");
+    if !k.ad.is_empty() {
+        expect_auth_failure(&c, &k.nonce, &k.ad[..k.ad.len() - 1], &k.ct, "ad truncated");
+    }
+    // a different key
+    let mut key = k.key.clone();
+    key[0] ^= 0x80;
+    let other = ProestAead::<M>::with_backend(&key, b).unwrap();
+    expect_auth_failure(&other, &k.nonce, &k.ad, &k.ct, "other key");
+    n
+}
+
+fn lengths<M: Mode>(k: &Kat, b: Backend) {
+    let c = ProestAead::<M>::with_backend(&k.key, b).unwrap();
+    let mut out = vec![0u8; k.ct.len() + 200];
+    // every truncation, including the empty ciphertext
+    for len in 0..k.ct.len() {
+        let r = c.decrypt(&k.nonce, &k.ad, &k.ct[..len]);
+        assert!(
+            matches!(r, Err(Error::InvalidCiphertextLength { .. } | Error::Authentication)),
+            "{} truncated to {len}: {r:?}",
+            M::ALGORITHM
+        );
+        if len < ProestAead::<M>::MIN_CIPHERTEXT_LEN {
+            assert_eq!(r, Err(Error::InvalidCiphertextLength { len }));
+        }
+        assert!(c.decrypt_into(&k.nonce, &k.ad, &k.ct[..len], &mut out).is_err());
+    }
+    // extensions by 1..=2B+1 bytes
+    for extra in 1..=2 * M::LAST_BLOCK + 1 {
+        let mut ct = k.ct.clone();
+        ct.extend((0..extra).map(|i| i as u8));
+        let r = c.decrypt(&k.nonce, &k.ad, &ct);
+        assert!(
+            matches!(r, Err(Error::InvalidCiphertextLength { .. } | Error::Authentication)),
+            "{} extended by {extra}: {r:?}",
+            M::ALGORITHM
+        );
+        if !M::is_valid_ciphertext_len(ct.len()) {
+            assert_eq!(r, Err(Error::InvalidCiphertextLength { len: ct.len() }));
+        }
+    }
+}
+
+fn run<M: Mode>() {
+    let kats = load_kats(M::ALGORITHM);
+    let mut total = 0;
+    for b in Backend::available() {
+        for &count in SAMPLE {
+            let k = &kats[count - 1];
+            total += flips::<M>(k, b);
+            lengths::<M>(k, b);
+        }
+    }
+    assert!(total > 1000);
+}
+
+#[test]
+fn tamper_proest128apev1() {
+    run::<Ape<Proest128>>();
+}
+#[test]
+fn tamper_proest128copav1() {
+    run::<Copa<Proest128>>();
+}
+#[test]
+fn tamper_proest128otrv1() {
+    run::<Otr<Proest128>>();
+}
+#[test]
+fn tamper_proest256apev1() {
+    run::<Ape<Proest256>>();
+}
+#[test]
+fn tamper_proest256copav1() {
+    run::<Copa<Proest256>>();
+}
+#[test]
+fn tamper_proest256otrv1() {
+    run::<Otr<Proest256>>();
+}
+
+fn round_trips<M: Mode>() {
+    let mut rng = ChaCha8Rng::seed_from_u64(42);
+    for b in Backend::available() {
+        let mut key = vec![0u8; M::KEY_LEN];
+        rng.fill_bytes(&mut key);
+        let c = ProestAead::<M>::with_backend(&key, b).unwrap();
+        assert_eq!(c.backend(), b);
+        for len in (0..300).chain([1000, 4095, 4096, 4097, 20_000]) {
+            let mut msg = vec![0u8; len];
+            rng.fill_bytes(&mut msg);
+            let mut ad = vec![0u8; rng.random_range(0..150)];
+            rng.fill_bytes(&mut ad);
+            let mut nonce = vec![0u8; M::NONCE_LEN];
+            rng.fill_bytes(&mut nonce);
+            let ct = c.encrypt(&nonce, &ad, &msg).unwrap();
+            assert_eq!(Some(ct.len()), ProestAead::<M>::ciphertext_len(len));
+            assert!(ct.len() > len + M::TAG_LEN && ct.len() <= len + M::TAG_LEN + M::LAST_BLOCK);
+            assert!(M::is_valid_ciphertext_len(ct.len()));
+            assert_eq!(c.decrypt(&nonce, &ad, &ct).unwrap(), msg, "{} {} len {len}", M::ALGORITHM, b);
+            // other backends agree
+            let portable = ProestAead::<M>::with_backend(&key, Backend::Portable).unwrap();
+            assert_eq!(portable.encrypt(&nonce, &ad, &msg).unwrap(), ct);
+        }
+    }
+}
+
+#[test]
+fn round_trips_all_variants() {
+    round_trips::<Ape<Proest128>>();
+    round_trips::<Copa<Proest128>>();
+    round_trips::<Otr<Proest128>>();
+    round_trips::<Ape<Proest256>>();
+    round_trips::<Copa<Proest256>>();
+    round_trips::<Otr<Proest256>>();
+}
+
+#[test]
+fn a_message_whose_last_block_ends_in_0x80_round_trips() {
+    // The padding search must take the *last* non-zero byte, not the first 0x80.
+    let c = slicewise_proest::ProestOtr128::new(&[7u8; 32]).unwrap();
+    for len in 1..70 {
+        let msg = vec![0x80u8; len];
+        let ct = c.encrypt(&[1u8; 16], b"", &msg).unwrap();
+        assert_eq!(c.decrypt(&[1u8; 16], b"", &ct).unwrap(), msg);
+        let msg0 = vec![0u8; len];
+        let ct = c.encrypt(&[1u8; 16], b"", &msg0).unwrap();
+        assert_eq!(c.decrypt(&[1u8; 16], b"", &ct).unwrap(), msg0);
+    }
+}
+
+#[test]
+fn api_misuse_is_an_error_not_a_panic() {
+    use slicewise_proest::ProestCopa256 as C;
+    assert_eq!(C::new(&[0u8; 63]).unwrap_err(), Error::InvalidKeyLength { expected: 64, got: 63 });
+    assert_eq!(C::new(&[]).unwrap_err(), Error::InvalidKeyLength { expected: 64, got: 0 });
+    let c = C::new(&[0u8; 64]).unwrap();
+    assert_eq!(c.encrypt(&[0u8; 31], b"", b"x").unwrap_err(), Error::InvalidNonceLength { expected: 32, got: 31 });
+    assert_eq!(c.decrypt(&[0u8; 33], b"", &[0u8; 96]).unwrap_err(), Error::InvalidNonceLength { expected: 32, got: 33 });
+    let ct = c.encrypt(&[0u8; 32], b"", b"hello").unwrap();
+    let mut small = [0u8; 10];
+    assert_eq!(
+        c.encrypt_into(&[0u8; 32], b"", b"hello", &mut small).unwrap_err(),
+        Error::BufferTooSmall { needed: 96, got: 10 }
+    );
+    assert_eq!(c.decrypt_into(&[0u8; 32], b"", &ct, &mut small).unwrap_err(), Error::BufferTooSmall { needed: 63, got: 10 });
+    assert_eq!(C::max_plaintext_len(95), None);
+    assert_eq!(C::max_plaintext_len(96), Some(63));
+    assert_eq!(C::ciphertext_len(usize::MAX), None);
+    assert_eq!(C::KEY_LEN, 64);
+    assert_eq!(C::NONCE_LEN, 32);
+    assert_eq!(C::TAG_LEN, 32);
+    assert_eq!(C::ALGORITHM, "proest256copav1");
+}
+
+#[test]
+fn debug_hides_the_key() {
+    let key: Vec<u8> = (0x41..0x41 + 16).collect();
+    let c = slicewise_proest::ProestApe128::with_backend(&key, Backend::U32x2).unwrap();
+    let s = format!("{c:?}");
+    assert!(s.contains("<hidden>"), "{s}");
+    assert!(s.contains("proest128apev1") && s.contains("U32x2"), "{s}");
+    assert!(!s.contains("65") && !s.contains("41") && !s.contains("ABC"), "{s}");
+}
+
+#[test]
+fn rustcrypto_traits() {
+    use slicewise_proest::aead::{Aead, AeadCore, KeyInit, Payload};
+    type C = slicewise_proest::ProestOtr256;
+    let key = slicewise_proest::aead::Key::<C>::from([3u8; 64]);
+    let c = <C as KeyInit>::new(&key);
+    let nonce = slicewise_proest::aead::Nonce::<C>::from([9u8; 32]);
+    let ct = Aead::encrypt(&c, &nonce, Payload { msg: b"message", aad: b"header" }).unwrap();
+    assert_eq!(ct, c.encrypt(&nonce, b"header", b"message").unwrap());
+    assert_eq!(Aead::decrypt(&c, &nonce, Payload { msg: &ct, aad: b"header" }).unwrap(), b"message");
+    assert!(Aead::decrypt(&c, &nonce, Payload { msg: &ct, aad: b"Header" }).is_err());
+    assert_eq!(<C as AeadCore>::TAG_POSITION, slicewise_proest::aead::TagPosition::Postfix);
+}
