@@ -19,7 +19,7 @@
 //! Messages whose length is not a whole number of bytes (the NIST bit-length KAT records)
 //! are hashed with `finalize_bits`: the final 1–7 bits go in the high bits of one last byte.
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod backend;
 mod consts;

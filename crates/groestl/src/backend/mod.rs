@@ -8,6 +8,31 @@
 
 use core::fmt;
 
+/// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
+/// and then runs the kernel compiled with the backend's target features.
+#[cfg(target_arch = "x86_64")]
+macro_rules! entry_points {
+    (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
+        #[allow(clippy::unused_unit)]
+        pub(crate) fn $name($($arg: $ty),*) -> $ret {
+            #[target_feature(enable = $f)]
+            unsafe fn kernel($($arg: $ty),*) -> $ret {
+                // SAFETY: the enabled features are exactly those the kernel's lane types need.
+                unsafe { $body }
+            }
+            assert!(available(), "CPU lacks {}", $f);
+            // SAFETY: `available()` just confirmed that this CPU has every feature in `$f`.
+            unsafe { kernel($($arg),*) }
+        }
+    )*};
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use entry_points;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod bytesliced;
 pub(crate) mod portable;
 pub(crate) mod ttable32;
 pub(crate) mod ttable64;
@@ -19,6 +44,9 @@ pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
+    /// Bytesliced with AES-NI and SSSE3, P and Q rows side by side in XMM registers
+    /// (paper [A] §5.1). Constant-time.
+    Aesni,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
@@ -72,7 +100,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Portable, Backend::TTable64, Backend::TTable32];
+    pub const ALL: &'static [Backend] = &[Backend::Aesni, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -82,6 +110,7 @@ impl Backend {
     /// The backend's name, as `--backend` and `SLICEWISE_BACKEND` spell it.
     pub const fn name(self) -> &'static str {
         match self {
+            Backend::Aesni => "aesni",
             Backend::Portable => "portable",
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
@@ -97,13 +126,17 @@ impl Backend {
     pub fn is_available(self) -> bool {
         match self {
             Backend::Portable | Backend::TTable64 | Backend::TTable32 => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
         }
     }
 
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable => true,
+            Backend::Portable | Backend::Aesni => true,
             Backend::TTable64 | Backend::TTable32 => false,
         }
     }
@@ -171,6 +204,10 @@ impl Backend {
     #[inline]
     pub(crate) fn compress512(self, h: &mut [u64; 8], blocks: &[u8]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::compress512(h, blocks),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
             Backend::Portable => portable::compress512(h, blocks),
             Backend::TTable64 => ttable64::compress512(h, blocks),
             Backend::TTable32 => ttable32::compress512(h, blocks),
@@ -180,6 +217,10 @@ impl Backend {
     #[inline]
     pub(crate) fn compress1024(self, h: &mut [u64; 16], blocks: &[u8]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::compress1024(h, blocks),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
             Backend::Portable => portable::compress1024(h, blocks),
             Backend::TTable64 => ttable64::compress1024(h, blocks),
             Backend::TTable32 => ttable32::compress1024(h, blocks),
@@ -189,6 +230,10 @@ impl Backend {
     #[inline]
     pub(crate) fn output512(self, h: &[u64; 8]) -> [u64; 8] {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::output512(h),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
             Backend::Portable => portable::output512(h),
             Backend::TTable64 => ttable64::output512(h),
             Backend::TTable32 => ttable32::output512(h),
@@ -198,6 +243,10 @@ impl Backend {
     #[inline]
     pub(crate) fn output1024(self, h: &[u64; 16]) -> [u64; 16] {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::output1024(h),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
             Backend::Portable => portable::output1024(h),
             Backend::TTable64 => ttable64::output1024(h),
             Backend::TTable32 => ttable32::output1024(h),
