@@ -1,0 +1,323 @@
+//! `slicewise bench`: median cycles/byte, every comparison row measured in the same run.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use slicewise_groestl::{Backend, Groestl, Variant};
+
+use crate::cycles::{self, Plan, keep};
+use crate::plot;
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    target: BenchTarget,
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchTarget {
+    /// Grøstl: every backend, plus RustCrypto `groestl` and `groestl-aesni` for comparison.
+    Groestl(GroestlBenchArgs),
+    /// Prøst: every mode (encrypt and decrypt) on every backend.
+    Proest(crate::bench_proest::ProestBenchArgs),
+    // [helper-bench] one variant per benchmark target
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    match args.target {
+        BenchTarget::Groestl(a) => run_groestl(a),
+        BenchTarget::Proest(a) => crate::bench_proest::run_proest(a),
+        // [helper-bench-dispatch]
+    }
+}
+
+/// Options every benchmark target shares.
+#[derive(Debug, Args)]
+pub struct CommonBenchArgs {
+    /// Message sizes: comma-separated, with optional KiB/MiB suffixes.
+    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "64,576,1536,4096,1MiB")]
+    pub sizes: Vec<usize>,
+    /// Timed samples per cell; the median is reported.
+    #[arg(long, default_value_t = 31)]
+    pub samples: usize,
+    /// Bytes processed per sample (small messages are repeated up to this).
+    #[arg(long, value_parser = parse_size, default_value = "1MiB")]
+    pub bytes_per_sample: usize,
+    /// Print the results as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON, a Markdown table and an SVG plot into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+}
+
+impl CommonBenchArgs {
+    pub fn plan(&self) -> Plan {
+        Plan { samples: self.samples, bytes_per_sample: self.bytes_per_sample }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GroestlBenchArgs {
+    /// `all`, or a comma-separated list of backend names.
+    #[arg(long, default_value = "all")]
+    backend: String,
+    /// Digest sizes to measure.
+    #[arg(long, value_delimiter = ',', value_parser = parse_variant, default_value = "groestl-256,groestl-512")]
+    algorithms: Vec<Variant>,
+    /// Leave out the RustCrypto `groestl` and `groestl-aesni` comparison rows.
+    #[arg(long)]
+    no_compare: bool,
+    #[command(flatten)]
+    common: CommonBenchArgs,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::from_name(s).ok_or_else(|| format!("unknown algorithm {s:?}"))
+}
+
+/// `64`, `4KiB`, `1MiB`, `16k`, `1m`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let (num, mult) = if let Some(n) = lower.strip_suffix("mib").or(lower.strip_suffix('m')) {
+        (n, 1 << 20)
+    } else if let Some(n) = lower.strip_suffix("kib").or(lower.strip_suffix('k')) {
+        (n, 1 << 10)
+    } else {
+        (lower.as_str(), 1)
+    };
+    let n: usize = num.trim().parse().map_err(|_| format!("bad size {t:?} (examples: 64, 4KiB, 1MiB)"))?;
+    if n == 0 {
+        return Err(format!("bad size {t:?}: must be positive"));
+    }
+    n.checked_mul(mult).ok_or_else(|| format!("size {t:?} is too large"))
+}
+
+/// One measured cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cell {
+    pub algorithm: String,
+    pub implementation: String,
+    pub constant_time: Option<bool>,
+    pub bytes: usize,
+    pub cycles_per_byte: f64,
+}
+
+/// The message every benchmark hashes: bytes `i % 251`.
+pub fn message(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+fn comparison(v: Variant, data: &[u8]) -> [(&'static str, Box<dyn Fn() + '_>); 2] {
+    macro_rules! one {
+        ($t:ty) => {
+            Box::new(move || {
+                use groestl::Digest as _;
+                keep(<$t>::digest(keep(data)));
+            })
+        };
+    }
+    macro_rules! aesni {
+        ($t:ty) => {
+            Box::new(move || {
+                use groestl_aesni::Digest as _;
+                keep(<$t>::digest(keep(data)));
+            })
+        };
+    }
+    match v {
+        Variant::Groestl224 => [("rustcrypto-groestl", one!(groestl::Groestl224)), ("groestl-aesni", aesni!(groestl_aesni::Groestl224))],
+        Variant::Groestl256 => [("rustcrypto-groestl", one!(groestl::Groestl256)), ("groestl-aesni", aesni!(groestl_aesni::Groestl256))],
+        Variant::Groestl384 => [("rustcrypto-groestl", one!(groestl::Groestl384)), ("groestl-aesni", aesni!(groestl_aesni::Groestl384))],
+        Variant::Groestl512 => [("rustcrypto-groestl", one!(groestl::Groestl512)), ("groestl-aesni", aesni!(groestl_aesni::Groestl512))],
+    }
+}
+
+fn run_groestl(args: GroestlBenchArgs) -> anyhow::Result<ExitCode> {
+    let backends: Vec<Backend> = if args.backend == "all" {
+        Backend::all().collect()
+    } else {
+        args.backend.split(',').map(|n| Backend::from_name(n.trim())).collect::<Result<_, _>>()?
+    };
+    let plan = args.common.plan();
+    let mut cells = Vec::new();
+    for &v in &args.algorithms {
+        for &len in &args.common.sizes {
+            let data = message(len);
+            for &b in &backends {
+                if !b.is_available() {
+                    if len == args.common.sizes[0] {
+                        eprintln!("skipped: backend {} is not available on this CPU", b.name());
+                    }
+                    continue;
+                }
+                let cpb = cycles::cycles_per_byte(plan, len, || {
+                    let mut h = Groestl::with_backend(v, b).expect("available");
+                    h.update(keep(&data));
+                    keep(h.finalize());
+                });
+                cells.push(Cell {
+                    algorithm: v.name().into(),
+                    implementation: b.name().into(),
+                    constant_time: Some(b.is_constant_time()),
+                    bytes: len,
+                    cycles_per_byte: cpb,
+                });
+            }
+            if !args.no_compare {
+                for (name, f) in comparison(v, &data) {
+                    let cpb = cycles::cycles_per_byte(plan, len, &f);
+                    cells.push(Cell {
+                        algorithm: v.name().into(),
+                        implementation: name.into(),
+                        constant_time: None,
+                        bytes: len,
+                        cycles_per_byte: cpb,
+                    });
+                }
+            }
+        }
+    }
+    report("groestl", &cells, &args.common)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn size_label(n: usize) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// A Markdown table per algorithm: one row per implementation, one column per size.
+pub fn markdown(cells: &[Cell]) -> String {
+    let mut algs: Vec<&str> = cells.iter().map(|c| c.algorithm.as_str()).collect();
+    algs.dedup();
+    let mut out = String::new();
+    for alg in algs {
+        let these: Vec<&Cell> = cells.iter().filter(|c| c.algorithm == alg).collect();
+        let mut sizes: Vec<usize> = these.iter().map(|c| c.bytes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut impls: Vec<&str> = Vec::new();
+        for c in &these {
+            if !impls.contains(&c.implementation.as_str()) {
+                impls.push(&c.implementation);
+            }
+        }
+        out.push_str(&format!("\n{alg}, median {} per byte\n\n| implementation | constant-time |", cycles::tick_unit()));
+        for &s in &sizes {
+            out.push_str(&format!(" {} |", size_label(s)));
+        }
+        out.push_str("\n|---|---|");
+        out.push_str(&"---:|".repeat(sizes.len()));
+        out.push('\n');
+        for imp in impls {
+            let ct = these.iter().find(|c| c.implementation == imp).and_then(|c| c.constant_time);
+            out.push_str(&format!(
+                "| {imp} | {} |",
+                match ct {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "(comparison)",
+                }
+            ));
+            for &s in &sizes {
+                match these.iter().find(|c| c.implementation == imp && c.bytes == s) {
+                    Some(c) => out.push_str(&format!(" {:.2} |", c.cycles_per_byte)),
+                    None => out.push_str(" – |"),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Prints the table or JSON and, with `--save`, writes JSON, Markdown and SVG files.
+pub fn report(target: &str, cells: &[Cell], common: &CommonBenchArgs) -> anyhow::Result<()> {
+    let json = serde_json::to_string_pretty(&serde_json::json!({
+        "target": target,
+        "unit": format!("{} per byte", cycles::tick_unit()),
+        "statistic": format!("median of {} samples", common.samples),
+        "cpu": cpu_model(),
+        "results": cells,
+    }))?;
+    let md = markdown(cells);
+    if common.json {
+        println!("{json}");
+    } else {
+        print!("{md}");
+    }
+    if let Some(dir) = &common.save {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let write = |name: String, text: &str| -> anyhow::Result<()> {
+            let p = dir.join(name);
+            std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))
+        };
+        write(format!("bench-{target}.json"), &json)?;
+        write(format!("bench-{target}.md"), &md)?;
+        let mut algs: Vec<&str> = cells.iter().map(|c| c.algorithm.as_str()).collect();
+        algs.dedup();
+        for alg in algs {
+            let mut series: Vec<plot::Series> = Vec::new();
+            for c in cells.iter().filter(|c| c.algorithm == alg) {
+                match series.iter_mut().find(|s| s.0 == c.implementation) {
+                    Some(s) => s.1.push((c.bytes as f64, c.cycles_per_byte)),
+                    None => series.push((c.implementation.clone(), vec![(c.bytes as f64, c.cycles_per_byte)])),
+                }
+            }
+            let svg = plot::svg(&format!("{alg}: {} per byte (median)", cycles::tick_unit()), "cycles per byte", &series);
+            write(format!("bench-{alg}.svg"), &svg)?;
+        }
+        eprintln!("wrote bench-{target}.json, bench-{target}.md and plots into {}", dir.display());
+    }
+    if cells.is_empty() {
+        bail!("nothing was measured");
+    }
+    Ok(())
+}
+
+/// The CPU model, for the record.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("64"), Ok(64));
+        assert_eq!(parse_size("4KiB"), Ok(4096));
+        assert_eq!(parse_size("1MiB"), Ok(1 << 20));
+        assert_eq!(parse_size("16k"), Ok(16384));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("lots").is_err());
+    }
+
+    #[test]
+    fn markdown_has_a_row_per_implementation() {
+        let c = |i: &str, b, v| Cell {
+            algorithm: "groestl-256".into(),
+            implementation: i.into(),
+            constant_time: Some(true),
+            bytes: b,
+            cycles_per_byte: v,
+        };
+        let md = markdown(&[c("portable", 64, 50.0), c("portable", 1 << 20, 30.0), c("x", 64, 9.0)]);
+        assert!(md.contains("| portable | yes | 50.00 | 30.00 |"), "{md}");
+        assert!(md.contains("| x | yes | 9.00 | – |"), "{md}");
+    }
+}
