@@ -210,10 +210,20 @@ pub(crate) trait Lanes: Copy {
 pub(crate) unsafe fn mix_bytes<V: Lanes>(a: [V; 8]) -> [V; 8] {
     // SAFETY: the caller runs on a CPU with V's features (trait contract).
     unsafe {
-        let t: [V; 8] = core::array::from_fn(|i| V::xor(a[i], a[(i + 1) % 8]));
-        let x: [V; 8] = core::array::from_fn(|i| V::xor(t[i], t[(i + 3) % 8]));
-        let y: [V; 8] = core::array::from_fn(|i| V::xor3(t[i], t[(i + 2) % 8], a[(i + 6) % 8]));
-        core::array::from_fn(|i| V::mb_out(x[(i + 3) % 8], y[(i + 7) % 8], y[(i + 4) % 8]))
+        // Plain loops, not `array::from_fn`: a closure that LLVM declines to inline would be
+        // compiled without the kernel's target features and call every intrinsic out of line.
+        let (mut t, mut x, mut y, mut b) = (a, a, a, a);
+        for i in 0..8 {
+            t[i] = V::xor(a[i], a[(i + 1) % 8]);
+        }
+        for i in 0..8 {
+            x[i] = V::xor(t[i], t[(i + 3) % 8]);
+            y[i] = V::xor3(t[i], t[(i + 2) % 8], a[(i + 6) % 8]);
+        }
+        for i in 0..8 {
+            b[i] = V::mb_out(x[(i + 3) % 8], y[(i + 7) % 8], y[(i + 4) % 8]);
+        }
+        b
     }
 }
 
@@ -260,7 +270,12 @@ pub(crate) unsafe fn transpose8x8(x: [__m128i; 4]) -> [__m128i; 4] {
     // SAFETY: SSSE3 is enabled by every caller (all bytesliced backends require it).
     unsafe {
         let il = _mm_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
-        let s: [__m128i; 4] = core::array::from_fn(|k| _mm_shuffle_epi8(x[k], il));
+        let s = [
+            _mm_shuffle_epi8(x[0], il),
+            _mm_shuffle_epi8(x[1], il),
+            _mm_shuffle_epi8(x[2], il),
+            _mm_shuffle_epi8(x[3], il),
+        ];
         let a0 = _mm_unpacklo_epi16(s[0], s[1]);
         let a1 = _mm_unpackhi_epi16(s[0], s[1]);
         let a2 = _mm_unpacklo_epi16(s[2], s[3]);
@@ -278,7 +293,10 @@ pub(crate) unsafe fn transpose8x8(x: [__m128i; 4]) -> [__m128i; 4] {
 #[inline(always)]
 pub(crate) unsafe fn load4(p: *const u8) -> [__m128i; 4] {
     // SAFETY: the caller guarantees 64 readable bytes at `p`.
-    unsafe { core::array::from_fn(|k| _mm_loadu_si128(p.add(16 * k) as *const __m128i)) }
+    unsafe {
+        let v = |k: usize| _mm_loadu_si128(p.add(16 * k) as *const __m128i);
+        [v(0), v(1), v(2), v(3)]
+    }
 }
 
 /// The canonical chaining value (big-endian column words) as its column-major bytes.
@@ -324,13 +342,12 @@ pub(crate) unsafe fn rows1024(p: *const u8) -> [__m128i; 8] {
     unsafe {
         let lo = transpose8x8(load4(p));
         let hi = transpose8x8(load4(p.add(64)));
-        core::array::from_fn(|r| {
-            if r % 2 == 0 {
-                _mm_unpacklo_epi64(lo[r / 2], hi[r / 2])
-            } else {
-                _mm_unpackhi_epi64(lo[r / 2], hi[r / 2])
-            }
-        })
+        let mut r = [lo[0]; 8];
+        for k in 0..4 {
+            r[2 * k] = _mm_unpacklo_epi64(lo[k], hi[k]);
+            r[2 * k + 1] = _mm_unpackhi_epi64(lo[k], hi[k]);
+        }
+        r
     }
 }
 
@@ -339,8 +356,12 @@ pub(crate) unsafe fn rows1024(p: *const u8) -> [__m128i; 8] {
 pub(crate) unsafe fn words1024(rows: [__m128i; 8]) -> [u64; 16] {
     // SAFETY: SSSE3 present; the stores go to a local 128-byte buffer.
     unsafe {
-        let lo = transpose8x8(core::array::from_fn(|k| _mm_unpacklo_epi64(rows[2 * k], rows[2 * k + 1])));
-        let hi = transpose8x8(core::array::from_fn(|k| _mm_unpackhi_epi64(rows[2 * k], rows[2 * k + 1])));
+        let (mut lo, mut hi) = ([rows[0]; 4], [rows[0]; 4]);
+        for k in 0..4 {
+            lo[k] = _mm_unpacklo_epi64(rows[2 * k], rows[2 * k + 1]);
+            hi[k] = _mm_unpackhi_epi64(rows[2 * k], rows[2 * k + 1]);
+        }
+        let (lo, hi) = (transpose8x8(lo), transpose8x8(hi));
         let mut b = [0u8; 128];
         for k in 0..4 {
             _mm_storeu_si128(b.as_mut_ptr().add(16 * k) as *mut __m128i, lo[k]);
@@ -399,10 +420,11 @@ pub(crate) unsafe fn output512<V: Xmm>(h: &[u64; 8]) -> [u64; 8] {
             x[0][2 * k + 1] = V::xor(V::from(_mm_unpackhi_epi64(hp[k], hp[k])), V::ld(T512.ac0[2 * k + 1].as_ptr()));
         }
         rounds(&mut x, &T512, [0]);
-        let out: [__m128i; 4] = core::array::from_fn(|k| {
+        let mut out = hp;
+        for k in 0..4 {
             let p = _mm_unpacklo_epi64(x[0][2 * k].into(), x[0][2 * k + 1].into());
-            _mm_xor_si128(p, hp[k])
-        });
+            out[k] = _mm_xor_si128(p, hp[k]);
+        }
         words512(out)
     }
 }
@@ -444,7 +466,11 @@ pub(crate) unsafe fn output1024<V: Xmm>(h: &[u64; 16]) -> [u64; 16] {
             x[0][i] = V::xor(V::from(hr[i]), V::ld(T1024.ac0[i].as_ptr()));
         }
         rounds(&mut x, &T1024, [0]);
-        words1024(core::array::from_fn(|i| _mm_xor_si128(x[0][i].into(), hr[i])))
+        let mut out = hr;
+        for i in 0..8 {
+            out[i] = _mm_xor_si128(x[0][i].into(), hr[i]);
+        }
+        words1024(out)
     }
 }
 
@@ -480,4 +506,53 @@ mod tests {
         }
         assert_eq!(t, want);
     }
+}
+
+/// A lane type whose registers are YMM registers of two 128-bit lanes.
+pub(crate) trait Ymm: Lanes {
+    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self;
+    unsafe fn halves(self) -> (__m128i, __m128i);
+}
+
+/// Grøstl-384/512 compression with row `i` of P and of Q in the two lanes of one YMM register
+/// ([V] §4.1): one group of eight registers, 32-byte table units.
+#[inline(always)]
+pub(crate) unsafe fn compress1024_y<V: Ymm>(h: &mut [u64; 16], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); loads read inside `blocks` (whole 128-byte
+    // chunks), the local buffer, or 32-byte units of the 64-byte-aligned tables.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        let mut hr = rows1024(hb.as_ptr());
+        for block in blocks.chunks_exact(128) {
+            let m = rows1024(block.as_ptr());
+            let mut x = [[V::from_halves(hr[0], hr[0]); 8]; 1];
+            for i in 0..8 {
+                let pq = V::from_halves(_mm_xor_si128(hr[i], m[i]), m[i]);
+                x[0][i] = V::xor(pq, V::ld(T1024.ac0[i].as_ptr()));
+            }
+            rounds(&mut x, &T1024, [0]);
+            for i in 0..8 {
+                let (p, q) = x[0][i].halves();
+                hr[i] = _mm_xor_si128(hr[i], _mm_xor_si128(p, q));
+            }
+        }
+        *h = words1024(hr);
+    }
+}
+
+/// The matrix of multiplication by `c` for `GF2P8AFFINEQB` (byte `7 - i` is output bit `i`).
+pub(crate) const fn affine_mul(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        let mut row = 0u64;
+        let mut j = 0;
+        while j < 8 {
+            row |= (((gmul(c, 1 << j) >> i) & 1) as u64) << j;
+            j += 1;
+        }
+        m |= row << (8 * (7 - i));
+        i += 1;
+    }
+    m
 }

@@ -29,8 +29,32 @@ macro_rules! entry_points {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use entry_points;
 
+/// Calls `$f` of the backend's module; SIMD backends exist only on x86-64 (elsewhere they are
+/// never available, so never selected).
+macro_rules! dispatch {
+    ($b:expr, $f:ident($($a:expr),*)) => {
+        match $b {
+            Backend::Portable => portable::$f($($a),*),
+            Backend::TTable64 => ttable64::$f($($a),*),
+            Backend::TTable32 => ttable32::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Aesni => aesni::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Gfni => gfni::$f($($a),*),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("SIMD backends are never available off x86-64"),
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod gfni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
 pub(crate) mod portable;
@@ -47,6 +71,12 @@ pub enum Backend {
     /// Bytesliced with AES-NI and SSSE3, P and Q rows side by side in XMM registers
     /// (paper [A] §5.1). Constant-time.
     Aesni,
+    /// `aesni` with AVX-512BW/VL MixBytes: `VPTERNLOGQ` three-input XORs, mask-register MUL2,
+    /// 32 registers. Constant-time.
+    Avx512,
+    /// AVX-512VL + VAES + GFNI: `GF2P8AFFINEQB` doublings, P and Q of Grøstl-384/512 in the two
+    /// lanes of a YMM register. Constant-time.
+    Gfni,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
@@ -100,7 +130,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Aesni, Backend::Portable, Backend::TTable64, Backend::TTable32];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Aesni, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -111,6 +141,8 @@ impl Backend {
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Aesni => "aesni",
+            Backend::Avx512 => "avx512",
+            Backend::Gfni => "gfni",
             Backend::Portable => "portable",
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
@@ -128,6 +160,10 @@ impl Backend {
             Backend::Portable | Backend::TTable64 | Backend::TTable32 => true,
             #[cfg(target_arch = "x86_64")]
             Backend::Aesni => aesni::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Gfni => gfni::available(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -136,7 +172,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni => true,
             Backend::TTable64 | Backend::TTable32 => false,
         }
     }
@@ -203,54 +239,22 @@ impl Backend {
 
     #[inline]
     pub(crate) fn compress512(self, h: &mut [u64; 8], blocks: &[u8]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Aesni => aesni::compress512(h, blocks),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
-            Backend::Portable => portable::compress512(h, blocks),
-            Backend::TTable64 => ttable64::compress512(h, blocks),
-            Backend::TTable32 => ttable32::compress512(h, blocks),
-        }
+        dispatch!(self, compress512(h, blocks))
     }
 
     #[inline]
     pub(crate) fn compress1024(self, h: &mut [u64; 16], blocks: &[u8]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Aesni => aesni::compress1024(h, blocks),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
-            Backend::Portable => portable::compress1024(h, blocks),
-            Backend::TTable64 => ttable64::compress1024(h, blocks),
-            Backend::TTable32 => ttable32::compress1024(h, blocks),
-        }
+        dispatch!(self, compress1024(h, blocks))
     }
 
     #[inline]
     pub(crate) fn output512(self, h: &[u64; 8]) -> [u64; 8] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Aesni => aesni::output512(h),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
-            Backend::Portable => portable::output512(h),
-            Backend::TTable64 => ttable64::output512(h),
-            Backend::TTable32 => ttable32::output512(h),
-        }
+        dispatch!(self, output512(h))
     }
 
     #[inline]
     pub(crate) fn output1024(self, h: &[u64; 16]) -> [u64; 16] {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Aesni => aesni::output1024(h),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Aesni => unreachable!("SIMD backends exist only on x86-64"),
-            Backend::Portable => portable::output1024(h),
-            Backend::TTable64 => ttable64::output1024(h),
-            Backend::TTable32 => ttable32::output1024(h),
-        }
+        dispatch!(self, output1024(h))
     }
 }
 

@@ -135,6 +135,71 @@ impl Plane for Pair {
     }
 }
 
+/// P's and Q's planes side by side (Grøstl-224/256 compression): every operation of a round
+/// applies to both, so the compiler can keep the pair in one 128-bit vector register.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pq {
+    p: u64,
+    q: u64,
+}
+
+impl BitXor for Pq {
+    type Output = Pq;
+    #[inline(always)]
+    fn bitxor(self, o: Pq) -> Pq {
+        Pq { p: self.p ^ o.p, q: self.q ^ o.q }
+    }
+}
+impl BitAnd for Pq {
+    type Output = Pq;
+    #[inline(always)]
+    fn bitand(self, o: Pq) -> Pq {
+        Pq { p: self.p & o.p, q: self.q & o.q }
+    }
+}
+impl Not for Pq {
+    type Output = Pq;
+    #[inline(always)]
+    fn not(self) -> Pq {
+        Pq { p: !self.p, q: !self.q }
+    }
+}
+
+impl Plane for Pq {
+    #[inline(always)]
+    fn rows(self, k: u32) -> Self {
+        Pq { p: self.p.rotate_right(8 * k), q: self.q.rotate_right(8 * k) }
+    }
+
+    /// Ignores `sigma`: P's half uses σ_P512 and Q's half σ_Q512.
+    #[inline(always)]
+    fn shift_bytes(self, _sigma: &[u32; 8]) -> Self {
+        Pq { p: self.p.shift_bytes(&SIGMA_P512), q: self.q.shift_bytes(&SIGMA_Q512) }
+    }
+
+    #[inline(always)]
+    fn from_halves(p: u64, q: u64) -> Self {
+        Pq { p, q }
+    }
+}
+
+/// Round constants of P512 and Q512 side by side, for [`Pq`] planes.
+const fn pq_constants() -> [[(u64, u64); 8]; ROUNDS_1024] {
+    let mut out = [[(0u64, 0u64); 8]; ROUNDS_1024];
+    let mut i = 0;
+    while i < ROUNDS_1024 {
+        let mut k = 0;
+        while k < 8 {
+            out[i][k] = (RC_P512[i][k].0, RC_Q512[i][k].0);
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const RC_PQ512: [[(u64, u64); 8]; ROUNDS_1024] = pq_constants();
+
 /// MUL2 on a bitsliced byte vector (`a[k]` = bit `k`): x·a mod 0x11b is three XORs.
 #[inline(always)]
 fn mul2<T: Plane>(a: [T; 8]) -> [T; 8] {
@@ -282,9 +347,10 @@ pub fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     let mut hp = planes_from_columns(h);
     for block in blocks.chunks_exact(64) {
         let m = planes_from_block(block);
-        let p = permute(xor8(hp, m), &RC_P512, &SIGMA_P512, ROUNDS_512);
-        let q = permute(m, &RC_Q512, &SIGMA_Q512, ROUNDS_512);
-        hp = xor8(xor8(hp, p), q);
+        // P(h + m) and Q(m) in one pass over paired planes.
+        let pq: [Pq; 8] = core::array::from_fn(|k| Pq { p: hp[k] ^ m[k], q: m[k] });
+        let out = permute(pq, &RC_PQ512, &SIGMA_P512, ROUNDS_512);
+        hp = core::array::from_fn(|k| hp[k] ^ out[k].p ^ out[k].q);
     }
     columns_from_planes(hp, h);
 }

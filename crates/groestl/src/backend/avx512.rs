@@ -1,0 +1,89 @@
+//! `avx512`: the bytesliced AES-NI kernel of `aesni` with AVX-512BW/VL instructions in
+//! MixBytes ([V] §2.2 formula; spec §14): the three-input XORs of the formula are one
+//! `VPTERNLOGQ` each, and MUL2 takes the carry bits into a mask register (`VPMOVB2M`) and
+//! selects the reduction byte with a zero-masked move, so `MUL2(v) ⊕ w` is four instructions
+//! (`VPMOVB2M`, `VPADDB`, `VMOVDQU8{k}{z}`, `VPTERNLOGQ`) instead of six. The 32 vector
+//! registers of AVX-512VL hold P and Q of Grøstl-384/512 (two groups of eight) without spills.
+//! Needs no VAES or GFNI (runs on Skylake-X/Cascade Lake). Constant-time.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::bytesliced::{self as bs, Lanes, Xmm};
+
+cpufeatures::new!(cpu, "sse2", "ssse3", "aes", "avx", "avx2", "avx512f", "avx512bw", "avx512vl");
+
+pub(crate) fn available() -> bool {
+    cpu::get()
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct X512(__m128i);
+
+impl Lanes for X512 {
+    const AESENC: bool = true;
+    #[inline(always)]
+    unsafe fn ld(p: *const u8) -> Self {
+        // SAFETY: tables are 64-byte aligned and read in 16-byte units at 16-byte offsets.
+        X512(unsafe { _mm_load_si128(p as *const __m128i) })
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 (trait contract).
+        X512(unsafe { _mm_xor_si128(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F/VL (trait contract).
+        X512(unsafe { _mm_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    unsafe fn mul2(a: Self) -> Self {
+        // SAFETY: AVX-512BW/VL (trait contract).
+        unsafe {
+            let k = _mm_movepi8_mask(a.0);
+            X512(_mm_xor_si128(_mm_add_epi8(a.0, a.0), _mm_maskz_mov_epi8(k, _mm_set1_epi8(0x1b))))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+        // SAFETY: AVX-512F/BW/VL (trait contract).
+        unsafe {
+            let c = _mm_set1_epi8(0x1b);
+            let k = _mm_movepi8_mask(x.0);
+            let u = _mm_ternarylogic_epi64::<0x96>(_mm_add_epi8(x.0, x.0), _mm_maskz_mov_epi8(k, c), y.0);
+            let k = _mm_movepi8_mask(u);
+            X512(_mm_ternarylogic_epi64::<0x96>(_mm_add_epi8(u, u), _mm_maskz_mov_epi8(k, c), z.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(a: Self, m: Self) -> Self {
+        // SAFETY: SSSE3 (trait contract).
+        X512(unsafe { _mm_shuffle_epi8(a.0, m.0) })
+    }
+    #[inline(always)]
+    unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
+        // SAFETY: AES-NI (trait contract).
+        X512(unsafe { _mm_aesenclast_si128(a.0, k.0) })
+    }
+}
+
+impl Xmm for X512 {
+    #[inline(always)]
+    unsafe fn from(x: __m128i) -> Self {
+        X512(x)
+    }
+    #[inline(always)]
+    unsafe fn into(self) -> __m128i {
+        self.0
+    }
+}
+
+super::entry_points! {
+    features = "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl";
+    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::compress512::<X512>(h, blocks);
+    compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = bs::compress1024::<X512>(h, blocks);
+    output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<X512>(h);
+    output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<X512>(h);
+}

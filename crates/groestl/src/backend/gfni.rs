@@ -1,0 +1,152 @@
+//! `gfni`: bytesliced Grøstl for CPUs with AVX-512VL, VAES and GFNI (Ice Lake and later, AMD
+//! Zen 4/5).
+//!
+//! - MUL2 and MUL4 are one `GF2P8MULB` each (the GFNI field is the AES field, 0x11b), so the
+//!   last line of the MixBytes formula becomes `b_i = 4·x_{i+3} ⊕ 2·y_{i+7} ⊕ y_{i+4}`: two
+//!   multiplications and one `VPTERNLOGQ`, with the two products computed in parallel.
+//! - SubBytes stays `AESENCLAST` (its key input carries the folded round constant; the GFNI
+//!   S-box `GF2P8AFFINEINVQB` has no per-byte key and measured no faster).
+//! - Grøstl-384/512 keeps row `i` of P and of Q in the two lanes of one YMM register and uses
+//!   the 256-bit `VAESENCLAST` ([V] §4.1 without the lane juggling VAES makes unnecessary);
+//!   Grøstl-224/256 keeps P and Q in the two halves of an XMM register as in `aesni`.
+//!
+//! Constant-time.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::bytesliced::{self as bs, Lanes, Xmm, Ymm, affine_mul};
+
+cpufeatures::new!(cpu, "sse2", "ssse3", "aes", "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "vaes", "gfni");
+
+pub(crate) fn available() -> bool {
+    cpu::get()
+}
+
+const M2: i64 = affine_mul(2) as i64;
+const M4: i64 = affine_mul(4) as i64;
+
+#[derive(Clone, Copy)]
+pub(crate) struct Gx(__m128i);
+
+impl Lanes for Gx {
+    const AESENC: bool = true;
+    #[inline(always)]
+    unsafe fn ld(p: *const u8) -> Self {
+        // SAFETY: tables are 64-byte aligned and read in 16-byte units at 16-byte offsets.
+        Gx(unsafe { _mm_load_si128(p as *const __m128i) })
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 (trait contract).
+        Gx(unsafe { _mm_xor_si128(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F/VL (trait contract).
+        Gx(unsafe { _mm_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    unsafe fn mul2(a: Self) -> Self {
+        // SAFETY: GFNI (trait contract).
+        Gx(unsafe { _mm_gf2p8affine_epi64_epi8::<0>(a.0, _mm_set1_epi64x(M2)) })
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+        // SAFETY: GFNI, AVX-512F/VL (trait contract).
+        unsafe {
+            let x4 = _mm_gf2p8affine_epi64_epi8::<0>(x.0, _mm_set1_epi64x(M4));
+            let y2 = _mm_gf2p8affine_epi64_epi8::<0>(y.0, _mm_set1_epi64x(M2));
+            Gx(_mm_ternarylogic_epi64::<0x96>(x4, y2, z.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(a: Self, m: Self) -> Self {
+        // SAFETY: SSSE3 (trait contract).
+        Gx(unsafe { _mm_shuffle_epi8(a.0, m.0) })
+    }
+    #[inline(always)]
+    unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
+        // SAFETY: AES-NI (trait contract).
+        Gx(unsafe { _mm_aesenclast_si128(a.0, k.0) })
+    }
+}
+
+impl Xmm for Gx {
+    #[inline(always)]
+    unsafe fn from(x: __m128i) -> Self {
+        Gx(x)
+    }
+    #[inline(always)]
+    unsafe fn into(self) -> __m128i {
+        self.0
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct Gy(__m256i);
+
+impl Lanes for Gy {
+    const AESENC: bool = true;
+    #[inline(always)]
+    unsafe fn ld(p: *const u8) -> Self {
+        // SAFETY: tables are 64-byte aligned and read in 32-byte units at 32-byte offsets.
+        Gy(unsafe { _mm256_load_si256(p as *const __m256i) })
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 (trait contract).
+        Gy(unsafe { _mm256_xor_si256(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F/VL (trait contract).
+        Gy(unsafe { _mm256_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    unsafe fn mul2(a: Self) -> Self {
+        // SAFETY: GFNI, AVX (trait contract).
+        Gy(unsafe { _mm256_gf2p8affine_epi64_epi8::<0>(a.0, _mm256_set1_epi64x(M2)) })
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+        // SAFETY: GFNI, AVX-512F/VL (trait contract).
+        unsafe {
+            let x4 = _mm256_gf2p8affine_epi64_epi8::<0>(x.0, _mm256_set1_epi64x(M4));
+            let y2 = _mm256_gf2p8affine_epi64_epi8::<0>(y.0, _mm256_set1_epi64x(M2));
+            Gy(_mm256_ternarylogic_epi64::<0x96>(x4, y2, z.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(a: Self, m: Self) -> Self {
+        // SAFETY: AVX2 (trait contract).
+        Gy(unsafe { _mm256_shuffle_epi8(a.0, m.0) })
+    }
+    #[inline(always)]
+    unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
+        // SAFETY: VAES (trait contract).
+        Gy(unsafe { _mm256_aesenclast_epi128(a.0, k.0) })
+    }
+}
+
+impl Ymm for Gy {
+    #[inline(always)]
+    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self {
+        // SAFETY: AVX (trait contract).
+        Gy(unsafe { _mm256_set_m128i(hi, lo) })
+    }
+    #[inline(always)]
+    unsafe fn halves(self) -> (__m128i, __m128i) {
+        // SAFETY: AVX2 (trait contract).
+        unsafe { (_mm256_castsi256_si128(self.0), _mm256_extracti128_si256::<1>(self.0)) }
+    }
+}
+
+super::entry_points! {
+    features = "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl,vaes,gfni";
+    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::compress512::<Gx>(h, blocks);
+    compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = bs::compress1024_y::<Gy>(h, blocks);
+    output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<Gx>(h);
+    output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Gx>(h);
+}
