@@ -37,6 +37,19 @@ pub fn all() -> Vec<(&'static str, Vec<BackendInfo>)> {
             .collect();
         out.push(("groestl", rows));
     }
+    {
+        use slicewise_proest::Backend;
+        let default = Backend::detect();
+        let rows = Backend::all()
+            .map(|b| BackendInfo {
+                name: b.name(),
+                available: b.is_available(),
+                constant_time: b.is_constant_time(),
+                default: b == default,
+            })
+            .collect();
+        out.push(("proest", rows));
+    }
     // [helper-backends] other primitives push ("name", rows) here
     out
 }

@@ -6,7 +6,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod backends;
+mod bench;
+mod cycles;
+mod plot;
 mod sum;
+mod aead_cmd;
+mod bench_proest;
 // [helper-modules] one line per subcommand module, e.g. `mod aead_cmd;`
 
 #[derive(Debug, Parser)]
@@ -22,6 +27,14 @@ enum Command {
     Sum(sum::SumArgs),
     /// List the backends of every primitive.
     Backends(backends::BackendsArgs),
+    /// Measure median cycles/byte of every backend (and comparison implementations).
+    Bench(bench::BenchArgs),
+    /// Encrypt a file with a Prøst AEAD (key from a file, never argv).
+    Encrypt(aead_cmd::EncryptArgs),
+    /// Decrypt and verify; exits 1 and writes nothing if verification fails.
+    Decrypt(aead_cmd::DecryptArgs),
+    /// Write a random key for a Prøst AEAD (hex text, file mode 0600).
+    Keygen(aead_cmd::KeygenArgs),
     // [helper-commands] one variant per subcommand
 }
 
@@ -35,6 +48,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sum(a) => sum::run(a),
         Command::Backends(a) => backends::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Encrypt(a) => aead_cmd::encrypt(a),
+        Command::Decrypt(a) => aead_cmd::decrypt(a),
+        Command::Keygen(a) => aead_cmd::keygen(a),
         // [helper-dispatch] one arm per subcommand, returning anyhow::Result<ExitCode>
     };
     match result {

@@ -1,0 +1,131 @@
+//! `slicewise bench proest`: median cycles/byte of every Prøst AEAD (encrypt and decrypt) on
+//! every backend, plus the cost of one bare permutation call.
+//!
+//! Messages are bytes `i % 251` with empty associated data, the setting of the SUPERCOP
+//! figures in `shared/anchors.md`. Cycles per byte are per *message* byte.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
+use slicewise_proest::{Backend, Permutation, Proest128, Proest256, ProestAead};
+
+use crate::aead_cmd::Alg;
+use crate::bench::{Cell, CommonBenchArgs, message, parse_size, report};
+use crate::cycles::{self, Plan, keep};
+
+#[derive(Debug, Args)]
+pub struct ProestBenchArgs {
+    /// `all`, or a comma-separated list of backend names.
+    #[arg(long, default_value = "all")]
+    backend: String,
+    /// Algorithms to measure.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "proest128-ape,proest128-copa,proest128-otr,proest256-ape,proest256-copa,proest256-otr"
+    )]
+    algorithms: Vec<Alg>,
+    /// Message sizes: comma-separated, with optional KiB/MiB suffixes.
+    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "64,1536,16KiB")]
+    sizes: Vec<usize>,
+    /// Measure only encryption (default: encryption and decryption).
+    #[arg(long)]
+    encrypt_only: bool,
+    /// Timed samples per cell; the median is reported.
+    #[arg(long, default_value_t = 31)]
+    samples: usize,
+    /// Bytes processed per sample (small messages are repeated up to this).
+    #[arg(long, value_parser = parse_size, default_value = "256KiB")]
+    bytes_per_sample: usize,
+    /// Print the results as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON, a Markdown table and an SVG plot into this directory.
+    #[arg(long, value_name = "DIR")]
+    save: Option<std::path::PathBuf>,
+}
+
+fn measure<M: Mode>(b: Backend, len: usize, plan: Plan, decrypt_too: bool, cells: &mut Vec<Cell>) -> anyhow::Result<()> {
+    let key: Vec<u8> = (0..M::KEY_LEN as u8).collect();
+    let nonce: Vec<u8> = (0..M::NONCE_LEN as u8).collect();
+    let c = ProestAead::<M>::with_backend(&key, b)?;
+    let msg = message(len);
+    let ct_len = ProestAead::<M>::ciphertext_len(len).expect("small");
+    let mut ct = vec![0u8; ct_len];
+    let enc = cycles::cycles_per_byte(plan, len, || {
+        keep(c.encrypt_into(&nonce, b"", keep(&msg), &mut ct).expect("encrypt"));
+    });
+    let mut push = |op: &str, cpb: f64| {
+        cells.push(Cell {
+            algorithm: format!("{} {op}", M::ALGORITHM),
+            implementation: b.name().into(),
+            constant_time: Some(b.is_constant_time()),
+            bytes: len,
+            cycles_per_byte: cpb,
+        })
+    };
+    push("encrypt", enc);
+    if decrypt_too {
+        let mut pt = vec![0u8; ct_len];
+        let dec = cycles::cycles_per_byte(plan, len, || {
+            keep(c.decrypt_into(&nonce, b"", keep(&ct), &mut pt).expect("decrypt"));
+        });
+        push("decrypt", dec);
+    }
+    Ok(())
+}
+
+fn perm_cycles<P: Permutation>(b: Backend, plan: Plan) -> anyhow::Result<f64> {
+    let p = P::with_backend(b)?;
+    let mut s = [<P::Lane as slicewise_proest::Lane>::ZERO; 16];
+    let plan = Plan { samples: plan.samples, bytes_per_sample: 2000 };
+    Ok(cycles::cycles_per_call(plan, || {
+        p.permute(keep(&mut s));
+    }))
+}
+
+pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
+    let backends: Vec<Backend> = if args.backend == "all" {
+        Backend::all().collect()
+    } else {
+        args.backend.split(',').map(Backend::from_name).collect::<Result<_, _>>()?
+    };
+    let plan = Plan { samples: args.samples, bytes_per_sample: args.bytes_per_sample };
+    let decrypt_too = !args.encrypt_only;
+    let mut cells = Vec::new();
+    for &alg in &args.algorithms {
+        for &len in &args.sizes {
+            for &b in &backends {
+                if !b.is_available() {
+                    eprintln!("skipped: backend {} is not available on this CPU", b.name());
+                    continue;
+                }
+                match alg {
+                    Alg::Proest128Ape => measure::<Ape<Proest128>>(b, len, plan, decrypt_too, &mut cells)?,
+                    Alg::Proest128Copa => measure::<Copa<Proest128>>(b, len, plan, decrypt_too, &mut cells)?,
+                    Alg::Proest128Otr => measure::<Otr<Proest128>>(b, len, plan, decrypt_too, &mut cells)?,
+                    Alg::Proest256Ape => measure::<Ape<Proest256>>(b, len, plan, decrypt_too, &mut cells)?,
+                    Alg::Proest256Copa => measure::<Copa<Proest256>>(b, len, plan, decrypt_too, &mut cells)?,
+                    Alg::Proest256Otr => measure::<Otr<Proest256>>(b, len, plan, decrypt_too, &mut cells)?,
+                }
+            }
+        }
+    }
+    if !args.json {
+        println!("One permutation call, median {} per call:\n", cycles::tick_unit());
+        println!("| backend | Prøst-128 | Prøst-256 |\n|---|---:|---:|");
+        for &b in backends.iter().filter(|b| b.is_available()) {
+            println!("| {} | {:.0} | {:.0} |", b.name(), perm_cycles::<Proest128>(b, plan)?, perm_cycles::<Proest256>(b, plan)?);
+        }
+    }
+    let common = CommonBenchArgs {
+        sizes: args.sizes.clone(),
+        samples: args.samples,
+        bytes_per_sample: args.bytes_per_sample,
+        json: args.json,
+        save: args.save.clone(),
+    };
+    report("proest", &cells, &common)?;
+    Ok(ExitCode::SUCCESS)
+}
