@@ -135,17 +135,17 @@ impl Engine {
         let n = if self.pos + 1 + 8 <= bs { 1 } else { 2 };
         let t = self.blocks + n as u64;
         tail[n * bs - 8..n * bs].copy_from_slice(&t.to_be_bytes());
-        self.compress(&tail[..n * bs]);
+        let last_blocks = &tail[..n * bs];
 
         let mut bytes = [0u8; 128];
         if self.variant.is_wide() {
-            let o = self.backend.output1024(&self.h);
+            let o = self.backend.finish1024(&self.h, last_blocks);
             for (c, w) in o.iter().enumerate() {
                 bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
             }
         } else {
             let h: &[u64; 8] = self.h[..8].try_into().unwrap();
-            let o = self.backend.output512(h);
+            let o = self.backend.finish512(h, last_blocks);
             for (c, w) in o.iter().enumerate() {
                 bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
             }

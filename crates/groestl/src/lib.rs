@@ -257,3 +257,77 @@ pub fn hash_bits(variant: Variant, backend: Backend, data: &[u8], bit_len: u64) 
     h.finalize_bits_into_reset(last, bits, &mut d.bytes);
     Ok(d)
 }
+
+/// Hashes many independent messages at once: `outputs[i]` becomes the digest of `inputs[i]`.
+///
+/// On the `gfni` backend the messages run through the multi-buffer kernels, four messages per
+/// pass in the lanes of ZMM registers (any mix of lengths); other backends hash them one by
+/// one. The result equals hashing each message separately.
+///
+/// # Panics
+/// If `inputs` and `outputs` differ in length.
+pub fn hash_many(variant: Variant, backend: Backend, inputs: &[&[u8]], outputs: &mut [DigestBytes]) -> Result<(), Error> {
+    let backend = backend.check()?;
+    assert_eq!(inputs.len(), outputs.len(), "hash_many: one output per input");
+    let (bs, len) = (variant.block_len(), variant.output_len());
+    backend::hash_many(variant, backend, inputs, |i, words| {
+        let mut state = [0u8; 128];
+        for (c, w) in words.iter().enumerate() {
+            state[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
+        }
+        let d = &mut outputs[i];
+        d.len = len;
+        d.bytes = [0; 64];
+        d.bytes[..len].copy_from_slice(&state[bs - len..bs]);
+    });
+    Ok(())
+}
+
+impl Default for DigestBytes {
+    /// An empty digest (length 0), to be filled by [`hash_many`].
+    fn default() -> Self {
+        DigestBytes { bytes: [0; 64], len: 0 }
+    }
+}
+
+/// Groestlcoin's hash: the first 32 bytes of Grøstl-512(Grøstl-512(`data`)), as
+/// `groestlcoin_hash.getHash(data, len)` of the PyPI package `groestlcoin-hash` computes it.
+/// Runs on [`Backend::selected`].
+///
+/// # Panics
+/// If `SLICEWISE_BACKEND` names an unknown or unavailable backend.
+pub fn groestlcoin_hash(data: &[u8]) -> [u8; 32] {
+    let first = Groestl512::digest(data);
+    let second = Groestl512::digest(first);
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&second[..32]);
+    out
+}
+
+/// [`groestlcoin_hash`] of many 80-byte block headers on the given backend, through
+/// [`hash_many`] (the multi-buffer path on `gfni`).
+///
+/// # Panics
+/// If `headers` and `out` differ in length.
+pub fn groestlcoin_hash_many(backend: Backend, headers: &[[u8; 80]], out: &mut [[u8; 32]]) -> Result<(), Error> {
+    assert_eq!(headers.len(), out.len(), "groestlcoin_hash_many: one output per header");
+    const CHUNK: usize = 64;
+    let mut first = [DigestBytes::default(); CHUNK];
+    let mut second = [DigestBytes::default(); CHUNK];
+    for (hs, os) in headers.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        let n = hs.len();
+        let mut inputs: [&[u8]; CHUNK] = [&[]; CHUNK];
+        for (i, h) in hs.iter().enumerate() {
+            inputs[i] = h;
+        }
+        hash_many(Variant::Groestl512, backend, &inputs[..n], &mut first[..n])?;
+        for (i, d) in first[..n].iter().enumerate() {
+            inputs[i] = &d.bytes[..64];
+        }
+        hash_many(Variant::Groestl512, backend, &inputs[..n], &mut second[..n])?;
+        for (o, d) in os.iter_mut().zip(&second[..n]) {
+            o.copy_from_slice(&d.bytes[..32]);
+        }
+    }
+    Ok(())
+}

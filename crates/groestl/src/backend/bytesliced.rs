@@ -23,6 +23,9 @@
 //! only round 0's constant is XORed explicitly (together with the message).
 
 #![allow(unsafe_code)]
+// Index loops over fixed register arrays are deliberate: closures (iterator adapters,
+// `array::from_fn`) that LLVM leaves out of line lose the kernel's target features.
+#![allow(clippy::needless_range_loop)]
 
 use core::arch::x86_64::*;
 
@@ -377,17 +380,16 @@ pub(crate) trait Xmm: Lanes {
     unsafe fn into(self) -> __m128i;
 }
 
-/// Grøstl-224/256 compression on XMM registers, P and Q in the two halves ([A] §5.1).
+/// Absorbs whole 64-byte blocks into the row-pair chaining value (P and Q in the halves of
+/// each XMM register, [A] §5.1).
 #[inline(always)]
-pub(crate) unsafe fn compress512<V: Xmm>(h: &mut [u64; 8], blocks: &[u8]) {
-    // SAFETY: V's features are present (caller); every load reads inside `blocks` or the
-    // local buffer, and whole 64-byte blocks are guaranteed by `chunks_exact`.
+pub(crate) unsafe fn absorb512<V: Xmm>(hp: &mut [__m128i; 4], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); loads read whole 64-byte chunks of `blocks`
+    // and 16-byte units of the aligned tables.
     unsafe {
-        let hb: [u8; 64] = h_bytes(h);
-        let mut hp = rows512(hb.as_ptr());
         for block in blocks.chunks_exact(64) {
             let m = rows512(block.as_ptr());
-            let mut x = [[V::from(_mm_setzero_si128()); 8]; 1];
+            let mut x = [[V::from(m[0]); 8]; 1];
             for k in 0..4 {
                 let p = _mm_xor_si128(hp[k], m[k]);
                 x[0][2 * k] = V::from(_mm_unpacklo_epi64(p, m[k]));
@@ -403,43 +405,71 @@ pub(crate) unsafe fn compress512<V: Xmm>(h: &mut [u64; 8], blocks: &[u8]) {
                 hp[k] = _mm_xor_si128(hp[k], pq);
             }
         }
-        *h = words512(hp);
     }
 }
 
-/// `P(h) ⊕ h` for the 512-bit state (the Q half of each register computes an unused value).
+/// `P(h) ⊕ h` on row pairs (the Q half of each register computes an unused value).
 #[inline(always)]
-pub(crate) unsafe fn output512<V: Xmm>(h: &[u64; 8]) -> [u64; 8] {
-    // SAFETY: V's features are present (caller); loads read the local buffer.
+pub(crate) unsafe fn out512<V: Xmm>(hp: &[__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: V's features are present (caller).
     unsafe {
-        let hb: [u8; 64] = h_bytes(h);
-        let hp = rows512(hb.as_ptr());
-        let mut x = [[V::from(_mm_setzero_si128()); 8]; 1];
+        let mut x = [[V::from(hp[0]); 8]; 1];
         for k in 0..4 {
             x[0][2 * k] = V::xor(V::from(_mm_unpacklo_epi64(hp[k], hp[k])), V::ld(T512.ac0[2 * k].as_ptr()));
             x[0][2 * k + 1] = V::xor(V::from(_mm_unpackhi_epi64(hp[k], hp[k])), V::ld(T512.ac0[2 * k + 1].as_ptr()));
         }
         rounds(&mut x, &T512, [0]);
-        let mut out = hp;
+        let mut out = *hp;
         for k in 0..4 {
             let p = _mm_unpacklo_epi64(x[0][2 * k].into(), x[0][2 * k + 1].into());
             out[k] = _mm_xor_si128(p, hp[k]);
         }
-        words512(out)
+        out
     }
 }
 
-/// Grøstl-384/512 compression on XMM registers: P and Q as two interleaved groups of eight.
 #[inline(always)]
-pub(crate) unsafe fn compress1024<V: Xmm>(h: &mut [u64; 16], blocks: &[u8]) {
-    // SAFETY: as in `compress512`, with 128-byte blocks and 16-byte reads at offsets 0 and 16
+pub(crate) unsafe fn compress512<V: Xmm>(h: &mut [u64; 8], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); `rows512` reads the local 64-byte buffer.
+    unsafe {
+        let hb: [u8; 64] = h_bytes(h);
+        let mut hp = rows512(hb.as_ptr());
+        absorb512::<V>(&mut hp, blocks);
+        *h = words512(hp);
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn output512<V: Xmm>(h: &[u64; 8]) -> [u64; 8] {
+    // SAFETY: as in `compress512`.
+    unsafe {
+        let hb: [u8; 64] = h_bytes(h);
+        words512(out512::<V>(&rows512(hb.as_ptr())))
+    }
+}
+
+/// The last blocks and the output transformation in one call: the chaining value is converted
+/// to rows once and back once (the short-message path).
+#[inline(always)]
+pub(crate) unsafe fn finish512<V: Xmm>(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
+    // SAFETY: as in `compress512`.
+    unsafe {
+        let hb: [u8; 64] = h_bytes(h);
+        let mut hp = rows512(hb.as_ptr());
+        absorb512::<V>(&mut hp, blocks);
+        words512(out512::<V>(&hp))
+    }
+}
+
+/// Absorbs whole 128-byte blocks on XMM registers: P and Q as two interleaved groups of eight.
+#[inline(always)]
+pub(crate) unsafe fn absorb1024<V: Xmm>(hr: &mut [__m128i; 8], blocks: &[u8]) {
+    // SAFETY: as in `absorb512`, with 128-byte blocks and 16-byte reads at offsets 0 and 16
     // of 32-byte table units.
     unsafe {
-        let hb: [u8; 128] = h_bytes(h);
-        let mut hr = rows1024(hb.as_ptr());
         for block in blocks.chunks_exact(128) {
             let m = rows1024(block.as_ptr());
-            let mut x = [[V::from(_mm_setzero_si128()); 8]; 2];
+            let mut x = [[V::from(m[0]); 8]; 2];
             for i in 0..8 {
                 let ac = T1024.ac0[i].as_ptr();
                 x[0][i] = V::xor(V::from(_mm_xor_si128(hr[i], m[i])), V::ld(ac));
@@ -450,28 +480,125 @@ pub(crate) unsafe fn compress1024<V: Xmm>(h: &mut [u64; 16], blocks: &[u8]) {
                 hr[i] = _mm_xor_si128(hr[i], _mm_xor_si128(x[0][i].into(), x[1][i].into()));
             }
         }
-        *h = words1024(hr);
     }
 }
 
 /// `P(h) ⊕ h` for the 1024-bit state on XMM registers.
 #[inline(always)]
-pub(crate) unsafe fn output1024<V: Xmm>(h: &[u64; 16]) -> [u64; 16] {
-    // SAFETY: as in `compress1024`.
+pub(crate) unsafe fn out1024<V: Xmm>(hr: &[__m128i; 8]) -> [__m128i; 8] {
+    // SAFETY: V's features are present (caller).
     unsafe {
-        let hb: [u8; 128] = h_bytes(h);
-        let hr = rows1024(hb.as_ptr());
-        let mut x = [[V::from(_mm_setzero_si128()); 8]; 1];
+        let mut x = [[V::from(hr[0]); 8]; 1];
         for i in 0..8 {
             x[0][i] = V::xor(V::from(hr[i]), V::ld(T1024.ac0[i].as_ptr()));
         }
         rounds(&mut x, &T1024, [0]);
-        let mut out = hr;
+        let mut out = *hr;
         for i in 0..8 {
             out[i] = _mm_xor_si128(x[0][i].into(), hr[i]);
         }
-        words1024(out)
+        out
     }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn compress1024<V: Xmm>(h: &mut [u64; 16], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); `rows1024` reads the local 128-byte buffer.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        let mut hr = rows1024(hb.as_ptr());
+        absorb1024::<V>(&mut hr, blocks);
+        *h = words1024(hr);
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn output1024<V: Xmm>(h: &[u64; 16]) -> [u64; 16] {
+    // SAFETY: as in `compress1024`.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        words1024(out1024::<V>(&rows1024(hb.as_ptr())))
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn finish1024<V: Xmm>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+    // SAFETY: as in `compress1024`.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        let mut hr = rows1024(hb.as_ptr());
+        absorb1024::<V>(&mut hr, blocks);
+        words1024(out1024::<V>(&hr))
+    }
+}
+
+/// A lane type whose registers are YMM registers of two 128-bit lanes.
+pub(crate) trait Ymm: Lanes {
+    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self;
+    unsafe fn halves(self) -> (__m128i, __m128i);
+}
+
+/// Grøstl-384/512 compression with row `i` of P and of Q in the two lanes of one YMM register
+/// ([V] §4.1): one group of eight registers, 32-byte table units.
+#[inline(always)]
+pub(crate) unsafe fn absorb1024_y<V: Ymm>(hr: &mut [__m128i; 8], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); loads read inside `blocks` (whole 128-byte
+    // chunks) or 32-byte units of the 64-byte-aligned tables.
+    unsafe {
+        for block in blocks.chunks_exact(128) {
+            let m = rows1024(block.as_ptr());
+            let mut x = [[V::from_halves(hr[0], hr[0]); 8]; 1];
+            for i in 0..8 {
+                let pq = V::from_halves(_mm_xor_si128(hr[i], m[i]), m[i]);
+                x[0][i] = V::xor(pq, V::ld(T1024.ac0[i].as_ptr()));
+            }
+            rounds(&mut x, &T1024, [0]);
+            for i in 0..8 {
+                let (p, q) = x[0][i].halves();
+                hr[i] = _mm_xor_si128(hr[i], _mm_xor_si128(p, q));
+            }
+        }
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn compress1024_y<V: Ymm>(h: &mut [u64; 16], blocks: &[u8]) {
+    // SAFETY: V's features are present (caller); `rows1024` reads the local 128-byte buffer.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        let mut hr = rows1024(hb.as_ptr());
+        absorb1024_y::<V>(&mut hr, blocks);
+        *h = words1024(hr);
+    }
+}
+
+/// Last blocks on YMM (P and Q in the two lanes), output transformation on XMM.
+#[inline(always)]
+pub(crate) unsafe fn finish1024_y<V: Ymm, X: Xmm>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+    // SAFETY: as in `compress1024_y`.
+    unsafe {
+        let hb: [u8; 128] = h_bytes(h);
+        let mut hr = rows1024(hb.as_ptr());
+        absorb1024_y::<V>(&mut hr, blocks);
+        words1024(out1024::<X>(&hr))
+    }
+}
+
+/// The matrix of multiplication by `c` for `GF2P8AFFINEQB` (byte `7 - i` is output bit `i`).
+pub(crate) const fn affine_mul(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        let mut row = 0u64;
+        let mut j = 0;
+        while j < 8 {
+            row |= (((gmul(c, 1 << j) >> i) & 1) as u64) << j;
+            j += 1;
+        }
+        m |= row << (8 * (7 - i));
+        i += 1;
+    }
+    m
 }
 
 #[cfg(test)]
@@ -506,53 +633,4 @@ mod tests {
         }
         assert_eq!(t, want);
     }
-}
-
-/// A lane type whose registers are YMM registers of two 128-bit lanes.
-pub(crate) trait Ymm: Lanes {
-    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self;
-    unsafe fn halves(self) -> (__m128i, __m128i);
-}
-
-/// Grøstl-384/512 compression with row `i` of P and of Q in the two lanes of one YMM register
-/// ([V] §4.1): one group of eight registers, 32-byte table units.
-#[inline(always)]
-pub(crate) unsafe fn compress1024_y<V: Ymm>(h: &mut [u64; 16], blocks: &[u8]) {
-    // SAFETY: V's features are present (caller); loads read inside `blocks` (whole 128-byte
-    // chunks), the local buffer, or 32-byte units of the 64-byte-aligned tables.
-    unsafe {
-        let hb: [u8; 128] = h_bytes(h);
-        let mut hr = rows1024(hb.as_ptr());
-        for block in blocks.chunks_exact(128) {
-            let m = rows1024(block.as_ptr());
-            let mut x = [[V::from_halves(hr[0], hr[0]); 8]; 1];
-            for i in 0..8 {
-                let pq = V::from_halves(_mm_xor_si128(hr[i], m[i]), m[i]);
-                x[0][i] = V::xor(pq, V::ld(T1024.ac0[i].as_ptr()));
-            }
-            rounds(&mut x, &T1024, [0]);
-            for i in 0..8 {
-                let (p, q) = x[0][i].halves();
-                hr[i] = _mm_xor_si128(hr[i], _mm_xor_si128(p, q));
-            }
-        }
-        *h = words1024(hr);
-    }
-}
-
-/// The matrix of multiplication by `c` for `GF2P8AFFINEQB` (byte `7 - i` is output bit `i`).
-pub(crate) const fn affine_mul(c: u8) -> u64 {
-    let mut m = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        let mut row = 0u64;
-        let mut j = 0;
-        while j < 8 {
-            row |= (((gmul(c, 1 << j) >> i) & 1) as u64) << j;
-            j += 1;
-        }
-        m |= row << (8 * (7 - i));
-        i += 1;
-    }
-    m
 }

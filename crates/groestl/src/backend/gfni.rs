@@ -13,6 +13,9 @@
 //! Constant-time.
 
 #![allow(unsafe_code)]
+// Index loops over fixed register arrays are deliberate: closures (iterator adapters,
+// `array::from_fn`) that LLVM leaves out of line lose the kernel's target features.
+#![allow(clippy::needless_range_loop)]
 
 use core::arch::x86_64::*;
 
@@ -149,4 +152,6 @@ super::entry_points! {
     compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = bs::compress1024_y::<Gy>(h, blocks);
     output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<Gx>(h);
     output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Gx>(h);
+    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Gx>(h, blocks);
+    finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024_y::<Gy, Gx>(h, blocks);
 }

@@ -13,7 +13,7 @@ use core::fmt;
 #[cfg(target_arch = "x86_64")]
 macro_rules! entry_points {
     (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
-        #[allow(clippy::unused_unit)]
+        #[allow(clippy::unused_unit, dead_code)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             #[target_feature(enable = $f)]
             unsafe fn kernel($($arg: $ty),*) -> $ret {
@@ -37,14 +37,22 @@ macro_rules! dispatch {
             Backend::Portable => portable::$f($($a),*),
             Backend::TTable64 => ttable64::$f($($a),*),
             Backend::TTable32 => ttable32::$f($($a),*),
+            b => simd_dispatch!(b, $f($($a),*)),
+        }
+    };
+}
+
+/// The SIMD half of `dispatch!` (functions only the SIMD backends have).
+macro_rules! simd_dispatch {
+    ($b:expr, $f:ident($($a:expr),*)) => {
+        match $b {
             #[cfg(target_arch = "x86_64")]
             Backend::Aesni => aesni::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Gfni => gfni::$f($($a),*),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("SIMD backends are never available off x86-64"),
+            b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
 }
@@ -55,6 +63,8 @@ pub(crate) mod aesni;
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gfni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod multi;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
 pub(crate) mod portable;
@@ -247,14 +257,84 @@ impl Backend {
         dispatch!(self, compress1024(h, blocks))
     }
 
+    /// `P(h) ⊕ h` alone (the engine uses the fused `finish*`; kept for tests and tools).
     #[inline]
     pub(crate) fn output512(self, h: &[u64; 8]) -> [u64; 8] {
         dispatch!(self, output512(h))
     }
 
+    /// Compresses the last block(s) and applies the output transformation (one layout
+    /// conversion each way for the SIMD backends).
+    #[inline]
+    pub(crate) fn finish512(self, h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
+        match self {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 => {
+                let mut h = *h;
+                self.compress512(&mut h, blocks);
+                self.output512(&h)
+            }
+            b => simd_dispatch!(b, finish512(h, blocks)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn finish1024(self, h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+        match self {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 => {
+                let mut h = *h;
+                self.compress1024(&mut h, blocks);
+                self.output1024(&h)
+            }
+            b => simd_dispatch!(b, finish1024(h, blocks)),
+        }
+    }
+
+    /// `P(h) ⊕ h` alone (the engine uses the fused `finish*`; kept for tests and tools).
     #[inline]
     pub(crate) fn output1024(self, h: &[u64; 16]) -> [u64; 16] {
         dispatch!(self, output1024(h))
+    }
+}
+
+/// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
+/// truncation). Uses the multi-buffer kernels where the backend has them, one message at a time
+/// otherwise. `backend` must be available.
+pub(crate) fn hash_many(
+    variant: crate::Variant,
+    backend: Backend,
+    inputs: &[&[u8]],
+    mut emit: impl FnMut(usize, &[u64]),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::Gfni && inputs.len() > 1 {
+        let mut iv = [0u64; 16];
+        iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
+        for (c, chunk) in inputs.chunks(multi::LANES).enumerate() {
+            let base = c * multi::LANES;
+            if variant.is_wide() {
+                let mut out = [[0u64; 16]; multi::LANES];
+                multi::many1024_gfni(chunk, &iv, &mut out[..chunk.len()]);
+                out.iter().take(chunk.len()).enumerate().for_each(|(j, o)| emit(base + j, o));
+            } else {
+                let mut out = [[0u64; 8]; multi::LANES];
+                multi::many512_gfni(chunk, iv[..8].try_into().unwrap(), &mut out[..chunk.len()]);
+                out.iter().take(chunk.len()).enumerate().for_each(|(j, o)| emit(base + j, o));
+            }
+        }
+        return;
+    }
+    for (i, msg) in inputs.iter().enumerate() {
+        let mut e = crate::engine::Engine::new(variant, backend);
+        e.update(msg);
+        let mut bytes = [0u8; 64];
+        e.finalize_into(0, 0, &mut bytes);
+        // One-message fallback: re-expand the digest to words at the end of the state.
+        let bs = variant.block_len();
+        let len = variant.output_len();
+        let mut state = [0u8; 128];
+        state[bs - len..bs].copy_from_slice(&bytes[..len]);
+        let words: [u64; 16] = core::array::from_fn(|c| u64::from_be_bytes(state[8 * c..8 * c + 8].try_into().unwrap()));
+        emit(i, &words[..bs / 8]);
     }
 }
 
@@ -276,6 +356,27 @@ mod tests {
         assert!(b.is_constant_time() && b.is_available());
         assert!(!Backend::TTable64.is_constant_time());
         assert!(!Backend::TTable32.is_constant_time());
+    }
+
+    #[test]
+    fn fused_finish_equals_compress_then_output() {
+        let data: Vec<u8> = (0..512u32).map(|i| (i * 37 + 11) as u8).collect();
+        for b in Backend::all().filter(|b| b.is_available()) {
+            for nblocks in 0..3 {
+                let mut h8 = [0x0123_4567_89ab_cdefu64; 8];
+                h8[3] = 7;
+                let mut c8 = h8;
+                b.compress512(&mut c8, &data[..64 * nblocks]);
+                assert_eq!(b.finish512(&h8, &data[..64 * nblocks]), b.output512(&c8), "{b} 512 {nblocks}");
+                assert_eq!(b.output512(&h8), Backend::Portable.output512(&h8), "{b}");
+                let mut h16 = [0xfedc_ba98_7654_3210u64; 16];
+                h16[9] = 1;
+                let mut c16 = h16;
+                b.compress1024(&mut c16, &data[..128 * nblocks]);
+                assert_eq!(b.finish1024(&h16, &data[..128 * nblocks]), b.output1024(&c16), "{b} 1024 {nblocks}");
+                assert_eq!(b.output1024(&h16), Backend::Portable.output1024(&h16), "{b}");
+            }
+        }
     }
 
     #[test]
