@@ -24,7 +24,7 @@ pub(crate) fn available() -> bool {
 }
 
 #[derive(Clone, Copy)]
-pub(crate) struct Sse(__m128i);
+pub(crate) struct Sse(pub(crate) __m128i);
 
 impl Lanes for Sse {
     const AESENC: bool = true;

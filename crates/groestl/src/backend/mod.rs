@@ -52,6 +52,10 @@ macro_rules! simd_dispatch {
             Backend::Avx512 => avx512::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Gfni => gfni::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vperm => vperm::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -60,11 +64,15 @@ macro_rules! simd_dispatch {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gfni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod multi;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod vperm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
 pub(crate) mod portable;
@@ -81,12 +89,18 @@ pub enum Backend {
     /// Bytesliced with AES-NI and SSSE3, P and Q rows side by side in XMM registers
     /// (paper [A] §5.1). Constant-time.
     Aesni,
+    /// AVX2 + AES-NI: Grøstl-384/512 with P and Q in the two lanes of YMM registers
+    /// (paper [V] §4.1). Constant-time.
+    Avx2,
     /// `aesni` with AVX-512BW/VL MixBytes: `VPTERNLOGQ` three-input XORs, mask-register MUL2,
     /// 32 registers. Constant-time.
     Avx512,
     /// AVX-512VL + VAES + GFNI: `GF2P8AFFINEQB` doublings, P and Q of Grøstl-384/512 in the two
     /// lanes of a YMM register. Constant-time.
     Gfni,
+    /// Bytesliced like `aesni`, AES S-box from SSSE3 `PSHUFB` nibble look-ups (Hamburg's
+    /// vector permute), for CPUs without AES-NI. Constant-time.
+    Vperm,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
@@ -140,7 +154,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Aesni, Backend::Portable, Backend::TTable64, Backend::TTable32];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -153,6 +167,8 @@ impl Backend {
             Backend::Aesni => "aesni",
             Backend::Avx512 => "avx512",
             Backend::Gfni => "gfni",
+            Backend::Avx2 => "avx2",
+            Backend::Vperm => "vperm",
             Backend::Portable => "portable",
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
@@ -174,6 +190,10 @@ impl Backend {
             Backend::Avx512 => avx512::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Gfni => gfni::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vperm => vperm::available(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -182,7 +202,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 => true,
             Backend::TTable64 | Backend::TTable32 => false,
         }
     }
