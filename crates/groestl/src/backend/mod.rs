@@ -37,6 +37,8 @@ macro_rules! dispatch {
             Backend::Portable => portable::$f($($a),*),
             Backend::TTable64 => ttable64::$f($($a),*),
             Backend::TTable32 => ttable32::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bitsliced => bitsliced::$f($($a),*),
             b => simd_dispatch!(b, $f($($a),*)),
         }
     };
@@ -74,6 +76,8 @@ pub(crate) mod multi;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vperm;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod bitsliced;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
 pub(crate) mod portable;
 pub(crate) mod ttable32;
@@ -101,6 +105,9 @@ pub enum Backend {
     /// Bytesliced like `aesni`, AES S-box from SSSE3 `PSHUFB` nibble look-ups (Hamburg's
     /// vector permute), for CPUs without AES-NI. Constant-time.
     Vperm,
+    /// Bit planes in SSE2 registers, P and Q side by side, Boyar–Peralta S-box circuit
+    /// (paper [V] §3.3, §5.2). Constant-time; x86-64 only (SSE2 is baseline there).
+    Bitsliced,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
@@ -154,7 +161,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Portable, Backend::TTable64, Backend::TTable32];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -169,6 +176,7 @@ impl Backend {
             Backend::Gfni => "gfni",
             Backend::Avx2 => "avx2",
             Backend::Vperm => "vperm",
+            Backend::Bitsliced => "bitsliced",
             Backend::Portable => "portable",
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
@@ -194,6 +202,8 @@ impl Backend {
             Backend::Avx2 => avx2::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bitsliced => bitsliced::available(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -202,7 +212,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced => true,
             Backend::TTable64 | Backend::TTable32 => false,
         }
     }
@@ -288,7 +298,7 @@ impl Backend {
     #[inline]
     pub(crate) fn finish512(self, h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 => {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced => {
                 let mut h = *h;
                 self.compress512(&mut h, blocks);
                 self.output512(&h)
@@ -300,7 +310,7 @@ impl Backend {
     #[inline]
     pub(crate) fn finish1024(self, h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 => {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced => {
                 let mut h = *h;
                 self.compress1024(&mut h, blocks);
                 self.output1024(&h)

@@ -19,7 +19,7 @@ use crate::consts::*;
 use crate::sbox_circuit::sbox;
 
 /// A bit-plane: one bit of every byte of the state.
-trait Plane: Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output = Self> {
+pub(super) trait Plane: Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output = Self> {
     /// Row `i` of the result is row `(i + k) mod 8` of `self`.
     fn rows(self, k: u32) -> Self;
     /// ShiftBytes: row `r` rotated left by `sigma[r]` columns.
@@ -28,13 +28,13 @@ trait Plane: Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output =
     fn from_halves(lo: u64, hi: u64) -> Self;
 }
 
-const fn rep(b: u8) -> u64 {
+pub(super) const fn rep(b: u8) -> u64 {
     b as u64 * 0x0101_0101_0101_0101
 }
 
 /// Mask of all bits of the rows whose σ has bit `s` set.
 #[inline(always)]
-fn rows_with(sigma: &[u32; 8], s: u32) -> u64 {
+pub(super) fn rows_with(sigma: &[u32; 8], s: u32) -> u64 {
     let mut m = 0;
     for (r, &sg) in sigma.iter().enumerate() {
         if sg & s != 0 {
@@ -198,7 +198,7 @@ const fn pq_constants() -> [[(u64, u64); 8]; ROUNDS_1024] {
     out
 }
 
-const RC_PQ512: [[(u64, u64); 8]; ROUNDS_1024] = pq_constants();
+pub(super) const RC_PQ512: [[(u64, u64); 8]; ROUNDS_1024] = pq_constants();
 
 /// MUL2 on a bitsliced byte vector (`a[k]` = bit `k`): x·a mod 0x11b is three XORs.
 #[inline(always)]
@@ -268,11 +268,11 @@ const fn round_constants(q: bool, cols: usize) -> [[(u64, u64); 8]; ROUNDS_1024]
 
 const RC_P512: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(false, 8);
 const RC_Q512: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(true, 8);
-const RC_P1024: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(false, 16);
-const RC_Q1024: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(true, 16);
+pub(super) const RC_P1024: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(false, 16);
+pub(super) const RC_Q1024: [[(u64, u64); 8]; ROUNDS_1024] = round_constants(true, 16);
 
 #[inline(always)]
-fn permute<T: Plane>(
+pub(super) fn permute<T: Plane>(
     mut a: [T; 8],
     rc: &[[(u64, u64); 8]; ROUNDS_1024],
     sigma: &[u32; 8],
@@ -310,14 +310,14 @@ fn transpose(w: &mut [u64; 8]) {
 
 /// Eight column words (big-endian, row 0 first) -> planes.
 #[inline(always)]
-fn planes_from_columns(h: &[u64]) -> [u64; 8] {
+pub(super) fn planes_from_columns(h: &[u64]) -> [u64; 8] {
     let mut w: [u64; 8] = core::array::from_fn(|c| h[c].swap_bytes());
     transpose(&mut w);
     w
 }
 
 #[inline(always)]
-fn columns_from_planes(p: [u64; 8], out: &mut [u64]) {
+pub(super) fn columns_from_planes(p: [u64; 8], out: &mut [u64]) {
     let mut w = p;
     transpose(&mut w);
     for c in 0..8 {
@@ -326,7 +326,7 @@ fn columns_from_planes(p: [u64; 8], out: &mut [u64]) {
 }
 
 #[inline(always)]
-fn planes_from_block(block: &[u8]) -> [u64; 8] {
+pub(super) fn planes_from_block(block: &[u8]) -> [u64; 8] {
     let mut w: [u64; 8] =
         core::array::from_fn(|c| u64::from_le_bytes(block[8 * c..8 * c + 8].try_into().unwrap()));
     transpose(&mut w);
