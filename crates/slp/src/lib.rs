@@ -1,0 +1,22 @@
+//! `slicewise-slp`: shortest linear straight-line programs (XOR count) for binary matrices.
+//!
+//! * [`parse`]: matrix input (0/1 rows, BP format, hex bytes over GF(2^8), circulants);
+//! * [`program`]: the program format of `test-vectors/slp/README.md`, parsing and verification;
+//! * heuristics: [`paar`], [`bp`] (Boyar–Peralta, RNBP, A1, A2 with incremental distances),
+//!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
+//! * [`search`]: seeded, time-limited, multi-threaded restarts;
+//! * [`sat`]: exact search and lower bounds with CaDiCaL;
+//! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
+//! * [`emit`]: text, in-place, JSON, Rust and C output.
+
+pub mod bp;
+pub mod matrix;
+pub mod paar;
+pub mod parse;
+pub mod program;
+pub mod resynth;
+pub mod search;
+pub mod sxor;
+
+pub use matrix::BitMatrix;
+pub use program::{Out, Program};
