@@ -33,10 +33,10 @@ pub struct ProestBenchArgs {
     #[arg(long)]
     encrypt_only: bool,
     /// Timed samples per cell; the median is reported.
-    #[arg(long, default_value_t = 31)]
+    #[arg(long, default_value_t = 101)]
     samples: usize,
     /// Bytes processed per sample (small messages are repeated up to this).
-    #[arg(long, value_parser = parse_size, default_value = "256KiB")]
+    #[arg(long, value_parser = parse_size, default_value = "32KiB")]
     bytes_per_sample: usize,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
@@ -119,6 +119,14 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
             println!("| {} | {:.0} | {:.0} |", b.name(), perm_cycles::<Proest128>(b, plan)?, perm_cycles::<Proest256>(b, plan)?);
         }
     }
+    // One table per "algorithm operation": group the cells (stable, first-appearance order).
+    let mut order: Vec<String> = Vec::new();
+    for c in &cells {
+        if !order.contains(&c.algorithm) {
+            order.push(c.algorithm.clone());
+        }
+    }
+    cells.sort_by_key(|c| order.iter().position(|a| *a == c.algorithm));
     let common = CommonBenchArgs {
         sizes: args.sizes.clone(),
         samples: args.samples,
