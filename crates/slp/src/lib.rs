@@ -10,6 +10,7 @@
 //! * [`emit`]: text, in-place, JSON, Rust and C output.
 
 pub mod bp;
+pub mod emit;
 pub mod matrix;
 pub mod paar;
 pub mod parse;
