@@ -13,6 +13,7 @@ mod sum;
 mod aead_cmd;
 mod bench_proest;
 // [helper-modules] one line per subcommand module, e.g. `mod aead_cmd;`
+mod slp_cmd;
 
 #[derive(Debug, Parser)]
 #[command(name = "slicewise", version, about = "Grøstl, Prøst and the linear-layer synthesizer")]
@@ -36,6 +37,8 @@ enum Command {
     /// Write a random key for a Prøst AEAD (hex text, file mode 0600).
     Keygen(aead_cmd::KeygenArgs),
     // [helper-commands] one variant per subcommand
+    /// Synthesize short XOR programs for linear layers (SLP heuristics, SAT, word level).
+    Slp(slp_cmd::SlpArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Decrypt(a) => aead_cmd::decrypt(a),
         Command::Keygen(a) => aead_cmd::keygen(a),
         // [helper-dispatch] one arm per subcommand, returning anyhow::Result<ExitCode>
+        Command::Slp(a) => slp_cmd::run(a),
     };
     match result {
         Ok(code) => code,
