@@ -21,37 +21,24 @@ pub struct BackendInfo {
     pub default: bool,
 }
 
+/// The rows of one primitive's `Backend` enum; `default` marks what `detect()` picks.
+macro_rules! rows {
+    ($backend:ty) => {{
+        let default = <$backend>::detect();
+        <$backend>::all()
+            .map(|b| BackendInfo {
+                name: b.name(),
+                available: b.is_available(),
+                constant_time: b.is_constant_time(),
+                default: b == default,
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
 /// Every primitive and its backends, in a fixed order.
 pub fn all() -> Vec<(&'static str, Vec<BackendInfo>)> {
-    let mut out = Vec::new();
-    {
-        use slicewise_groestl::Backend;
-        let default = Backend::detect();
-        let rows = Backend::all()
-            .map(|b| BackendInfo {
-                name: b.name(),
-                available: b.is_available(),
-                constant_time: b.is_constant_time(),
-                default: b == default,
-            })
-            .collect();
-        out.push(("groestl", rows));
-    }
-    {
-        use slicewise_proest::Backend;
-        let default = Backend::detect();
-        let rows = Backend::all()
-            .map(|b| BackendInfo {
-                name: b.name(),
-                available: b.is_available(),
-                constant_time: b.is_constant_time(),
-                default: b == default,
-            })
-            .collect();
-        out.push(("proest", rows));
-    }
-    // [helper-backends] other primitives push ("name", rows) here
-    out
+    vec![("groestl", rows!(slicewise_groestl::Backend)), ("proest", rows!(slicewise_proest::Backend))]
 }
 
 pub fn run(args: BackendsArgs) -> anyhow::Result<ExitCode> {
