@@ -85,6 +85,16 @@ fn perm_cycles<P: Permutation>(b: Backend, plan: Plan) -> anyhow::Result<f64> {
     }))
 }
 
+/// Cycles per permutation of `permute_many` on `n` independent states.
+fn perm_many_cycles<P: Permutation>(b: Backend, plan: Plan, n: usize) -> anyhow::Result<f64> {
+    let p = P::with_backend(b)?;
+    let mut s = vec![[<P::Lane as slicewise_proest::Lane>::ZERO; 16]; n];
+    let plan = Plan { samples: plan.samples, bytes_per_sample: 200 };
+    Ok(cycles::cycles_per_call(plan, || {
+        p.permute_many(keep(&mut s[..]));
+    }) / n as f64)
+}
+
 pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
     let backends: Vec<Backend> = if args.backend == "all" {
         Backend::all().collect()
@@ -114,9 +124,16 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
     }
     if !args.json {
         println!("One permutation call, median {} per call:\n", cycles::tick_unit());
-        println!("| backend | Prøst-128 | Prøst-256 |\n|---|---:|---:|");
+        println!("| backend | Prøst-128 | Prøst-256 | Prøst-128, `permute_many` of 64 | Prøst-256, `permute_many` of 64 |\n|---|---:|---:|---:|---:|");
         for &b in backends.iter().filter(|b| b.is_available()) {
-            println!("| {} | {:.0} | {:.0} |", b.name(), perm_cycles::<Proest128>(b, plan)?, perm_cycles::<Proest256>(b, plan)?);
+            println!(
+                "| {} | {:.0} | {:.0} | {:.1} | {:.1} |",
+                b.name(),
+                perm_cycles::<Proest128>(b, plan)?,
+                perm_cycles::<Proest256>(b, plan)?,
+                perm_many_cycles::<Proest128>(b, plan, 64)?,
+                perm_many_cycles::<Proest256>(b, plan, 64)?
+            );
         }
     }
     // One table per "algorithm operation": group the cells (stable, first-appearance order).

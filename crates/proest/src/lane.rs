@@ -57,7 +57,7 @@ pub const C128: [u16; 2] = [0x7581, 0xb2c5];
 /// Prøst-256 round constants C0, C1.
 pub const C256: [u32; 2] = [0x7581_7b9d, 0xb2c5_fef0];
 
-const fn rc128() -> [[u16; 16]; 16] {
+pub(crate) const fn rc128() -> [[u16; 16]; 16] {
     let mut t = [[0u16; 16]; 16];
     let mut r = 0;
     while r < 16 {
@@ -71,7 +71,7 @@ const fn rc128() -> [[u16; 16]; 16] {
     t
 }
 
-const fn rc256() -> [[u32; 16]; 18] {
+pub(crate) const fn rc256() -> [[u32; 16]; 18] {
     let mut t = [[0u32; 16]; 18];
     let mut r = 0;
     while r < 18 {

@@ -13,9 +13,62 @@
 use crate::error::Error;
 use crate::lane::State;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
 pub(crate) mod mixslp;
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sliced;
 pub(crate) mod u32x2;
+
+/// The per-variant SIMD kernels (lane-sliced many-state calls and single-state calls). Only
+/// called for backends that [`Backend::is_available`] confirmed.
+pub(crate) trait Kernels: u32x2::Paired {
+    /// `avx2` backend: P or P^-1 on many states.
+    fn avx2_many(states: &mut [State<Self>], inverse: bool);
+    /// `avx512` backend: P or P^-1 on many states.
+    fn avx512_many(states: &mut [State<Self>], inverse: bool);
+    /// `avx512` backend: P or P^-1 on one state.
+    fn avx512_one(state: &mut State<Self>, inverse: bool);
+}
+
+macro_rules! kernels {
+    ($lane:ty, $many:ident, $one:ident) => {
+        impl Kernels for $lane {
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            fn avx2_many(states: &mut [State<Self>], inverse: bool) {
+                avx2::$many(states, inverse)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            fn avx512_many(states: &mut [State<Self>], inverse: bool) {
+                avx512::$many(states, inverse)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            fn avx512_one(state: &mut State<Self>, inverse: bool) {
+                avx512::$one(state, inverse)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            fn avx2_many(_: &mut [State<Self>], _: bool) {
+                unreachable!("the avx2 backend is never available off x86-64")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            fn avx512_many(_: &mut [State<Self>], _: bool) {
+                unreachable!("the avx512 backend is never available off x86-64")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            fn avx512_one(_: &mut State<Self>, _: bool) {
+                unreachable!("the avx512 backend is never available off x86-64")
+            }
+        }
+    };
+}
+kernels!(u16, many128, one128);
+kernels!(u32, many256, one256);
 
 /// Name of the environment variable that overrides backend detection.
 pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
@@ -30,13 +83,19 @@ pub enum Backend {
     MixSlp,
     /// Two lanes per machine word (the ARM11 paper's technique).
     U32x2,
+    /// Lane-sliced AVX2 many-state kernels (16 Prøst-128 / 8 Prøst-256 states per batch);
+    /// single states by `u32x2`.
+    Avx2,
+    /// Lane-sliced AVX-512 many-state kernels (32 Prøst-128 / 16 Prøst-256 states per batch)
+    /// and a single-state AVX-512 kernel.
+    Avx512,
 }
 
 impl Backend {
     /// Every backend, in a fixed order.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::MixSlp, Backend::U32x2];
+    pub const ALL: [Backend; 5] = [Backend::Portable, Backend::MixSlp, Backend::U32x2, Backend::Avx2, Backend::Avx512];
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: [&'static str; 3] = ["portable", "mixslp", "u32x2"];
+    pub const NAMES: [&'static str; 5] = ["portable", "mixslp", "u32x2", "avx2", "avx512"];
 
     /// Iterates over every backend (available or not).
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -54,6 +113,8 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::MixSlp => "mixslp",
             Backend::U32x2 => "u32x2",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 
@@ -63,6 +124,8 @@ impl Backend {
             Backend::Portable => "reference round function, 72-XOR MixSlices",
             Backend::MixSlp => "short XOR program for MixSlices (generated SLP)",
             Backend::U32x2 => "two lanes per machine word (ARM11 technique)",
+            Backend::Avx2 => "lane-sliced AVX2 (16/8 states per batch); single states by u32x2",
+            Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
         }
     }
 
@@ -73,17 +136,24 @@ impl Backend {
             .ok_or_else(|| Error::UnknownBackend(name.into()))
     }
 
-    /// Whether this CPU can run the backend. (All current backends are portable Rust.)
+    /// Whether this CPU can run the backend (runtime CPUID detection for the SIMD backends;
+    /// never on other architectures).
     pub fn is_available(self) -> bool {
         match self {
             Backend::Portable | Backend::MixSlp | Backend::U32x2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx2 | Backend::Avx512 => false,
         }
     }
 
     /// Whether the backend runs in time independent of secret data. Every backend is.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::MixSlp | Backend::U32x2 => true,
+            Backend::Portable | Backend::MixSlp | Backend::U32x2 | Backend::Avx2 | Backend::Avx512 => true,
         }
     }
 
@@ -92,7 +162,13 @@ impl Backend {
     /// machines it is 10–25 % faster than `mixslp` and `portable` for every mode and size
     /// (`docs/benchmarks.md`).
     pub fn detect() -> Backend {
-        Backend::U32x2
+        if Backend::Avx512.is_available() {
+            Backend::Avx512
+        } else if Backend::Avx2.is_available() {
+            Backend::Avx2
+        } else {
+            Backend::U32x2
+        }
     }
 
     /// `Ok(backend)` if this CPU can run it, else [`Error::BackendUnavailable`].
@@ -100,15 +176,33 @@ impl Backend {
         if self.is_available() { Ok(self) } else { Err(Error::BackendUnavailable(self.name())) }
     }
 
-    /// The backend named by `SLICEWISE_BACKEND`, if set: `Ok(None)` when unset or empty, an error
-    /// when it names an unknown or unavailable backend. Read once per process.
+    /// Parses a `SLICEWISE_BACKEND` value, with the syntax every slicewise crate shares: a
+    /// comma-separated list whose entries are `NAME` (applies to every primitive) or
+    /// `proest:NAME`; entries for other primitives (`groestl:NAME`, …) are ignored; the last
+    /// applicable entry wins. `Ok(None)` if no entry applies; an error if an applicable entry
+    /// names an unknown backend or one this CPU cannot run.
+    pub fn parse_override(value: &str) -> Result<Option<Backend>, Error> {
+        let mut chosen = None;
+        for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let name = match entry.split_once(':') {
+                Some((prim, name)) if prim.trim().eq_ignore_ascii_case("proest") => name,
+                Some(_) => continue,
+                None => entry,
+            };
+            chosen = Some(Backend::from_name(name)?.check()?);
+        }
+        Ok(chosen)
+    }
+
+    /// The backend named by `SLICEWISE_BACKEND` (see [`Backend::parse_override`]): `Ok(None)`
+    /// when unset or when no entry applies to Prøst, an error when an applicable entry names an
+    /// unknown or unavailable backend. Read once per process.
     #[cfg(feature = "std")]
     pub fn from_env() -> Result<Option<Backend>, Error> {
         use std::sync::OnceLock;
         static ENV: OnceLock<Result<Option<Backend>, Error>> = OnceLock::new();
         ENV.get_or_init(|| match std::env::var(ENV_VAR) {
-            Ok(v) if v.trim().is_empty() => Ok(None),
-            Ok(v) => Backend::from_name(&v).and_then(Backend::check).map(Some),
+            Ok(v) => Backend::parse_override(&v),
             Err(std::env::VarError::NotPresent) => Ok(None),
             Err(std::env::VarError::NotUnicode(v)) => {
                 Err(Error::UnknownBackend(v.to_string_lossy().into_owned()))
@@ -131,41 +225,47 @@ impl Backend {
 
     /// P on one state. `self` must be available (checked at construction).
     #[inline]
-    pub(crate) fn permute<L: u32x2::Paired>(self, s: &mut State<L>) {
+    pub(crate) fn permute<L: Kernels>(self, s: &mut State<L>) {
         match self {
             Backend::Portable => portable::permute(s),
             Backend::MixSlp => mixslp::permute(s),
-            Backend::U32x2 => u32x2::permute(s),
+            Backend::U32x2 | Backend::Avx2 => u32x2::permute(s),
+            Backend::Avx512 => L::avx512_one(s, false),
         }
     }
 
     /// P^-1 on one state.
     #[inline]
-    pub(crate) fn inverse<L: u32x2::Paired>(self, s: &mut State<L>) {
+    pub(crate) fn inverse<L: Kernels>(self, s: &mut State<L>) {
         match self {
             Backend::Portable => portable::inverse(s),
             Backend::MixSlp => mixslp::inverse(s),
-            Backend::U32x2 => u32x2::inverse(s),
+            Backend::U32x2 | Backend::Avx2 => u32x2::inverse(s),
+            Backend::Avx512 => L::avx512_one(s, true),
         }
     }
 
     /// P on many states: one dispatch per call.
     #[inline]
-    pub(crate) fn permute_many<L: u32x2::Paired>(self, states: &mut [State<L>]) {
+    pub(crate) fn permute_many<L: Kernels>(self, states: &mut [State<L>]) {
         match self {
             Backend::Portable => states.iter_mut().for_each(portable::permute),
             Backend::MixSlp => states.iter_mut().for_each(mixslp::permute),
             Backend::U32x2 => states.iter_mut().for_each(u32x2::permute),
+            Backend::Avx2 => L::avx2_many(states, false),
+            Backend::Avx512 => L::avx512_many(states, false),
         }
     }
 
     /// P^-1 on many states.
     #[inline]
-    pub(crate) fn inverse_many<L: u32x2::Paired>(self, states: &mut [State<L>]) {
+    pub(crate) fn inverse_many<L: Kernels>(self, states: &mut [State<L>]) {
         match self {
             Backend::Portable => states.iter_mut().for_each(portable::inverse),
             Backend::MixSlp => states.iter_mut().for_each(mixslp::inverse),
             Backend::U32x2 => states.iter_mut().for_each(u32x2::inverse),
+            Backend::Avx2 => L::avx2_many(states, true),
+            Backend::Avx512 => L::avx512_many(states, true),
         }
     }
 }
@@ -183,3 +283,30 @@ impl core::str::FromStr for Backend {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn override_syntax_matches_groestl() {
+        assert_eq!(Backend::parse_override("groestl:aesni,proest:portable"), Ok(Some(Backend::Portable)));
+        assert_eq!(Backend::parse_override("groestl:aesni"), Ok(None));
+        assert_eq!(Backend::parse_override(""), Ok(None));
+        assert_eq!(Backend::parse_override(" , "), Ok(None));
+        assert_eq!(Backend::parse_override("mixslp"), Ok(Some(Backend::MixSlp)));
+        assert_eq!(Backend::parse_override("u32x2, proest:mixslp"), Ok(Some(Backend::MixSlp)));
+        assert_eq!(Backend::parse_override("Proest:U32X2,groestl:whatever"), Ok(Some(Backend::U32x2)));
+        // A bare name applies to every primitive, so an unknown one is an error here too.
+        assert_eq!(Backend::parse_override("groestl:aesni,nosuch"), Err(Error::UnknownBackend("nosuch".into())));
+        assert_eq!(Backend::parse_override("proest:nosuch"), Err(Error::UnknownBackend("nosuch".into())));
+        assert!(Backend::parse_override("proest:").is_err());
+        for b in Backend::all() {
+            let got = Backend::parse_override(&alloc::format!("groestl:portable,proest:{}", b.name()));
+            if b.is_available() {
+                assert_eq!(got, Ok(Some(b)));
+            } else {
+                assert_eq!(got, Err(Error::BackendUnavailable(b.name())));
+            }
+        }
+    }
+}

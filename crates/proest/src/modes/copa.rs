@@ -6,7 +6,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{wipe, BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-COPA over the permutation `P`. Use through [`crate::ProestAead`].
@@ -68,7 +68,7 @@ impl<P: Permutation> Copa<P> {
                 xor_into(&mut v[..s], &x[..s]);
             }
         }
-        xs.zeroize();
+        wipe(&mut xs, [0u8; MAX_S]);
         // Z = rest || N, B/2 <= |Z| < 1.5 B.
         let rest = blocks.remainder();
         let mut z = [0u8; MAX_S * 3 / 2];
@@ -169,8 +169,8 @@ impl<P: Permutation> ModeCore for Copa<P> {
         let tau = s / 2;
         out[total * s..total * s + tau].copy_from_slice(&t[..tau]);
         t.zeroize();
-        xs.zeroize();
-        d1s.zeroize();
+        wipe(&mut xs, [0u8; MAX_S]);
+        wipe(&mut d1s, [0u8; MAX_S]);
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
@@ -212,9 +212,9 @@ impl<P: Permutation> ModeCore for Copa<P> {
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
-        xs.zeroize();
-        ys.zeroize();
-        d0s.zeroize();
+        wipe(&mut xs, [0u8; MAX_S]);
+        wipe(&mut ys, [0u8; MAX_S]);
+        wipe(&mut d0s, [0u8; MAX_S]);
         ok
     }
 }

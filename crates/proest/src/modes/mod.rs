@@ -41,7 +41,7 @@ pub(crate) const MAX_S: usize = 64;
 /// A block; only the first `P::STATE_BYTES` bytes are used.
 pub(crate) type Blk = [u8; MAX_S];
 /// How many independent block-cipher calls the modes hand to `permute_many` at once.
-pub(crate) const BATCH: usize = 8;
+pub(crate) const BATCH: usize = 32;
 
 /// Constants of a Prøst AEAD mode instance (e.g. `Ape<Proest128>`).
 pub trait Mode: core_trait::ModeCore {
@@ -119,17 +119,35 @@ pub(crate) fn xor(a: &Blk, b: &Blk, s: usize) -> Blk {
     r
 }
 
-/// Multiplication by 2 in GF(2^(8s)) (little-endian bytes), s = 32 or 64, constant time.
+/// Multiplication by 2 in GF(2^(8s)) (little-endian bytes), s = 32 or 64, constant time:
+/// a one-bit shift of the little-endian 64-bit words with carries, and the reduction
+/// `x^256 = x^10 + x^5 + x^2 + 1` (`0x425`) or `x^512 = x^8 + x^5 + x^2 + 1` (`0x125`).
 #[inline]
 pub(crate) fn dbl(x: &mut Blk, s: usize) {
-    let carry = x[s - 1] >> 7;
-    for i in (1..s).rev() {
-        x[i] = (x[i] << 1) | (x[i - 1] >> 7);
+    debug_assert!(s == 32 || s == 64);
+    let mut w = [0u64; MAX_S / 8];
+    let n = s / 8;
+    for (wi, c) in w[..n].iter_mut().zip(x[..s].chunks_exact(8)) {
+        *wi = u64::from_le_bytes(c.try_into().expect("8 bytes"));
     }
-    x[0] <<= 1;
-    let mask = 0u8.wrapping_sub(carry);
-    x[0] ^= 0x25 & mask;
-    x[1] ^= (if s == 32 { 0x04 } else { 0x01 }) & mask;
+    let carry = w[n - 1] >> 63;
+    for i in (1..n).rev() {
+        w[i] = (w[i] << 1) | (w[i - 1] >> 63);
+    }
+    let poly: u64 = if s == 32 { 0x0425 } else { 0x0125 };
+    w[0] = (w[0] << 1) ^ (poly & 0u64.wrapping_sub(carry));
+    for (wi, c) in w[..n].iter().zip(x[..s].chunks_exact_mut(8)) {
+        c.copy_from_slice(&wi.to_le_bytes());
+    }
+}
+
+/// Wipes scratch blocks: a plain (vectorised) fill, then `black_box` so that the stores are not
+/// removed as dead. Per-byte volatile writes (`zeroize`) would cost more than the permutation
+/// calls on the multi-KiB batch arrays.
+#[inline]
+pub(crate) fn wipe<T: Copy>(x: &mut [T], zero: T) {
+    x.fill(zero);
+    core::hint::black_box(x);
 }
 
 /// `2·x`.
@@ -228,7 +246,7 @@ impl<P: Permutation> Em<'_, P> {
                 store_state(state, &mut x[..s]);
                 xor_into(&mut x[..s], self.key);
             }
-            zeroize::Zeroize::zeroize(&mut st);
+            wipe(&mut st[..n], [<P::Lane as Lane>::ZERO; 16]);
         }
     }
 }

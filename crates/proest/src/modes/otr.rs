@@ -6,7 +6,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{wipe, BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-OTR over the permutation `P`. Use through [`crate::ProestAead`].
@@ -90,7 +90,7 @@ impl<P: Permutation> Otr<P> {
         gamma.zeroize();
         q.zeroize();
         xi.zeroize();
-        xs.zeroize();
+        wipe(&mut xs, [0u8; MAX_S]);
         t
     }
 
@@ -183,10 +183,10 @@ impl<P: Permutation> ModeCore for Otr<P> {
         out[end..end + s / 2].copy_from_slice(&t[..s / 2]);
         t.zeroize();
         tail.zeroize();
-        m1s.zeroize();
-        m2s.zeroize();
-        ls.zeroize();
-        xs.zeroize();
+        wipe(&mut m1s, [0u8; MAX_S]);
+        wipe(&mut m2s, [0u8; MAX_S]);
+        wipe(&mut ls, [0u8; MAX_S]);
+        wipe(&mut xs, [0u8; MAX_S]);
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
@@ -240,8 +240,8 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
-        ls.zeroize();
-        xs.zeroize();
+        wipe(&mut ls, [0u8; MAX_S]);
+        wipe(&mut xs, [0u8; MAX_S]);
         ok
     }
 }
