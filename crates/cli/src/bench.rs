@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use slicewise_groestl::{Backend, Groestl, Variant};
+use slicewise_groestl::{Backend, DigestBytes, Groestl, Variant, groestlcoin_hash_many, hash_many};
 
 use crate::cycles::{self, Plan, keep};
 use crate::plot;
@@ -71,6 +71,16 @@ pub struct GroestlBenchArgs {
     /// Leave out the RustCrypto `groestl` and `groestl-aesni` comparison rows.
     #[arg(long)]
     no_compare: bool,
+    /// Also measure `hash_many` (rows `BACKEND (hash_many ×N)`) for every backend and size,
+    /// and Groestlcoin's double Grøstl-512 of 80-byte headers through `groestlcoin_hash_many`
+    /// (algorithm `groestlcoin`, cycles per byte and per header).
+    #[arg(long)]
+    many: bool,
+    /// Messages per `hash_many` / `groestlcoin_hash_many` call with `--many`. For long messages
+    /// the batch is cut to 16 MiB of input per call (at least 4 messages); the row label shows
+    /// the batch actually used.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536), requires = "many")]
+    many_batch: u32,
     #[command(flatten)]
     common: CommonBenchArgs,
 }
@@ -99,12 +109,50 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 
 /// One measured cell.
 #[derive(Debug, Clone, Serialize)]
+#[serde(into = "CellJson")]
 pub struct Cell {
     pub algorithm: String,
     pub implementation: String,
     pub constant_time: Option<bool>,
     pub bytes: usize,
     pub cycles_per_byte: f64,
+}
+
+/// The algorithm name of the Groestlcoin rows (`--many`): double Grøstl-512 of 80-byte headers.
+pub const GROESTLCOIN: &str = "groestlcoin";
+/// The length of a Groestlcoin block header.
+const HEADER_LEN: usize = 80;
+
+/// A [`Cell`] as written to JSON: Groestlcoin cells also carry cycles per header.
+#[derive(Serialize)]
+struct CellJson {
+    algorithm: String,
+    implementation: String,
+    constant_time: Option<bool>,
+    bytes: usize,
+    cycles_per_byte: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycles_per_header: Option<f64>,
+}
+
+impl From<Cell> for CellJson {
+    fn from(c: Cell) -> Self {
+        let per_header = (c.algorithm == GROESTLCOIN).then(|| c.cycles_per_byte * c.bytes as f64);
+        CellJson {
+            algorithm: c.algorithm,
+            implementation: c.implementation,
+            constant_time: c.constant_time,
+            bytes: c.bytes,
+            cycles_per_byte: c.cycles_per_byte,
+            cycles_per_header: per_header,
+        }
+    }
+}
+
+/// Messages per `hash_many` call for `len`-byte messages: `batch`, cut to 16 MiB of input per
+/// call for long messages but never below 4 (one multi-buffer pass).
+fn many_batch(batch: usize, len: usize) -> usize {
+    batch.min(((16 << 20) / len.max(1)).max(4))
 }
 
 /// The message every benchmark hashes: bytes `i % 251`.
@@ -180,10 +228,67 @@ fn run_groestl(args: GroestlBenchArgs) -> anyhow::Result<ExitCode> {
                     });
                 }
             }
+            if args.many {
+                // `n` different messages (consecutive slices of one painted buffer).
+                let n = many_batch(args.many_batch as usize, len);
+                let buf = message(n * len);
+                let inputs: Vec<&[u8]> = buf.chunks_exact(len).collect();
+                let mut out = vec![DigestBytes::default(); n];
+                for &b in backends.iter().filter(|b| b.is_available()) {
+                    let cpb = cycles::cycles_per_byte(plan, n * len, || {
+                        hash_many(v, b, keep(&inputs), &mut out).expect("available");
+                        keep(&out);
+                    });
+                    cells.push(Cell {
+                        algorithm: v.name().into(),
+                        implementation: format!("{} (hash_many ×{n})", b.name()),
+                        constant_time: Some(b.is_constant_time()),
+                        bytes: len,
+                        cycles_per_byte: cpb,
+                    });
+                }
+            }
         }
+    }
+    if args.many {
+        groestlcoin_rows(&backends, args.many_batch as usize, !args.no_compare, plan, &mut cells);
     }
     report("groestl", &cells, &args.common)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Double Grøstl-512 of `batch` different 80-byte headers per call through
+/// `groestlcoin_hash_many` on every available backend, and (unless `--no-compare`) the same
+/// definition one header at a time with RustCrypto `groestl`.
+fn groestlcoin_rows(backends: &[Backend], batch: usize, compare: bool, plan: Plan, cells: &mut Vec<Cell>) {
+    let buf = message(batch * HEADER_LEN);
+    let headers: Vec<[u8; HEADER_LEN]> = buf.chunks_exact(HEADER_LEN).map(|h| h.try_into().expect("80 bytes")).collect();
+    let mut out = vec![[0u8; 32]; batch];
+    let cell = |implementation: String, constant_time, cycles_per_byte| Cell {
+        algorithm: GROESTLCOIN.into(),
+        implementation,
+        constant_time,
+        bytes: HEADER_LEN,
+        cycles_per_byte,
+    };
+    for &b in backends.iter().filter(|b| b.is_available()) {
+        let cpb = cycles::cycles_per_byte(plan, batch * HEADER_LEN, || {
+            groestlcoin_hash_many(b, keep(&headers), &mut out).expect("available");
+            keep(&out);
+        });
+        cells.push(cell(format!("{} (groestlcoin_hash_many ×{batch})", b.name()), Some(b.is_constant_time()), cpb));
+    }
+    if compare {
+        let cpb = cycles::cycles_per_byte(plan, batch * HEADER_LEN, || {
+            use groestl::Digest as _;
+            for (h, o) in keep(&headers).iter().zip(out.iter_mut()) {
+                let twice = groestl::Groestl512::digest(groestl::Groestl512::digest(h));
+                o.copy_from_slice(&twice[..32]);
+            }
+            keep(&out);
+        });
+        cells.push(cell("rustcrypto-groestl (one by one)".into(), None, cpb));
+    }
 }
 
 fn size_label(n: usize) -> String {
@@ -212,12 +317,23 @@ pub fn markdown(cells: &[Cell]) -> String {
                 impls.push(&c.implementation);
             }
         }
-        out.push_str(&format!("\n{alg}, median {} per byte\n\n| implementation | constant-time |", cycles::tick_unit()));
+        let coin = alg == GROESTLCOIN;
+        if coin {
+            out.push_str(&format!(
+                "\n{alg} (double Grøstl-512 of {HEADER_LEN}-byte headers), median {} per byte and per header\n\n| implementation | constant-time |",
+                cycles::tick_unit()
+            ));
+        } else {
+            out.push_str(&format!("\n{alg}, median {} per byte\n\n| implementation | constant-time |", cycles::tick_unit()));
+        }
         for &s in &sizes {
             out.push_str(&format!(" {} |", size_label(s)));
         }
+        if coin {
+            out.push_str(" per header |");
+        }
         out.push_str("\n|---|---|");
-        out.push_str(&"---:|".repeat(sizes.len()));
+        out.push_str(&"---:|".repeat(sizes.len() + coin as usize));
         out.push('\n');
         for imp in impls {
             let ct = these.iter().find(|c| c.implementation == imp).and_then(|c| c.constant_time);
@@ -232,6 +348,12 @@ pub fn markdown(cells: &[Cell]) -> String {
             for &s in &sizes {
                 match these.iter().find(|c| c.implementation == imp && c.bytes == s) {
                     Some(c) => out.push_str(&format!(" {:.2} |", c.cycles_per_byte)),
+                    None => out.push_str(" – |"),
+                }
+            }
+            if coin {
+                match these.iter().find(|c| c.implementation == imp) {
+                    Some(c) => out.push_str(&format!(" {:.0} |", c.cycles_per_byte * c.bytes as f64)),
                     None => out.push_str(" – |"),
                 }
             }
@@ -319,5 +441,32 @@ mod tests {
         let md = markdown(&[c("portable", 64, 50.0), c("portable", 1 << 20, 30.0), c("x", 64, 9.0)]);
         assert!(md.contains("| portable | yes | 50.00 | 30.00 |"), "{md}");
         assert!(md.contains("| x | yes | 9.00 | – |"), "{md}");
+    }
+
+    #[test]
+    fn groestlcoin_cells_carry_cycles_per_header() {
+        let c = Cell {
+            algorithm: GROESTLCOIN.into(),
+            implementation: "gfni (groestlcoin_hash_many ×256)".into(),
+            constant_time: Some(true),
+            bytes: 80,
+            cycles_per_byte: 6.0,
+        };
+        let md = markdown(std::slice::from_ref(&c));
+        assert!(md.contains("| 80 B | per header |"), "{md}");
+        assert!(md.contains("| gfni (groestlcoin_hash_many ×256) | yes | 6.00 | 480 |"), "{md}");
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(j["cycles_per_header"], 480.0);
+        let mut other = c.clone();
+        other.algorithm = "groestl-256".into();
+        assert!(serde_json::to_value(&other).unwrap().get("cycles_per_header").is_none());
+    }
+
+    #[test]
+    fn many_batch_is_capped_for_long_messages() {
+        assert_eq!(many_batch(256, 64), 256);
+        assert_eq!(many_batch(256, 1 << 20), 16);
+        assert_eq!(many_batch(256, 64 << 20), 4);
+        assert_eq!(many_batch(3, 1 << 20), 3);
     }
 }
