@@ -260,9 +260,11 @@ pub fn hash_bits(variant: Variant, backend: Backend, data: &[u8], bit_len: u64) 
 
 /// Hashes many independent messages at once: `outputs[i]` becomes the digest of `inputs[i]`.
 ///
-/// On the `gfni` backend the messages run through the multi-buffer kernels, four messages per
-/// pass in the lanes of ZMM registers (any mix of lengths); other backends hash them one by
-/// one. The result equals hashing each message separately.
+/// On `gfni`, `avx512` and `aesni` the messages run through multi-buffer kernels that advance
+/// several messages in lockstep (any mix of lengths): `gfni` four per pass in the lanes of ZMM
+/// registers, `avx512` two and `aesni` four (Grøstl-224/256) or two (Grøstl-384/512) as
+/// interleaved XMM register groups. Other backends hash them one by one. The result equals
+/// hashing each message separately.
 ///
 /// # Panics
 /// If `inputs` and `outputs` differ in length.
@@ -305,7 +307,7 @@ pub fn groestlcoin_hash(data: &[u8]) -> [u8; 32] {
 }
 
 /// [`groestlcoin_hash`] of many 80-byte block headers on the given backend, through
-/// [`hash_many`] (the multi-buffer path on `gfni`).
+/// [`hash_many`] (the multi-buffer path on `gfni`, `avx512` and `aesni`).
 ///
 /// # Panics
 /// If `headers` and `out` differ in length.

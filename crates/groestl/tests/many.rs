@@ -1,12 +1,43 @@
 //! `hash_many` equals hashing one message at a time, on every backend, for random batches of
-//! mixed lengths (the multi-buffer lanes run out at different blocks).
+//! mixed lengths (the multi-buffer lanes run out at different blocks). The multi-buffer kernels
+//! (`gfni`: 4 messages per pass; `avx512`: 2; `aesni`: 4 for Grøstl-224/256, 2 for -384/512)
+//! are reached through every backend in `Backend::all()`; batch sizes 0–9 cover full passes,
+//! partial last passes and the single leftover message that takes the one-message path.
 
 mod common;
 
 use common::available_backends;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use slicewise_groestl::{DigestBytes, Groestl, Variant, hash_many};
+use slicewise_groestl::{Backend, DigestBytes, Groestl, Variant, hash_many};
+
+/// Checks `hash_many` of `msgs` against one-at-a-time hashing on `backend` and on `portable`.
+fn check(variant: Variant, backend: Backend, msgs: &[Vec<u8>], what: &str) {
+    let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+    // Pre-filled with a wrong length so that an unwritten output cannot pass.
+    let mut out = vec![hash_many_sentinel(); msgs.len()];
+    hash_many(variant, backend, &inputs, &mut out).unwrap();
+    for (i, (m, d)) in msgs.iter().zip(&out).enumerate() {
+        for reference in [backend, Backend::Portable] {
+            let mut h = Groestl::with_backend(variant, reference).unwrap();
+            h.update(m);
+            assert_eq!(
+                d.as_ref(),
+                h.finalize().as_ref(),
+                "{} message {i}/{} len={} on {backend} (vs {reference}) {what}",
+                variant.name(),
+                msgs.len(),
+                m.len()
+            );
+        }
+    }
+}
+
+fn hash_many_sentinel() -> DigestBytes {
+    let mut d = [DigestBytes::default(); 1];
+    hash_many(Variant::Groestl224, Backend::Portable, &[b"sentinel"], &mut d).unwrap();
+    d[0]
+}
 
 #[test]
 fn hash_many_equals_one_by_one() {
@@ -57,6 +88,42 @@ fn hash_many_equal_lengths_and_block_boundaries() {
                     assert_eq!(d.as_ref(), h.finalize().as_ref(), "{} len={} on {backend}", variant.name(), m.len());
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn hash_many_batch_sizes_0_to_9_mixed_lengths() {
+    // For each batch size, lengths cycle through block-boundary cases (empty, one byte short of
+    // the one-block padding limit, exactly at it, a whole block, a block plus one, several
+    // blocks), rotated per size so that the longest message sits in every lane position.
+    for backend in available_backends() {
+        for variant in Variant::ALL {
+            let bs = variant.block_len();
+            let lens = [0, 1, bs - 9, bs - 8, bs - 1, bs, bs + 1, 2 * bs - 9, 3 * bs, 5 * bs + 17];
+            for n in 0..=9 {
+                let msgs: Vec<Vec<u8>> = (0..n)
+                    .map(|k| {
+                        let len = lens[(k + 3 * n) % lens.len()];
+                        (0..len).map(|i| (i * 31 + 7 * k + n) as u8).collect()
+                    })
+                    .collect();
+                check(variant, backend, &msgs, &format!("batch {n}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn hash_many_identical_and_duplicate_inputs() {
+    // The same slice several times in one pass, and one long message among empty ones.
+    let long: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
+    for backend in available_backends() {
+        for variant in Variant::ALL {
+            check(variant, backend, &vec![long.clone(); 5], "identical");
+            let mut msgs = vec![Vec::new(); 7];
+            msgs[3] = long.clone();
+            check(variant, backend, &msgs, "one long among empty");
         }
     }
 }

@@ -532,6 +532,163 @@ pub(crate) unsafe fn finish1024<V: Xmm>(h: &[u64; 16], blocks: &[u8]) -> [u64; 1
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Multi-buffer on XMM registers: `M` independent messages in lockstep, one group of eight row
+// registers per permutation state, so every round has `M` (Grøstl-256) or `2M` (Grøstl-512)
+// independent `AESENCLAST` + MixBytes chains for the out-of-order core to overlap (the one-message
+// kernels are latency-bound on short messages).
+
+/// A message's padded tail: its last partial block, the `0x80` byte, zeros and the block count
+/// (spec §6), as one or two blocks.
+pub(crate) struct Tail<'a> {
+    body: &'a [u8],
+    pad: [u8; 256],
+    /// Blocks of the padded message.
+    pub blocks: usize,
+}
+
+impl<'a> Tail<'a> {
+    #[inline(always)]
+    pub(crate) fn new(msg: &'a [u8], bs: usize) -> Self {
+        let whole = msg.len() - msg.len() % bs;
+        let rest = msg.len() - whole;
+        let mut pad = [0u8; 256];
+        pad[..rest].copy_from_slice(&msg[whole..]);
+        pad[rest] = 0x80;
+        let n = if rest + 9 <= bs { 1 } else { 2 };
+        let blocks = whole / bs + n;
+        pad[n * bs - 8..n * bs].copy_from_slice(&(blocks as u64).to_be_bytes());
+        Tail { body: &msg[..whole], pad, blocks }
+    }
+
+    /// Tails of the first `M` messages (missing ones empty) and the most blocks among them.
+    #[inline(always)]
+    pub(crate) fn many<const M: usize>(msgs: &[&'a [u8]], bs: usize) -> ([Tail<'a>; M], usize) {
+        let mut nmax = 0;
+        let tails = core::array::from_fn(|j| {
+            let t = Tail::new(msgs.get(j).copied().unwrap_or(&[]), bs);
+            if j < msgs.len() {
+                nmax = nmax.max(t.blocks);
+            }
+            t
+        });
+        (tails, nmax)
+    }
+
+    /// Block `b` (< `blocks`; later indices give the last block again): `bs` readable bytes.
+    #[inline(always)]
+    pub(crate) fn block(&self, b: usize, bs: usize) -> *const u8 {
+        let whole = self.body.len() / bs;
+        if b < whole { self.body[b * bs..].as_ptr() } else { self.pad[(b - whole).min(1) * bs..].as_ptr() }
+    }
+}
+
+/// Up to `M` Grøstl-224/256 messages; `out[j]` receives `P(h) ⊕ h` of message `j` (canonical
+/// words, before truncation). Group `j` holds message `j`'s P|Q row pairs as in `absorb512`.
+/// Missing messages (`msgs.len() < M`) run as empty ones and are not written.
+#[inline(always)]
+pub(crate) unsafe fn many512<V: Xmm, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
+    // SAFETY: V's features are present (caller); block pointers come from `Tail::block`, which
+    // returns 64 readable bytes inside the message or its padding buffer.
+    unsafe {
+        let n = msgs.len().min(M);
+        let (tails, nmax) = Tail::many::<M>(msgs, 64);
+        let hb: [u8; 64] = h_bytes(h0);
+        let mut hp = [rows512(hb.as_ptr()); M];
+        let ac0 = T512.ac0.as_ptr() as *const u8;
+        for b in 0..nmax {
+            let mut x = [[V::from(hp[0][0]); 8]; M];
+            for j in 0..M {
+                let m = rows512(tails[j].block(b, 64));
+                for k in 0..4 {
+                    let p = _mm_xor_si128(hp[j][k], m[k]);
+                    x[j][2 * k] = V::xor(V::from(_mm_unpacklo_epi64(p, m[k])), V::ld(ac0.add(32 * k)));
+                    x[j][2 * k + 1] = V::xor(V::from(_mm_unpackhi_epi64(p, m[k])), V::ld(ac0.add(32 * k + 16)));
+                }
+            }
+            rounds(&mut x, &T512, [0; M]);
+            for j in 0..M {
+                if b < tails[j].blocks {
+                    for k in 0..4 {
+                        let (a, c) = (x[j][2 * k].into(), x[j][2 * k + 1].into());
+                        let pq = _mm_xor_si128(_mm_unpacklo_epi64(a, c), _mm_unpackhi_epi64(a, c));
+                        hp[j][k] = _mm_xor_si128(hp[j][k], pq);
+                    }
+                }
+            }
+        }
+        // Output transformation: P only (the Q halves compute an unused value).
+        let mut x = [[V::from(hp[0][0]); 8]; M];
+        for j in 0..M {
+            for k in 0..4 {
+                x[j][2 * k] = V::xor(V::from(_mm_unpacklo_epi64(hp[j][k], hp[j][k])), V::ld(ac0.add(32 * k)));
+                x[j][2 * k + 1] = V::xor(V::from(_mm_unpackhi_epi64(hp[j][k], hp[j][k])), V::ld(ac0.add(32 * k + 16)));
+            }
+        }
+        rounds(&mut x, &T512, [0; M]);
+        for j in 0..n {
+            let mut o = hp[j];
+            for k in 0..4 {
+                let p = _mm_unpacklo_epi64(x[j][2 * k].into(), x[j][2 * k + 1].into());
+                o[k] = _mm_xor_si128(p, hp[j][k]);
+            }
+            out[j] = words512(o);
+        }
+    }
+}
+
+/// Up to `M` Grøstl-384/512 messages: message `j`'s P in group `2j`, its Q in group `2j + 1`
+/// (as in `absorb1024`); `G` must be `2M`. The output transformation runs the `M` P states.
+#[inline(always)]
+pub(crate) unsafe fn many1024<V: Xmm, const M: usize, const G: usize>(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
+    const { assert!(G == 2 * M) };
+    // SAFETY: as in `many512`, with 128-byte blocks and 16-byte reads at offsets 0 and 16 of
+    // the 32-byte table units.
+    unsafe {
+        let n = msgs.len().min(M);
+        let (tails, nmax) = Tail::many::<M>(msgs, 128);
+        let hb: [u8; 128] = h_bytes(h0);
+        let mut hr = [rows1024(hb.as_ptr()); M];
+        let mut goff = [0usize; G];
+        for g in 0..G {
+            goff[g] = 16 * (g % 2);
+        }
+        for b in 0..nmax {
+            let mut x = [[V::from(hr[0][0]); 8]; G];
+            for j in 0..M {
+                let m = rows1024(tails[j].block(b, 128));
+                for i in 0..8 {
+                    let ac = T1024.ac0[i].as_ptr();
+                    x[2 * j][i] = V::xor(V::from(_mm_xor_si128(hr[j][i], m[i])), V::ld(ac));
+                    x[2 * j + 1][i] = V::xor(V::from(m[i]), V::ld(ac.add(16)));
+                }
+            }
+            rounds(&mut x, &T1024, goff);
+            for j in 0..M {
+                if b < tails[j].blocks {
+                    for i in 0..8 {
+                        hr[j][i] = _mm_xor_si128(hr[j][i], _mm_xor_si128(x[2 * j][i].into(), x[2 * j + 1][i].into()));
+                    }
+                }
+            }
+        }
+        let mut x = [[V::from(hr[0][0]); 8]; M];
+        for j in 0..M {
+            for i in 0..8 {
+                x[j][i] = V::xor(V::from(hr[j][i]), V::ld(T1024.ac0[i].as_ptr()));
+            }
+        }
+        rounds(&mut x, &T1024, [0; M]);
+        for j in 0..n {
+            let mut o = hr[j];
+            for i in 0..8 {
+                o[i] = _mm_xor_si128(x[j][i].into(), hr[j][i]);
+            }
+            out[j] = words1024(o);
+        }
+    }
+}
+
 /// A lane type whose registers are YMM registers of two 128-bit lanes.
 pub(crate) trait Ymm: Lanes {
     unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self;

@@ -39,6 +39,8 @@ macro_rules! dispatch {
             Backend::TTable32 => ttable32::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Bitsliced => bitsliced::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Gather => avx2gather::$f($($a),*),
             b => simd_dispatch!(b, $f($($a),*)),
         }
     };
@@ -67,6 +69,8 @@ macro_rules! simd_dispatch {
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2gather;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
@@ -114,6 +118,9 @@ pub enum Backend {
     TTable64,
     /// Eight 1 KiB tables of 32-bit words, lower halves by index rotation. Not constant-time.
     TTable32,
+    /// The `ttable64` tables with four look-ups per AVX2 `VPGATHERQQ`, column-wise state in YMM
+    /// registers (paper [V] §4.2). Not constant-time; an experiment.
+    Avx2Gather,
 }
 
 /// Why a backend could not be used.
@@ -161,7 +168,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -180,6 +187,7 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
+            Backend::Avx2Gather => "avx2gather",
         }
     }
 
@@ -204,6 +212,8 @@ impl Backend {
             Backend::Vperm => vperm::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Bitsliced => bitsliced::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Gather => avx2gather::available(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -213,7 +223,7 @@ impl Backend {
     pub const fn is_constant_time(self) -> bool {
         match self {
             Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced => true,
-            Backend::TTable64 | Backend::TTable32 => false,
+            Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
         }
     }
 
@@ -298,7 +308,7 @@ impl Backend {
     #[inline]
     pub(crate) fn finish512(self, h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced => {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced | Backend::Avx2Gather => {
                 let mut h = *h;
                 self.compress512(&mut h, blocks);
                 self.output512(&h)
@@ -310,7 +320,7 @@ impl Backend {
     #[inline]
     pub(crate) fn finish1024(self, h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced => {
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced | Backend::Avx2Gather => {
                 let mut h = *h;
                 self.compress1024(&mut h, blocks);
                 self.output1024(&h)
@@ -326,8 +336,43 @@ impl Backend {
     }
 }
 
+/// A multi-buffer kernel: up to `lanes` messages per call, `out[j]` = `P(h) ⊕ h` of message `j`.
+#[cfg(target_arch = "x86_64")]
+type Many<const N: usize> = (usize, fn(&[&[u8]], &[u64; N], &mut [[u64; N]]));
+
+/// The multi-buffer kernels of a backend (Grøstl-224/256, Grøstl-384/512), if it has them.
+#[cfg(target_arch = "x86_64")]
+fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
+    match backend {
+        Backend::Gfni => Some(((multi::LANES, multi::many512_gfni), (multi::LANES, multi::many1024_gfni))),
+        // Lane counts as measured on Zen 5 (docs/groestl-backends.md): with 32 registers two
+        // messages fit without spills; `aesni` gains from four Grøstl-256 states despite spills.
+        Backend::Avx512 => Some(((2, avx512::many512_2), (2, avx512::many1024_2))),
+        Backend::Aesni => Some(((4, aesni::many512_4), (2, aesni::many1024_2))),
+        _ => None,
+    }
+}
+
+/// Runs `kernel` over `inputs` in chunks of its lane count; a last chunk of one message is left
+/// to the one-message path (a pass costs nearly as much with idle lanes). Returns how many
+/// messages were hashed.
+#[cfg(target_arch = "x86_64")]
+fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: &[&[u8]], emit: &mut impl FnMut(usize, &[u64])) -> usize {
+    let mut out = [[0u64; N]; 4];
+    assert!((2..=4).contains(&lanes));
+    let done = if inputs.len() % lanes == 1 { inputs.len() - 1 } else { inputs.len() };
+    for (c, chunk) in inputs[..done].chunks(lanes).enumerate() {
+        kernel(chunk, iv, &mut out[..chunk.len()]);
+        for (j, o) in out[..chunk.len()].iter().enumerate() {
+            emit(c * lanes + j, o);
+        }
+    }
+    done
+}
+
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
-/// truncation). Uses the multi-buffer kernels where the backend has them, one message at a time
+/// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
+/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups), one message at a time
 /// otherwise. `backend` must be available.
 pub(crate) fn hash_many(
     variant: crate::Variant,
@@ -335,25 +380,19 @@ pub(crate) fn hash_many(
     inputs: &[&[u8]],
     mut emit: impl FnMut(usize, &[u64]),
 ) {
+    #[allow(unused_mut)]
+    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Gfni && inputs.len() > 1 {
+    if let Some((k512, k1024)) = many_kernels(backend) {
         let mut iv = [0u64; 16];
         iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
-        for (c, chunk) in inputs.chunks(multi::LANES).enumerate() {
-            let base = c * multi::LANES;
-            if variant.is_wide() {
-                let mut out = [[0u64; 16]; multi::LANES];
-                multi::many1024_gfni(chunk, &iv, &mut out[..chunk.len()]);
-                out.iter().take(chunk.len()).enumerate().for_each(|(j, o)| emit(base + j, o));
-            } else {
-                let mut out = [[0u64; 8]; multi::LANES];
-                multi::many512_gfni(chunk, iv[..8].try_into().unwrap(), &mut out[..chunk.len()]);
-                out.iter().take(chunk.len()).enumerate().for_each(|(j, o)| emit(base + j, o));
-            }
-        }
-        return;
+        done = if variant.is_wide() {
+            many_chunks(k1024, &iv, inputs, &mut emit)
+        } else {
+            many_chunks(k512, iv[..8].try_into().unwrap(), inputs, &mut emit)
+        };
     }
-    for (i, msg) in inputs.iter().enumerate() {
+    for (i, msg) in inputs.iter().enumerate().skip(done) {
         let mut e = crate::engine::Engine::new(variant, backend);
         e.update(msg);
         let mut bytes = [0u8; 64];
@@ -386,6 +425,7 @@ mod tests {
         assert!(b.is_constant_time() && b.is_available());
         assert!(!Backend::TTable64.is_constant_time());
         assert!(!Backend::TTable32.is_constant_time());
+        assert!(!Backend::Avx2Gather.is_constant_time());
     }
 
     #[test]
