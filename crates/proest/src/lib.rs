@@ -20,7 +20,7 @@ pub mod modes;
 mod permutation;
 
 pub use aead_api::{
-    ModeSizes, ProestAead, ProestApe128, ProestApe256, ProestCopa128, ProestCopa256, ProestOtr128,
+    ModeSizes, Packet, ProestAead, ProestApe128, ProestApe256, ProestCopa128, ProestCopa256, ProestOtr128,
     ProestOtr256,
 };
 pub use backend::Backend;

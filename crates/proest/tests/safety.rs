@@ -226,3 +226,47 @@ fn rustcrypto_traits() {
     assert!(Aead::decrypt(&c, &nonce, Payload { msg: &ct, aad: b"Header" }).is_err());
     assert_eq!(<C as AeadCore>::TAG_POSITION, slicewise_proest::aead::TagPosition::Postfix);
 }
+
+fn batch_matches_single<M: Mode>() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut key = vec![0u8; M::KEY_LEN];
+    rng.fill_bytes(&mut key);
+    // lengths around block boundaries and a few long ones; more packets than one wide batch
+    let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
+    let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
+        .iter()
+        .map(|&(m, a)| {
+            let mut n = vec![0u8; M::NONCE_LEN];
+            let mut ad = vec![0u8; a];
+            let mut msg = vec![0u8; m];
+            rng.fill_bytes(&mut n);
+            rng.fill_bytes(&mut ad);
+            rng.fill_bytes(&mut msg);
+            (n, ad, msg)
+        })
+        .collect();
+    let packets: Vec<slicewise_proest::Packet<'_>> =
+        data.iter().map(|(n, a, m)| slicewise_proest::Packet { nonce: n, ad: a, msg: m }).collect();
+    for b in common::available_backends(M::ALGORITHM) {
+        let c = ProestAead::<M>::with_backend(&key, b).unwrap();
+        let cts = c.encrypt_batch(&packets).unwrap();
+        assert_eq!(cts.len(), packets.len());
+        for (p, ct) in packets.iter().zip(&cts) {
+            assert_eq!(ct, &c.encrypt(p.nonce, p.ad, p.msg).unwrap(), "{} {b} len {}", M::ALGORITHM, p.msg.len());
+            assert_eq!(c.decrypt(p.nonce, p.ad, ct).unwrap(), p.msg);
+        }
+        assert!(c.encrypt_batch(&[]).unwrap().is_empty());
+        let bad = [packets[0], slicewise_proest::Packet { nonce: &[0u8; 3], ad: b"", msg: b"x" }];
+        assert!(matches!(c.encrypt_batch(&bad), Err(Error::InvalidNonceLength { got: 3, .. })));
+    }
+}
+
+#[test]
+fn encrypt_batch_equals_one_at_a_time() {
+    batch_matches_single::<Ape<Proest128>>();
+    batch_matches_single::<Copa<Proest128>>();
+    batch_matches_single::<Otr<Proest128>>();
+    batch_matches_single::<Ape<Proest256>>();
+    batch_matches_single::<Copa<Proest256>>();
+    batch_matches_single::<Otr<Proest256>>();
+}

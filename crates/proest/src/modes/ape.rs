@@ -4,8 +4,9 @@
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use super::core_trait::ModeCore;
+use super::core_trait::{ModeCore, SealJob};
 use super::{Blk, MAX_S, Mode, Sink, xor_into};
+use crate::lane::{Lane, load_state, store_state};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-APE over the permutation `P`. Use through [`crate::ProestAead`].
@@ -78,6 +79,62 @@ impl<P: Permutation> ModeCore for Ape<P> {
         v.zeroize();
     }
 
+    /// Many messages in lockstep: step `i` of every message that still has one (nonce halves,
+    /// AD blocks, message blocks, each followed by a P call) runs in one `permute_many`.
+    fn seal_batch(&self, jobs: &mut [SealJob<'_>]) {
+        let (s, r) = (Self::S, Self::R);
+        let zero = [<P::Lane as Lane>::ZERO; 16];
+        // Steps of a job: 2 nonce halves, ⌊|A|/r⌋ + 1 AD blocks, ⌊|M|/r⌋ + 1 message blocks.
+        let ad_end = |j: &SealJob<'_>| 2 + j.ad.len() / r;
+        let steps = |j: &SealJob<'_>| ad_end(j) + 2 + j.msg.len() / r;
+        let max_steps = jobs.iter().map(steps).max().unwrap_or(0);
+        let mut vs = alloc::vec![[0u8; MAX_S]; jobs.len()];
+        let mut states = alloc::vec![zero; jobs.len()];
+        let mut active = alloc::vec::Vec::with_capacity(jobs.len());
+        for step in 0..max_steps {
+            active.clear();
+            for (k, (j, v)) in jobs.iter().zip(vs.iter_mut()).enumerate() {
+                if step >= steps(j) {
+                    continue;
+                }
+                let ae = ad_end(j);
+                if step == 0 {
+                    v[r..s].copy_from_slice(&self.key[..r]);
+                    xor_into(&mut v[..r], &j.nonce[..r]);
+                } else if step == 1 {
+                    xor_into(&mut v[..r], &j.nonce[r..2 * r]);
+                } else if step <= ae {
+                    let blk = &j.ad[(step - 2) * r..];
+                    absorb(v, blk, r);
+                } else {
+                    let blk = &j.msg[(step - ae - 1) * r..];
+                    absorb(v, blk, r);
+                }
+                states[active.len()] = load_state(&v[..s]);
+                active.push(k);
+            }
+            self.perm.permute_many(&mut states[..active.len()]);
+            for (st, &k) in states.iter().zip(&active) {
+                let (j, v) = (&mut jobs[k], &mut vs[k]);
+                store_state(st, &mut v[..s]);
+                let ae = ad_end(j);
+                if step == ae {
+                    v[s - 1] ^= 0x01;
+                } else if step > ae {
+                    let pos = (step - ae - 1) * r;
+                    j.out[pos..pos + r].copy_from_slice(&v[..r]);
+                    if step + 1 == steps(j) {
+                        let tag = &mut j.out[pos + r..pos + 2 * r];
+                        tag.copy_from_slice(&v[r..s]);
+                        xor_into(tag, &self.key[..r]);
+                    }
+                }
+            }
+        }
+        super::wipe(&mut vs, [0u8; MAX_S]);
+        super::wipe(&mut states, zero);
+    }
+
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
         let (s, r) = (Self::S, Self::R);
         let mut iv = self.init(nonce, ad);
@@ -105,6 +162,19 @@ impl<P: Permutation> ModeCore for Ape<P> {
         iv.zeroize();
         p.zeroize();
         ok
+    }
+}
+
+/// XORs the block starting at `blk` (the rest of the string from this block on) into the rate:
+/// a full block if at least `r` bytes remain, else the final block with its 10* padding (a
+/// string of `n` bytes has ⌊n/r⌋ full blocks and then one padded block of `n mod r` bytes).
+#[inline]
+fn absorb(v: &mut Blk, blk: &[u8], r: usize) {
+    if blk.len() >= r {
+        xor_into(&mut v[..r], &blk[..r]);
+    } else {
+        xor_into(&mut v[..blk.len()], blk);
+        v[blk.len()] ^= 0x80;
     }
 }
 

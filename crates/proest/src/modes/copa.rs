@@ -6,7 +6,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{wipe, BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{BATCH, Mask, wipe, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-COPA over the permutation `P`. Use through [`crate::ProestAead`].
@@ -137,19 +137,24 @@ impl<P: Permutation> ModeCore for Copa<P> {
         let full = msg.len() / s;
         let total = full + 1;
         let mut xs = [[0u8; MAX_S]; BATCH];
-        let mut d1s = [[0u8; MAX_S]; BATCH];
+        let mut d1s = [Mask::ZERO; BATCH];
+        let (mut d0, mut d1) = (Mask::from_blk(&c.d0, s), Mask::from_blk(&c.d1, s));
         let mut i = 0;
         while i < total {
             let n = BATCH.min(total - i);
             for j in 0..n {
                 let k = i + j;
-                let m = if k < full { let mut b = [0u8; MAX_S]; b[..s].copy_from_slice(&msg[k * s..(k + 1) * s]); b } else { pad(&msg[full * s..]) };
-                xor_into(&mut c.sigma[..s], &m[..s]);
-                xs[j] = xor(&m, &c.d0, s);
-                d1s[j] = c.d1;
+                if k < full {
+                    xs[j][..s].copy_from_slice(&msg[k * s..(k + 1) * s]);
+                } else {
+                    xs[j] = pad(&msg[full * s..]);
+                }
+                xor_into(&mut c.sigma[..s], &xs[j][..s]);
+                d0.xor_into(&mut xs[j][..s]);
+                d1s[j] = d1;
                 if k + 1 < total {
-                    dbl(&mut c.d0, s);
-                    dbl(&mut c.d1, s);
+                    d0.dbl(s);
+                    d1.dbl(s);
                 }
             }
             em.e_many(&mut xs[..n]);
@@ -161,16 +166,19 @@ impl<P: Permutation> ModeCore for Copa<P> {
             for j in 0..n {
                 let dst = &mut out[(i + j) * s..(i + j + 1) * s];
                 dst.copy_from_slice(&xs[j][..s]);
-                xor_into(dst, &d1s[j][..s]);
+                d1s[j].xor_into(dst);
             }
             i += n;
         }
+        c.d0 = d0.to_blk(s);
+        c.d1 = d1.to_blk(s);
         let mut t = self.tag(&c);
         let tau = s / 2;
         out[total * s..total * s + tau].copy_from_slice(&t[..tau]);
         t.zeroize();
         wipe(&mut xs, [0u8; MAX_S]);
-        wipe(&mut d1s, [0u8; MAX_S]);
+        wipe(&mut d1s, Mask::ZERO);
+        wipe(&mut [d0, d1], Mask::ZERO);
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
@@ -181,18 +189,19 @@ impl<P: Permutation> ModeCore for Copa<P> {
         let mut sink = Sink { out, last };
         let mut xs = [[0u8; MAX_S]; BATCH];
         let mut ys = [[0u8; MAX_S]; BATCH];
-        let mut d0s = [[0u8; MAX_S]; BATCH];
+        let mut d0s = [Mask::ZERO; BATCH];
+        let (mut d0, mut d1) = (Mask::from_blk(&c.d0, s), Mask::from_blk(&c.d1, s));
         let mut i = 0;
         while i < total {
             let n = BATCH.min(total - i);
             for j in 0..n {
                 let k = i + j;
                 xs[j][..s].copy_from_slice(&body[k * s..(k + 1) * s]);
-                xor_into(&mut xs[j][..s], &c.d1[..s]);
-                d0s[j] = c.d0;
+                d1.xor_into(&mut xs[j][..s]);
+                d0s[j] = d0;
                 if k + 1 < total {
-                    dbl(&mut c.d0, s);
-                    dbl(&mut c.d1, s);
+                    d0.dbl(s);
+                    d1.dbl(s);
                 }
             }
             // V_new = D(C ^ Δ1); M = D(V_new ^ V_old) ^ Δ0.
@@ -203,18 +212,21 @@ impl<P: Permutation> ModeCore for Copa<P> {
             }
             em.d_many(&mut ys[..n]);
             for j in 0..n {
-                xor_into(&mut ys[j][..s], &d0s[j][..s]);
+                d0s[j].xor_into(&mut ys[j][..s]);
                 xor_into(&mut c.sigma[..s], &ys[j][..s]);
                 sink.put((i + j) * s, &ys[j][..s]);
             }
             i += n;
         }
+        c.d0 = d0.to_blk(s);
+        c.d1 = d1.to_blk(s);
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
         wipe(&mut xs, [0u8; MAX_S]);
         wipe(&mut ys, [0u8; MAX_S]);
-        wipe(&mut d0s, [0u8; MAX_S]);
+        wipe(&mut d0s, Mask::ZERO);
+        wipe(&mut [d0, d1], Mask::ZERO);
         ok
     }
 }

@@ -6,7 +6,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{wipe, BATCH, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{BATCH, Mask, wipe, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-OTR over the permutation `P`. Use through [`crate::ProestAead`].
@@ -134,8 +134,9 @@ impl<P: Permutation> ModeCore for Otr<P> {
         }
         let mut m1s = [[0u8; MAX_S]; BATCH];
         let mut m2s = [[0u8; MAX_S]; BATCH];
-        let mut ls = [[0u8; MAX_S]; BATCH];
+        let mut ls = [Mask::ZERO; BATCH];
         let mut xs = [[0u8; MAX_S]; BATCH];
+        let mut l = Mask::from_blk(&c.l, s);
         let mut i = 0;
         while i < pairs {
             let n = BATCH.min(pairs - i);
@@ -145,9 +146,10 @@ impl<P: Permutation> ModeCore for Otr<P> {
                 m1s[j][..s].copy_from_slice(&src[..s]);
                 m2s[j][..s].copy_from_slice(&src[s..]);
                 xor_into(&mut c.sigma[..s], &m2s[j][..s]);
-                ls[j] = c.l;
-                dbl(&mut c.l, s);
-                xs[j] = xor(&m1s[j], &ls[j], s);
+                ls[j] = l;
+                l.dbl(s);
+                xs[j] = m1s[j];
+                ls[j].xor_into(&mut xs[j][..s]);
             }
             // C1 = E(M1 ^ L) ^ M2
             em.e_many(&mut xs[..n]);
@@ -155,7 +157,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
                 xor_into(&mut xs[j][..s], &m2s[j][..s]);
                 let pos = (i + j) * 2 * s;
                 out[pos..pos + s].copy_from_slice(&xs[j][..s]);
-                xor_into(&mut xs[j][..s], &ls[j][..s]);
+                ls[j].xor_into(&mut xs[j][..s]);
                 xor_into(&mut xs[j][..s], &c.delta[..s]);
             }
             // C2 = E(C1 ^ L ^ Δ) ^ M1
@@ -167,6 +169,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
             }
             i += n;
         }
+        c.l = l.to_blk(s);
         let mut end = pairs * 2 * s;
         if final_double {
             xor_into(&mut c.l[..s], &c.delta[..s]);
@@ -185,7 +188,8 @@ impl<P: Permutation> ModeCore for Otr<P> {
         tail.zeroize();
         wipe(&mut m1s, [0u8; MAX_S]);
         wipe(&mut m2s, [0u8; MAX_S]);
-        wipe(&mut ls, [0u8; MAX_S]);
+        wipe(&mut ls, Mask::ZERO);
+        wipe(&mut [l], Mask::ZERO);
         wipe(&mut xs, [0u8; MAX_S]);
     }
 
@@ -196,17 +200,18 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let nblocks = body.len() / s;
         let pairs = nblocks / 2;
         let mut sink = Sink { out, last };
-        let mut ls = [[0u8; MAX_S]; BATCH];
+        let mut ls = [Mask::ZERO; BATCH];
         let mut xs = [[0u8; MAX_S]; BATCH];
+        let mut l = Mask::from_blk(&c.l, s);
         let mut i = 0;
         while i < pairs {
             let n = BATCH.min(pairs - i);
             for j in 0..n {
                 let k = i + j;
-                ls[j] = c.l;
-                dbl(&mut c.l, s);
+                ls[j] = l;
+                l.dbl(s);
                 xs[j][..s].copy_from_slice(&body[k * 2 * s..k * 2 * s + s]);
-                xor_into(&mut xs[j][..s], &ls[j][..s]);
+                ls[j].xor_into(&mut xs[j][..s]);
                 xor_into(&mut xs[j][..s], &c.delta[..s]);
             }
             // M1 = E(C1 ^ L ^ Δ) ^ C2
@@ -215,7 +220,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
                 let pos = (i + j) * 2 * s;
                 xor_into(&mut xs[j][..s], &body[pos + s..pos + 2 * s]);
                 sink.put(pos, &xs[j][..s]);
-                xor_into(&mut xs[j][..s], &ls[j][..s]);
+                ls[j].xor_into(&mut xs[j][..s]);
             }
             // M2 = E(M1 ^ L) ^ C1
             em.e_many(&mut xs[..n]);
@@ -227,6 +232,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
             }
             i += n;
         }
+        c.l = l.to_blk(s);
         if nblocks % 2 == 1 {
             let pos = pairs * 2 * s;
             let mut x = em.e_of(&c.l);
@@ -240,7 +246,8 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
-        wipe(&mut ls, [0u8; MAX_S]);
+        wipe(&mut ls, Mask::ZERO);
+        wipe(&mut [l], Mask::ZERO);
         wipe(&mut xs, [0u8; MAX_S]);
         ok
     }
