@@ -27,7 +27,7 @@ pub struct ProestBenchArgs {
     )]
     algorithms: Vec<Alg>,
     /// Message sizes: comma-separated, with optional KiB/MiB suffixes.
-    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "64,1536,16KiB")]
+    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "64,1536,16KiB,1MiB")]
     sizes: Vec<usize>,
     /// Measure only encryption (default: encryption and decryption).
     #[arg(long)]
@@ -66,6 +66,16 @@ fn measure<M: Mode>(b: Backend, len: usize, plan: Plan, decrypt_too: bool, cells
         })
     };
     push("encrypt", enc);
+    if M::ALGORITHM.contains("ape") && len <= 16 << 10 {
+        // 32 independent packets of `len` bytes through `encrypt_batch` (lockstep APE).
+        let msgs: Vec<Vec<u8>> = (0..32).map(|_| msg.clone()).collect();
+        let packets: Vec<slicewise_proest::Packet<'_>> =
+            msgs.iter().map(|m| slicewise_proest::Packet { nonce: &nonce, ad: b"", msg: m }).collect();
+        let batch = cycles::cycles_per_byte(plan, 32 * len, || {
+            keep(c.encrypt_batch(keep(&packets)).expect("encrypt_batch"));
+        });
+        push("encrypt_batch32", batch);
+    }
     if decrypt_too {
         let mut pt = vec![0u8; ct_len];
         let dec = cycles::cycles_per_byte(plan, len, || {

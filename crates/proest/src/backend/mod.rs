@@ -5,10 +5,13 @@
 //! | `portable` | reference round function, 72-XOR MixSlices | yes | yes | yes |
 //! | `mixslp` | same, MixSlices as a short XOR program (`src/generated/mixslices.rs`) | yes | yes | yes |
 //! | `u32x2` | two lanes per word (ARM11 technique): 16-bit pairs in `u32`; for Prøst-256 32-bit pairs in `u64` | yes | yes | yes |
+//! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch); single states by `u32x2` | yes | yes | yes |
+//! | `avx512` | lane-sliced many-state kernels (32 / 16 states per ZMM batch); single Prøst-128 states in one YMM | yes | yes | yes |
 //!
-//! All three are plain Rust and available on every CPU. The environment variable
-//! `SLICEWISE_BACKEND=<name>` overrides [`Backend::detect`] process-wide for constructors that
-//! do not name a backend ([`Backend::preferred`]); an unknown or unavailable name is an error.
+//! The first three are plain Rust and available on every CPU; `avx2` and `avx512` are detected
+//! at run time. The environment variable `SLICEWISE_BACKEND` overrides [`Backend::detect`]
+//! process-wide for constructors that do not name a backend ([`Backend::preferred`]), with the
+//! list syntax of [`Backend::parse_override`]; an unknown or unavailable name is an error.
 
 use crate::error::Error;
 use crate::lane::State;
@@ -158,9 +161,9 @@ impl Backend {
     }
 
     /// The fastest available constant-time backend for this CPU (ignores `SLICEWISE_BACKEND`;
-    /// see [`Backend::preferred`]). Today that is `u32x2` everywhere: on the project's x86-64
-    /// machines it is 10–25 % faster than `mixslp` and `portable` for every mode and size
-    /// (`docs/benchmarks.md`).
+    /// see [`Backend::preferred`]): `avx512`, else `avx2`, else `u32x2` (`docs/benchmarks.md`:
+    /// on the project's Zen 4 machine `avx512` is the fastest for every mode and size, 10–25×
+    /// faster than `u32x2` for COPA and OTR at 16 KiB, and no slower for APE).
     pub fn detect() -> Backend {
         if Backend::Avx512.is_available() {
             Backend::Avx512
