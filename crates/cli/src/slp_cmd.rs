@@ -269,13 +269,124 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
 }
 
 fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize) -> Result<ExitCode> {
-    let _ = (a, input, desc, threads);
-    bail!("--word-level is not available yet")
+    use rand::SeedableRng;
+    use slicewise_slp::resynth::{ResynthOptions, resynth};
+    use slicewise_slp::word::synthesize;
+    let (Some(bytes), Some(field)) = (&input.bytes, input.field) else {
+        bail!("--word-level needs a GF(2^8) matrix: a hex-byte file or --circulant");
+    };
+    let algorithm: Algorithm = a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let start = std::time::Instant::now();
+    let word_time = if a.expand { (a.time_limit / 4.0).min(5.0) } else { a.time_limit };
+    let opts = SearchOptions {
+        algorithm,
+        threads,
+        seed: a.seed,
+        time_limit: Some(Duration::from_secs_f64(word_time)),
+        runs: a.runs,
+        max_depth: None,
+        resynth: a.resynth,
+    };
+    let Some(mut wp) = synthesize(bytes, field, &opts) else { bail!("word-level synthesis failed (matrix too large?)") };
+    wp.meta.notes.push(format!("matrix: {}x{} bytes over GF(2^8)/{field:#x} ({desc}); verified on unit vectors", bytes.len(), bytes[0].len()));
+    wp.meta.notes.push(format!("command: {}", command_line()));
+    wp.verify(bytes).map_err(|e| anyhow::anyhow!("internal error: word program does not verify: {e}"))?;
+    if !a.expand {
+        if a.out.emit != "text" {
+            bail!("word-level programs are printed as text; add --expand for --emit {}", a.out.emit);
+        }
+        write_output(&a.out, &wp.to_text())?;
+        if !a.out.quiet {
+            eprintln!(
+                "slp word-level: {} XOR + {} xtime (bit cost {}), depth {}; {:.1} s",
+                wp.xor_count(),
+                wp.xtime_count(),
+                wp.bit_cost(),
+                wp.depth(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut best = wp.expand();
+    best.verify(&input.matrix).map_err(|e| anyhow::anyhow!("internal error: expansion does not verify: {e}"))?;
+    let expanded = best.xor_count();
+    // Local re-synthesis of the expanded program until the time limit, seeds seed, seed+1, ...
+    let deadline = start + Duration::from_secs_f64(a.time_limit);
+    let mut round = 0u64;
+    while std::time::Instant::now() < deadline {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed.wrapping_add(round));
+        let q = resynth(&best, &ResynthOptions { iterations: a.resynth.max(50), ..Default::default() }, &mut rng);
+        if q.xor_count() < best.xor_count() {
+            best = q;
+        }
+        round += 1;
+    }
+    best.meta.algorithm = format!("{}+resynth", wp.meta.algorithm);
+    best.meta.seed = a.seed;
+    best.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {expanded} bit XORs; {round} re-synthesis rounds", wp.xor_count(), wp.xtime_count()));
+    let text = render(&best, input, desc, &a.out)?;
+    write_output(&a.out, &text)?;
+    if !a.out.quiet {
+        eprintln!(
+            "slp word-level: {} XOR + {} xtime = {expanded} bit XORs; after re-synthesis {} XORs, depth {}; {:.1} s",
+            wp.xor_count(),
+            wp.xtime_count(),
+            best.xor_count(),
+            best.depth(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn exact(a: ExactArgs) -> Result<ExitCode> {
-    let _ = a;
-    bail!("exact search is not available yet")
+    use slicewise_slp::sat::{ExactOptions, exact as sat_exact};
+    let (input, desc) = load_matrix(&a.input)?;
+    let m = &input.matrix;
+    if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.heuristic_time.is_finite() && a.heuristic_time >= 0.0) {
+        bail!("--time-limit and --heuristic-time must be positive numbers of seconds");
+    }
+    if m.cols() > 64 || m.rows() > 64 {
+        bail!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols());
+    }
+    let start = std::time::Instant::now();
+    // Upper bound from a short heuristic search.
+    let h = SearchOptions {
+        algorithm: Algorithm::Mix,
+        threads: 1,
+        seed: 0,
+        time_limit: Some(Duration::from_secs_f64(a.heuristic_time.min(a.time_limit / 2.0))),
+        runs: None,
+        max_depth: None,
+        resynth: 0,
+    };
+    let upper = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
+    if !a.out.quiet {
+        if let Some(u) = &upper {
+            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+        }
+    }
+    let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
+    let quiet = a.out.quiet;
+    let opts = ExactOptions { time_limit: remaining, proof_dir: a.proof.clone(), upper };
+    let report = sat_exact(m, &opts, |k, tag, t| {
+        if !quiet {
+            eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)");
+        }
+    })?;
+    let Some(p) = &report.program else { bail!("no program found within the time limit") };
+    let text = render(p, &input, &desc, &a.out)?;
+    write_output(&a.out, &text)?;
+    if !a.out.quiet {
+        eprintln!(
+            "slp exact: {} XORs, {}; {:.1} s",
+            p.xor_count(),
+            if report.optimal { "optimal".to_string() } else { format!("lower bound {}", report.lower_bound) },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn verify(a: VerifyArgs) -> Result<ExitCode> {

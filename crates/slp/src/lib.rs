@@ -16,8 +16,12 @@ pub mod paar;
 pub mod parse;
 pub mod program;
 pub mod resynth;
+#[cfg(feature = "sat")]
+pub mod sat;
 pub mod search;
 pub mod sxor;
+pub mod word;
 
 pub use matrix::BitMatrix;
 pub use program::{Out, Program};
+

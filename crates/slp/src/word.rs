@@ -1,0 +1,329 @@
+//! Word-level programs over GF(2^8): operations `tK = A + B` (XOR of bytes) and
+//! `tK = xtime(A)` (multiplication by 2 modulo the field polynomial).
+//!
+//! Synthesis (generalised Horner): write the byte matrix as B = Σ_d 2^d·B_d with binary B_d,
+//! compute all rows of all B_d with one shared XOR program (Boyar–Peralta restarts over the
+//! word inputs), then evaluate every output as
+//! `y = B_0·x ⊕ xtime(B_1·x ⊕ xtime(B_2·x ⊕ …))`. For Grøstl's MixBytes this is the structure
+//! of the published 48 XOR + 16 xtime formula.
+//!
+//! A word program expands to a bit-level SLP: an XOR costs 8 bit XORs and an xtime costs one
+//! XOR per reduction bit above bit 0 (3 for 0x11B).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use crate::matrix::{BitMatrix, gf_mul};
+use crate::parse::ParseError;
+use crate::program::{Out, Program};
+use crate::search::{Algorithm, SearchOptions, search};
+
+/// One word operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordOp {
+    /// XOR of two earlier signals.
+    Xor(usize, usize),
+    /// xtime (multiplication by 2) of an earlier signal.
+    Xtime(usize),
+}
+
+/// A word-level program. Signals `0..n` are the input bytes `x0…`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordProgram {
+    /// Number of input bytes.
+    pub n_inputs: usize,
+    /// Operations; operation `i` defines signal `n_inputs + i`.
+    pub ops: Vec<WordOp>,
+    /// Output bytes.
+    pub outputs: Vec<Out>,
+    /// Field polynomial.
+    pub poly: u16,
+    /// Header information (algorithm, seed).
+    pub meta: crate::program::Meta,
+}
+
+impl WordProgram {
+    /// Number of XORs.
+    pub fn xor_count(&self) -> usize {
+        self.ops.iter().filter(|o| matches!(o, WordOp::Xor(..))).count()
+    }
+
+    /// Number of xtimes.
+    pub fn xtime_count(&self) -> usize {
+        self.ops.len() - self.xor_count()
+    }
+
+    /// Bit-level XOR cost after expansion: 8 per XOR plus the xtime cost.
+    pub fn bit_cost(&self) -> usize {
+        8 * self.xor_count() + self.xtime_count() * xtime_cost(self.poly)
+    }
+
+    /// GF(2^8) coefficient rows of every signal.
+    pub fn values(&self) -> Vec<Vec<u8>> {
+        let n = self.n_inputs;
+        let mut v: Vec<Vec<u8>> = (0..n).map(|i| (0..n).map(|j| u8::from(i == j)).collect()).collect();
+        for op in &self.ops {
+            let new = match *op {
+                WordOp::Xor(a, b) => v[a].iter().zip(&v[b]).map(|(x, y)| x ^ y).collect(),
+                WordOp::Xtime(a) => v[a].iter().map(|&x| gf_mul(x, 2, self.poly)).collect(),
+            };
+            v.push(new);
+        }
+        v
+    }
+
+    /// Checks the program against a byte matrix.
+    pub fn verify(&self, bytes: &[Vec<u8>]) -> Result<(), String> {
+        if self.outputs.len() != bytes.len() {
+            return Err(format!("program has {} outputs, matrix has {} rows", self.outputs.len(), bytes.len()));
+        }
+        let v = self.values();
+        for (j, (o, want)) in self.outputs.iter().zip(bytes).enumerate() {
+            let got = match o {
+                Out::Sig(s) => v[*s].clone(),
+                Out::Zero => vec![0; self.n_inputs],
+                Out::Unset => return Err(format!("output y{j} is never assigned")),
+            };
+            if &got != want {
+                return Err(format!("output y{j} computes {got:02x?}, matrix row is {want:02x?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth in operations (XOR and xtime both count one).
+    pub fn depth(&self) -> usize {
+        let mut d = vec![0usize; self.n_inputs];
+        for op in &self.ops {
+            d.push(match *op {
+                WordOp::Xor(a, b) => d[a].max(d[b]) + 1,
+                WordOp::Xtime(a) => d[a] + 1,
+            });
+        }
+        self.outputs.iter().filter_map(|o| if let Out::Sig(s) = o { Some(d[*s]) } else { None }).max().unwrap_or(0)
+    }
+
+    /// The text form: `tK = A + B`, `tK = xtime(A)`, outputs `yJ`.
+    pub fn to_text(&self) -> String {
+        let n = self.n_inputs;
+        let mut first_out: HashMap<usize, usize> = HashMap::new();
+        for (j, o) in self.outputs.iter().enumerate() {
+            if let Out::Sig(s) = o
+                && *s >= n
+            {
+                first_out.entry(*s).or_insert(j);
+            }
+        }
+        let mut names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let mut t = 0;
+        for i in 0..self.ops.len() {
+            if let Some(j) = first_out.get(&(n + i)) {
+                names.push(format!("y{j}"));
+            } else {
+                names.push(format!("t{t}"));
+                t += 1;
+            }
+        }
+        let mut s = format!(
+            "# algorithm: {}  seed: {}  xor-count: {}  xtime-count: {}  depth: {}  field: {:#x}  bit-cost: {}\n",
+            self.meta.algorithm,
+            self.meta.seed,
+            self.xor_count(),
+            self.xtime_count(),
+            self.depth(),
+            self.poly,
+            self.bit_cost()
+        );
+        for note in &self.meta.notes {
+            let _ = writeln!(s, "# {note}");
+        }
+        for (i, op) in self.ops.iter().enumerate() {
+            let _ = match *op {
+                WordOp::Xor(a, b) => writeln!(s, "{} = {} + {}", names[n + i], names[a], names[b]),
+                WordOp::Xtime(a) => writeln!(s, "{} = xtime({})", names[n + i], names[a]),
+            };
+        }
+        for (j, o) in self.outputs.iter().enumerate() {
+            match o {
+                Out::Sig(x) if *x >= n && first_out[x] == j => {}
+                Out::Sig(x) => {
+                    let _ = writeln!(s, "y{j} = {}", names[*x]);
+                }
+                _ => {
+                    let _ = writeln!(s, "y{j} = 0");
+                }
+            }
+        }
+        s
+    }
+
+    /// Parses the text form (inputs `xI`, outputs `yJ`, any other names for temporaries).
+    pub fn parse(text: &str, n_inputs: usize, poly: u16) -> Result<WordProgram, ParseError> {
+        let mut p = WordProgram { n_inputs, ops: Vec::new(), outputs: Vec::new(), poly, meta: Default::default() };
+        let mut env: HashMap<String, usize> = (0..n_inputs).map(|i| (format!("x{i}"), i)).collect();
+        for (no, line) in text.lines().enumerate() {
+            let no = no + 1;
+            let l = line.split('#').next().unwrap_or("").trim();
+            if l.is_empty() {
+                continue;
+            }
+            let (lhs, rhs) = l.split_once('=').ok_or_else(|| ParseError::new(no, "expected `name = a + b` or `name = xtime(a)`"))?;
+            let (lhs, rhs) = (lhs.trim(), rhs.trim());
+            if env.contains_key(lhs) {
+                return Err(ParseError::new(no, format!("{lhs} is assigned twice")));
+            }
+            let get = |t: &str| env.get(t.trim()).copied().ok_or_else(|| ParseError::new(no, format!("{:?} is not defined", t.trim())));
+            let sig = if let Some(inner) = rhs.strip_prefix("xtime(").and_then(|r| r.strip_suffix(')')) {
+                p.ops.push(WordOp::Xtime(get(inner)?));
+                n_inputs + p.ops.len() - 1
+            } else if let Some((a, b)) = rhs.split_once('+') {
+                let (a, b) = (get(a)?, get(b)?);
+                p.ops.push(WordOp::Xor(a, b));
+                n_inputs + p.ops.len() - 1
+            } else {
+                get(rhs)?
+            };
+            if let Some(j) = lhs.strip_prefix('y').and_then(|r| r.parse::<usize>().ok()) {
+                if j >= 4096 {
+                    return Err(ParseError::new(no, "output index too large"));
+                }
+                if p.outputs.len() <= j {
+                    p.outputs.resize(j + 1, Out::Unset);
+                }
+                p.outputs[j] = Out::Sig(sig);
+            }
+            env.insert(lhs.to_string(), sig);
+        }
+        Ok(p)
+    }
+
+    /// Expands to a bit-level SLP (bit `8b + j` = bit j of byte b).
+    pub fn expand(&self) -> Program {
+        let n = self.n_inputs;
+        let mut p = Program::new(8 * n, 8 * self.outputs.len());
+        // bits[s][j]: bit-level signal of bit j of word signal s (None = constant 0).
+        let mut bits: Vec<[Option<usize>; 8]> = (0..n).map(|b| std::array::from_fn(|j| Some(8 * b + j))).collect();
+        let red = (self.poly & 0xff) as u8;
+        let xor = |p: &mut Program, a: Option<usize>, b: Option<usize>| -> Option<usize> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(p.push(a, b)),
+                (a, None) => a,
+                (None, b) => b,
+            }
+        };
+        for op in &self.ops {
+            let new: [Option<usize>; 8] = match *op {
+                WordOp::Xor(a, b) => {
+                    let (a, b) = (bits[a], bits[b]);
+                    std::array::from_fn(|j| xor(&mut p, a[j], b[j]))
+                }
+                WordOp::Xtime(a) => {
+                    let a = bits[a];
+                    let mut out = [None; 8];
+                    for (j, o) in out.iter_mut().enumerate() {
+                        let shifted = if j == 0 { None } else { a[j - 1] };
+                        let fb = if red >> j & 1 == 1 { a[7] } else { None };
+                        *o = xor(&mut p, shifted, fb);
+                    }
+                    out
+                }
+            };
+            bits.push(new);
+        }
+        for (i, o) in self.outputs.iter().enumerate() {
+            for j in 0..8 {
+                p.outputs[8 * i + j] = match o {
+                    Out::Sig(s) => bits[*s][j].map_or(Out::Zero, Out::Sig),
+                    _ => Out::Zero,
+                };
+            }
+        }
+        p.prune();
+        p.meta.algorithm = format!("{}-expanded", self.meta.algorithm);
+        p.meta.seed = self.meta.seed;
+        p
+    }
+}
+
+/// Bit XORs of one xtime for the field polynomial.
+pub fn xtime_cost(poly: u16) -> usize {
+    ((poly & 0xfe) as u8).count_ones() as usize
+}
+
+/// Synthesizes a word program with the generalised Horner scheme; the binary part is optimized
+/// by `search` with the given options. The result is verified against `bytes`.
+pub fn synthesize(bytes: &[Vec<u8>], poly: u16, opts: &SearchOptions) -> Option<WordProgram> {
+    let m = bytes.len();
+    let n = bytes.first()?.len();
+    let top = bytes.iter().flatten().map(|&c| 8 - c.leading_zeros() as usize).max().unwrap_or(0);
+    if top == 0 || n > 128 || m * top > 128 {
+        return None;
+    }
+    // Binary layers: layer d row r = inputs whose coefficient has bit d.
+    let layer = |d: usize, r: usize| -> u128 { (0..n).fold(0u128, |acc, j| if bytes[r][j] >> d & 1 == 1 { acc | 1 << j } else { acc }) };
+    let rows: Vec<u128> = (0..top).flat_map(|d| (0..m).map(move |r| (d, r))).map(|(d, r)| layer(d, r)).collect();
+    let bm = BitMatrix::from_rows(n, rows);
+    let mut o = opts.clone();
+    if o.algorithm == Algorithm::Paar || o.algorithm == Algorithm::Bp {
+        o.runs = Some(1);
+    }
+    let rep = search(&bm, &o, &|_, _| {}, &|_| {})?;
+    let bin = rep.program;
+    let mut wp = WordProgram { n_inputs: n, ops: bin.ops.iter().map(|&(a, b)| WordOp::Xor(a, b)).collect(), outputs: vec![Out::Unset; m], poly, meta: Default::default() };
+    let sig_of = |d: usize, r: usize| -> Out { bin.outputs[d * m + r] };
+    for r in 0..m {
+        let mut acc: Option<usize> = None;
+        for d in (0..top).rev() {
+            if let Some(a) = acc {
+                wp.ops.push(WordOp::Xtime(a));
+                acc = Some(n + wp.ops.len() - 1);
+            }
+            if let Out::Sig(s) = sig_of(d, r) {
+                acc = Some(match acc {
+                    Some(a) => {
+                        wp.ops.push(WordOp::Xor(a, s));
+                        n + wp.ops.len() - 1
+                    }
+                    None => s,
+                });
+            }
+        }
+        wp.outputs[r] = acc.map_or(Out::Zero, Out::Sig);
+    }
+    wp.meta.algorithm = format!("word-horner/{}", bin.meta.algorithm);
+    wp.meta.seed = bin.meta.seed;
+    wp.verify(bytes).ok()?;
+    Some(wp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::{circulant, expand_gf256};
+
+    #[test]
+    fn groestl_word_level_meets_the_published_formula() {
+        let bytes = circulant(&[2, 2, 3, 4, 5, 3, 5, 7]);
+        let opts = SearchOptions { algorithm: Algorithm::A2, runs: Some(200), seed: 1, ..Default::default() };
+        let wp = synthesize(&bytes, 0x11b, &opts).unwrap();
+        wp.verify(&bytes).unwrap();
+        assert!(wp.xor_count() <= 48, "{}", wp.xor_count());
+        assert!(wp.xtime_count() <= 16, "{}", wp.xtime_count());
+        let bits = wp.expand();
+        bits.verify(&expand_gf256(&bytes, 0x11b)).unwrap();
+        assert_eq!(bits.xor_count(), wp.bit_cost());
+        let text = wp.to_text();
+        let back = WordProgram::parse(&text, 8, 0x11b).unwrap();
+        back.verify(&bytes).unwrap();
+    }
+
+    #[test]
+    fn aes_word_level() {
+        let bytes = circulant(&[2, 3, 1, 1]);
+        let opts = SearchOptions { algorithm: Algorithm::A2, runs: Some(50), ..Default::default() };
+        let wp = synthesize(&bytes, 0x11b, &opts).unwrap();
+        assert_eq!(wp.xtime_count(), 4);
+        assert!(wp.xor_count() <= 16, "{}", wp.xor_count());
+        wp.expand().verify(&expand_gf256(&bytes, 0x11b)).unwrap();
+    }
+}
