@@ -137,7 +137,7 @@ struct CellJson {
 
 impl From<Cell> for CellJson {
     fn from(c: Cell) -> Self {
-        let per_header = (c.algorithm == GROESTLCOIN).then(|| c.cycles_per_byte * c.bytes as f64);
+        let per_header = (c.algorithm == GROESTLCOIN).then_some(c.cycles_per_byte * c.bytes as f64);
         CellJson {
             algorithm: c.algorithm,
             implementation: c.implementation,
