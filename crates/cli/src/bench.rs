@@ -160,7 +160,10 @@ pub fn message(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i % 251) as u8).collect()
 }
 
-fn comparison(v: Variant, data: &[u8]) -> [(&'static str, Box<dyn Fn() + '_>); 2] {
+/// A named closure that hashes one message.
+type Row<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+fn comparison(v: Variant, data: &[u8]) -> [Row<'_>; 2] {
     macro_rules! one {
         ($t:ty) => {
             Box::new(move || {
@@ -292,9 +295,9 @@ fn groestlcoin_rows(backends: &[Backend], batch: usize, compare: bool, plan: Pla
 }
 
 fn size_label(n: usize) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} B")

@@ -393,6 +393,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::needless_range_loop)] // (c, r, k) index three arrays at once
     fn transpose_is_an_involution_and_slices_bits() {
         let mut w: [u64; 8] = core::array::from_fn(|i| 0x0123_4567_89ab_cdefu64.rotate_left(7 * i as u32) ^ i as u64);
         let orig = w;
