@@ -13,6 +13,7 @@ extern crate std;
 
 mod aead_api;
 pub mod backend;
+pub mod em;
 mod error;
 pub mod generated;
 pub mod lane;

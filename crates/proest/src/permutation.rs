@@ -3,7 +3,8 @@
 
 use core::fmt::Debug;
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Kernels};
+use crate::em::{EmJob, EmSums};
 use crate::error::Error;
 use crate::lane::{Lane, State, load_state, store_state};
 
@@ -42,6 +43,14 @@ pub trait Permutation: Copy + Debug + Send + Sync + 'static {
         for s in states {
             self.inverse(s);
         }
+    }
+    /// A wide Even–Mansour job on byte blocks (see [`crate::em`]): every
+    /// `out_j = F(src_j ⊕ pre ⊕ [2^j·L]) ⊕ post ⊕ [2^j·L] ⊕ [post_j]`, returning the XOR sums of
+    /// the source, `post` and output blocks and leaving `2^n·L` in `job.mask`. Panics if a block
+    /// lies outside its buffer. The default runs the blocks one at a time; the lane-sliced
+    /// backends batch them.
+    fn em_many(&self, job: &mut EmJob<'_>) -> EmSums {
+        crate::em::em_many_serial(self, job)
     }
     /// P on a state given as its `STATE_BYTES`-byte string (lanes little-endian). Panics if
     /// `bytes.len() != STATE_BYTES`.
@@ -99,6 +108,16 @@ macro_rules! permutation_type {
             #[inline]
             fn inverse_many(&self, states: &mut [State<$lane>]) {
                 self.backend.inverse_many(states)
+            }
+            fn em_many(&self, job: &mut EmJob<'_>) -> EmSums {
+                match self.backend {
+                    Backend::Avx512 => {
+                        job.check(Self::STATE_BYTES);
+                        <$lane as Kernels>::avx512_em(job)
+                    }
+                    Backend::Avx2 => crate::em::em_many_gathered(self, job),
+                    _ => crate::em::em_many_serial(self, job),
+                }
             }
         }
     };

@@ -20,6 +20,7 @@
 use core::arch::x86_64::*;
 use super::avx2::chunked;
 use super::sliced::{self, RC128_DUP};
+use crate::em::{At, EmJob, EmSums};
 use crate::lane::{Lane, State};
 
 cpufeatures::new!(cpu, "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi2");
@@ -181,6 +182,239 @@ pub(crate) fn many256(states: &mut [State<u32>], inverse: bool) {
     let single = |s: &mut State<u32>| one256(s, inverse);
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     chunked::<u32, 16>(states, MIN_REST, |b| unsafe { batch(b, inverse, Z32, |z| z.0) }, single);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wide Even–Mansour calls on byte blocks (`crate::em`).
+
+/// `x · X^2` for both 256-bit halves of `x` (two Prøst-128 blocks, little-endian): a 2-bit
+/// funnel shift of every 64-bit word with its predecessor in the same half (the top word
+/// wraps round to word 0, which supplies the `+1` term of the reduction), then the rest of
+/// `t · (X^10 + X^5 + X^2 + 1)` for the two bits `t` shifted out.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn mul_x2_halves(x: __m512i) -> __m512i {
+    let prev = _mm512_permutexvar_epi64(_mm512_setr_epi64(3, 0, 1, 2, 7, 4, 5, 6), x);
+    let r = _mm512_shldi_epi64::<2>(x, prev);
+    let t = _mm512_maskz_srli_epi64::<62>(0x11, prev);
+    let u = _mm512_ternarylogic_epi64::<XOR3>(_mm512_slli_epi64::<2>(t), _mm512_slli_epi64::<5>(t), _mm512_slli_epi64::<10>(t));
+    _mm512_xor_si512(r, u)
+}
+
+/// `x · X` for the 512-bit `x` (one Prøst-256 block): reduction `X^8 + X^5 + X^2 + 1`.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn mul_x1_full(x: __m512i) -> __m512i {
+    let prev = _mm512_permutexvar_epi64(_mm512_setr_epi64(7, 0, 1, 2, 3, 4, 5, 6), x);
+    let r = _mm512_shldi_epi64::<1>(x, prev);
+    let t = _mm512_maskz_srli_epi64::<63>(0x01, prev);
+    let u = _mm512_ternarylogic_epi64::<XOR3>(_mm512_slli_epi64::<2>(t), _mm512_slli_epi64::<5>(t), _mm512_slli_epi64::<8>(t));
+    _mm512_xor_si512(r, u)
+}
+
+/// Loads row `i` of a batch starting at block `base` with `cnt` valid blocks: two 32-byte
+/// blocks (`w16`, Prøst-128) or one 64-byte block; blocks past `cnt` read as zero.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn load_row(job: &EmJob<'_>, at: At, base: usize, i: usize, cnt: usize, w16: bool) -> __m512i {
+    if w16 {
+        let half = |j: usize| {
+            if j < cnt {
+                let b = job.block(at, base + j, 32);
+                // SAFETY: `b` is 32 readable bytes; `loadu` needs no alignment.
+                unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }
+            } else {
+                _mm256_setzero_si256()
+            }
+        };
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(2 * i)), half(2 * i + 1))
+    } else if i < cnt {
+        let b = job.block(at, base + i, 64);
+        // SAFETY: `b` is 64 readable bytes.
+        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+    } else {
+        _mm512_setzero_si512()
+    }
+}
+
+/// The 32-byte constant `c` in both halves (`w16`) or the 64-byte `c`.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn load_const(c: &[u8], w16: bool) -> __m512i {
+    if w16 {
+        assert_eq!(c.len(), 32);
+        // SAFETY: 32 readable bytes.
+        _mm512_broadcast_i64x4(unsafe { _mm256_loadu_si256(c.as_ptr().cast()) })
+    } else {
+        assert_eq!(c.len(), 64);
+        // SAFETY: 64 readable bytes.
+        unsafe { _mm512_loadu_si512(c.as_ptr().cast()) }
+    }
+}
+
+/// One batch of an [`EmJob`]: blocks `base .. base + cnt` (`cnt` ≤ 32 Prøst-128 / 16
+/// Prøst-256 blocks), mask row 0 `m0` (`[2^base L, 2^(base+1) L]` or `2^base L`). Returns the
+/// 17 mask rows (row 16 starts the next batch).
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn em_batch<W: sliced::Word>(
+    job: &mut EmJob<'_>,
+    base: usize,
+    cnt: usize,
+    pre: __m512i,
+    post: __m512i,
+    m0: __m512i,
+    sums: &mut [__m512i; 3],
+    wrap: fn(__m512i) -> W,
+    unwrap: fn(W) -> __m512i,
+) -> [__m512i; 17] {
+    let w16 = <W::L as Lane>::BITS == 16;
+    let mut masks = [m0; 17];
+    for i in 0..16 {
+        masks[i + 1] = if w16 { mul_x2_halves(masks[i]) } else { mul_x1_full(masks[i]) };
+    }
+    let zero = _mm512_setzero_si512();
+    let mut x: [__m512i; 16] = core::array::from_fn(|i| {
+        let r = load_row(job, job.src, base, i, cnt, w16);
+        sums[0] = _mm512_xor_si512(sums[0], r);
+        let m = if job.mask_in { masks[i] } else { zero };
+        _mm512_ternarylogic_epi64::<XOR3>(r, m, pre)
+    });
+    for j in 0..4 {
+        swap_stage(&mut x, j, w16);
+    }
+    let mut w = x.map(wrap);
+    if job.inverse {
+        sliced::inverse(&mut w);
+    } else {
+        sliced::permute(&mut w);
+    }
+    let mut x = w.map(unwrap);
+    for j in (0..4).rev() {
+        swap_stage(&mut x, j, w16);
+    }
+    let per = if w16 { 2 } else { 1 };
+    let s = if w16 { 32 } else { 64 };
+    for (i, &xi) in x.iter().enumerate() {
+        if per * i >= cnt {
+            break;
+        }
+        let m = if job.mask_out { masks[i] } else { zero };
+        let mut y = _mm512_ternarylogic_epi64::<XOR3>(xi, post, m);
+        if let Some(p) = job.post {
+            let r = load_row(job, p, base, i, cnt, w16);
+            sums[1] = _mm512_xor_si512(sums[1], r);
+            y = _mm512_xor_si512(y, r);
+        }
+        // Only the low block of a half-valid last row counts.
+        let valid: __mmask8 = if per * i + 1 < cnt || !w16 { 0xff } else { 0x0f };
+        sums[2] = _mm512_xor_si512(sums[2], _mm512_maskz_mov_epi64(valid, y));
+        let j = base + per * i;
+        let o = job.dst + j * job.stride;
+        let d = &mut job.io[o..o + s];
+        if w16 {
+            // SAFETY: `d` is 32 writable bytes; `storeu` needs no alignment.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_castsi512_si256(y)) };
+            if per * i + 1 < cnt {
+                let o = o + job.stride;
+                let d = &mut job.io[o..o + s];
+                // SAFETY: as above.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_extracti64x4_epi64::<1>(y)) };
+            }
+        } else {
+            // SAFETY: `d` is 64 writable bytes.
+            unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), y) };
+        }
+    }
+    masks
+}
+
+/// Stores the mask of block `cnt` of a batch (from its mask rows) into `job.mask`.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn store_mask(job: &mut EmJob<'_>, masks: &[__m512i; 17], cnt: usize, w16: bool) {
+    let mut b = [0u8; 64];
+    if w16 {
+        let row = masks[cnt / 2];
+        let h = if cnt % 2 == 0 { _mm512_castsi512_si256(row) } else { _mm512_extracti64x4_epi64::<1>(row) };
+        // SAFETY: `b` is 64 writable bytes.
+        unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), h) };
+        job.mask.copy_from_slice(&b[..32]);
+    } else {
+        // SAFETY: `b` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), masks[cnt]) };
+        job.mask.copy_from_slice(&b);
+    }
+    zeroize::Zeroize::zeroize(&mut b);
+}
+
+/// The lane-sliced [`EmJob`] driver: full batches, a padded batch for a remainder of at least
+/// [`MIN_REST`] blocks, single-state calls for a shorter one.
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+fn em_impl<W: sliced::Word>(
+    job: &mut EmJob<'_>,
+    wrap: fn(__m512i) -> W,
+    unwrap: fn(W) -> __m512i,
+    single: fn(&mut State<W::L>, bool),
+) -> EmSums {
+    let w16 = <W::L as Lane>::BITS == 16;
+    let s = 16 * <W::L as Lane>::BYTES;
+    let nb = if w16 { 32 } else { 16 };
+    let n = job.blocks;
+    let rest = n % nb;
+    let batched = n - rest + if rest >= MIN_REST { rest } else { 0 };
+    let mut sums = EmSums::default();
+    if batched > 0 {
+        let pre = load_const(job.pre, w16);
+        let post = load_const(job.post_const, w16);
+        let mut m0 = if w16 {
+            let mut two = [0u8; 64];
+            two[..32].copy_from_slice(job.mask);
+            two[32..].copy_from_slice(job.mask);
+            crate::em::dbl_bytes(&mut two[32..]);
+            // SAFETY: 64 readable bytes.
+            let v = unsafe { _mm512_loadu_si512(two.as_ptr().cast()) };
+            zeroize::Zeroize::zeroize(&mut two);
+            v
+        } else {
+            load_const(job.mask, false)
+        };
+        let mut acc = [_mm512_setzero_si512(); 3];
+        let mut base = 0;
+        while base < batched {
+            let cnt = nb.min(batched - base);
+            let masks = em_batch(job, base, cnt, pre, post, m0, &mut acc, wrap, unwrap);
+            store_mask(job, &masks, cnt, w16);
+            m0 = masks[16];
+            base += cnt;
+        }
+        let mut b = [[0u8; 64]; 3];
+        for (b, a) in b.iter_mut().zip(acc) {
+            // SAFETY: 64 writable bytes.
+            unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), a) };
+            if w16 {
+                for i in 0..32 {
+                    b[i] ^= b[i + 32];
+                    b[i + 32] = 0;
+                }
+            }
+        }
+        sums.src[..s].copy_from_slice(&b[0][..s]);
+        sums.post[..s].copy_from_slice(&b[1][..s]);
+        sums.out[..s].copy_from_slice(&b[2][..s]);
+        zeroize::Zeroize::zeroize(&mut b);
+    }
+    crate::em::em_serial::<W::L>(job, batched, &mut sums, single);
+    sums
+}
+
+/// [`EmJob`] on Prøst-128 blocks (checked by the caller). Panics if the CPU lacks the features.
+pub(crate) fn em128(job: &mut EmJob<'_>) -> EmSums {
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
+    // SAFETY: `available()` just confirmed every feature the kernel enables.
+    unsafe { em_impl(job, Z16, |z| z.0, one128) }
+}
+
+/// [`EmJob`] on Prøst-256 blocks (checked by the caller). Panics if the CPU lacks the features.
+pub(crate) fn em256(job: &mut EmJob<'_>) -> EmSums {
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
+    // SAFETY: `available()` just confirmed every feature the kernel enables.
+    unsafe { em_impl(job, Z32, |z| z.0, one256) }
 }
 
 /// MixSlices of one state as `x ^ Σ_j (x permuted by P_j, masked by K_j)`: `M ⊕ I` (row

@@ -13,6 +13,7 @@
 //! process-wide for constructors that do not name a backend ([`Backend::preferred`]), with the
 //! list syntax of [`Backend::parse_override`]; an unknown or unavailable name is an error.
 
+use crate::em::{EmJob, EmSums};
 use crate::error::Error;
 use crate::lane::State;
 
@@ -35,10 +36,12 @@ pub(crate) trait Kernels: u32x2::Paired {
     fn avx512_many(states: &mut [State<Self>], inverse: bool);
     /// `avx512` backend: P or P^-1 on one state.
     fn avx512_one(state: &mut State<Self>, inverse: bool);
+    /// `avx512` backend: a wide Even–Mansour job (already checked).
+    fn avx512_em(job: &mut EmJob<'_>) -> EmSums;
 }
 
 macro_rules! kernels {
-    ($lane:ty, $many:ident, $one:ident) => {
+    ($lane:ty, $many:ident, $one:ident, $em:ident) => {
         impl Kernels for $lane {
             #[cfg(target_arch = "x86_64")]
             #[inline]
@@ -55,6 +58,15 @@ macro_rules! kernels {
             fn avx512_one(state: &mut State<Self>, inverse: bool) {
                 avx512::$one(state, inverse)
             }
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            fn avx512_em(job: &mut EmJob<'_>) -> EmSums {
+                avx512::$em(job)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            fn avx512_em(_: &mut EmJob<'_>) -> EmSums {
+                unreachable!("the avx512 backend is never available off x86-64")
+            }
             #[cfg(not(target_arch = "x86_64"))]
             fn avx2_many(_: &mut [State<Self>], _: bool) {
                 unreachable!("the avx2 backend is never available off x86-64")
@@ -70,8 +82,8 @@ macro_rules! kernels {
         }
     };
 }
-kernels!(u16, many128, one128);
-kernels!(u32, many256, one256);
+kernels!(u16, many128, one128, em128);
+kernels!(u32, many256, one256, em256);
 
 /// Name of the environment variable that overrides backend detection.
 pub const ENV_VAR: &str = "SLICEWISE_BACKEND";

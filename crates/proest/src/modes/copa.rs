@@ -6,7 +6,8 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{BATCH, Mask, wipe, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{BATCH, CHUNK, wipe, Blk, Em, MAX_S, Mode, dbl, diff_xor, pad, prefix_xor, times2, times3, xor, xor_into};
+use crate::em::{At, EmJob, EmSums};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-COPA over the permutation `P`. Use through [`crate::ProestAead`].
@@ -132,102 +133,106 @@ impl<P: Permutation> ModeCore for Copa<P> {
 
     fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) {
         let s = Self::S;
-        let em = self.em();
         let mut c = self.start(nonce, ad);
         let full = msg.len() / s;
-        let total = full + 1;
-        let mut xs = [[0u8; MAX_S]; BATCH];
-        let mut d1s = [Mask::ZERO; BATCH];
-        let (mut d0, mut d1) = (Mask::from_blk(&c.d0, s), Mask::from_blk(&c.d1, s));
         let mut i = 0;
-        while i < total {
-            let n = BATCH.min(total - i);
-            for j in 0..n {
-                let k = i + j;
-                if k < full {
-                    xs[j][..s].copy_from_slice(&msg[k * s..(k + 1) * s]);
-                } else {
-                    xs[j] = pad(&msg[full * s..]);
-                }
-                xor_into(&mut c.sigma[..s], &xs[j][..s]);
-                d0.xor_into(&mut xs[j][..s]);
-                d1s[j] = d1;
-                if k + 1 < total {
-                    d0.dbl(s);
-                    d1.dbl(s);
-                }
-            }
-            em.e_many(&mut xs[..n]);
-            for x in &mut xs[..n] {
-                xor_into(&mut c.v[..s], &x[..s]);
-                x[..s].copy_from_slice(&c.v[..s]);
-            }
-            em.e_many(&mut xs[..n]);
-            for j in 0..n {
-                let dst = &mut out[(i + j) * s..(i + j + 1) * s];
-                dst.copy_from_slice(&xs[j][..s]);
-                d1s[j].xor_into(dst);
-            }
+        while i < full {
+            let n = CHUNK.min(full - i);
+            let (a, b) = (i * s, (i + n) * s);
+            self.enc_run(&msg[a..b], &mut out[a..b], n, &mut c, true);
             i += n;
         }
-        c.d0 = d0.to_blk(s);
-        c.d1 = d1.to_blk(s);
+        // The final padded block: masks not doubled afterwards.
+        let mut m = pad(&msg[full * s..]);
+        let mut blk = [0u8; MAX_S];
+        self.enc_run(&m[..s], &mut blk[..s], 1, &mut c, false);
+        out[full * s..(full + 1) * s].copy_from_slice(&blk[..s]);
         let mut t = self.tag(&c);
         let tau = s / 2;
-        out[total * s..total * s + tau].copy_from_slice(&t[..tau]);
+        out[(full + 1) * s..(full + 1) * s + tau].copy_from_slice(&t[..tau]);
         t.zeroize();
-        wipe(&mut xs, [0u8; MAX_S]);
-        wipe(&mut d1s, Mask::ZERO);
-        wipe(&mut [d0, d1], Mask::ZERO);
+        m.zeroize();
+        blk.zeroize();
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
         let s = Self::S;
-        let em = self.em();
         let mut c = self.start(nonce, ad);
-        let total = body.len() / s;
-        let mut sink = Sink { out, last };
-        let mut xs = [[0u8; MAX_S]; BATCH];
-        let mut ys = [[0u8; MAX_S]; BATCH];
-        let mut d0s = [Mask::ZERO; BATCH];
-        let (mut d0, mut d1) = (Mask::from_blk(&c.d0, s), Mask::from_blk(&c.d1, s));
+        let main = body.len() / s - 1;
         let mut i = 0;
-        while i < total {
-            let n = BATCH.min(total - i);
-            for j in 0..n {
-                let k = i + j;
-                xs[j][..s].copy_from_slice(&body[k * s..(k + 1) * s]);
-                d1.xor_into(&mut xs[j][..s]);
-                d0s[j] = d0;
-                if k + 1 < total {
-                    d0.dbl(s);
-                    d1.dbl(s);
-                }
-            }
-            // V_new = D(C ^ Δ1); M = D(V_new ^ V_old) ^ Δ0.
-            em.d_many(&mut xs[..n]);
-            for j in 0..n {
-                ys[j] = xor(&xs[j], &c.v, s);
-                c.v = xs[j];
-            }
-            em.d_many(&mut ys[..n]);
-            for j in 0..n {
-                d0s[j].xor_into(&mut ys[j][..s]);
-                xor_into(&mut c.sigma[..s], &ys[j][..s]);
-                sink.put((i + j) * s, &ys[j][..s]);
-            }
+        while i < main {
+            let n = CHUNK.min(main - i);
+            let (a, b) = (i * s, (i + n) * s);
+            self.dec_run(&body[a..b], &mut out[a..b], n, &mut c, true);
             i += n;
         }
-        c.d0 = d0.to_blk(s);
-        c.d1 = d1.to_blk(s);
+        self.dec_run(&body[main * s..], last, 1, &mut c, false);
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
-        wipe(&mut xs, [0u8; MAX_S]);
-        wipe(&mut ys, [0u8; MAX_S]);
-        wipe(&mut d0s, Mask::ZERO);
-        wipe(&mut [d0, d1], Mask::ZERO);
         ok
+    }
+}
+
+impl<P: Permutation> Copa<P> {
+    /// `n` message blocks `msg` → ciphertext blocks `out`: `X_j = E(M_j ^ Δ0_j)` (one wide
+    /// call, Σ from its source sum), the V chain as a prefix XOR in place, then
+    /// `C_j = E(V_j) ^ Δ1_j` (one wide call). With `advance`, Δ0 and Δ1 end doubled n times,
+    /// else unchanged (the final block).
+    fn enc_run(&self, msg: &[u8], out: &mut [u8], n: usize, c: &mut Ctx, advance: bool) {
+        let s = Self::S;
+        let (mut d0, mut d1) = (c.d0, c.d1);
+        let sums = self.layer(false, msg, &mut *out, n, At::ext(0), &mut d0, true);
+        xor_into(&mut c.sigma[..s], &sums.src[..s]);
+        prefix_xor(out, s, &mut c.v);
+        self.layer(false, &[], out, n, At::io(0), &mut d1, false);
+        if advance {
+            c.d0 = d0;
+            c.d1 = d1;
+        }
+        d0.zeroize();
+        d1.zeroize();
+    }
+
+    /// `n` ciphertext blocks → padded plaintext blocks: `W_j = D(C_j ^ Δ1_j)` (one wide call),
+    /// the differences `W_j ^ W_(j-1)` in place (`W_(-1)` = V), `M_j = D(·) ^ Δ0_j` (one wide
+    /// call, Σ from its output sum); V ends as the last W.
+    fn dec_run(&self, body: &[u8], out: &mut [u8], n: usize, c: &mut Ctx, advance: bool) {
+        let s = Self::S;
+        let (mut d0, mut d1) = (c.d0, c.d1);
+        self.layer(true, body, &mut *out, n, At::ext(0), &mut d1, true);
+        diff_xor(&mut out[..n * s], s, &mut c.v);
+        let sums = self.layer(true, &[], out, n, At::io(0), &mut d0, false);
+        xor_into(&mut c.sigma[..s], &sums.out[..s]);
+        if advance {
+            c.d0 = d0;
+            c.d1 = d1;
+        }
+        d0.zeroize();
+        d1.zeroize();
+    }
+
+    /// One wide layer `out_j = E^(±1)(src_j [^ Δ_j]) [^ Δ_j]` on `n` consecutive blocks, the
+    /// mask `Δ_j = 2^j·mask` on the input side (`mask_in`) or the output side.
+    #[allow(clippy::too_many_arguments)]
+    fn layer(&self, inverse: bool, ext: &[u8], io: &mut [u8], n: usize, src: At, mask: &mut Blk, mask_in: bool) -> EmSums {
+        let s = Self::S;
+        let key = &self.key[..s];
+        self.perm.em_many(&mut EmJob {
+            inverse,
+            blocks: n,
+            stride: s,
+            ext,
+            io,
+            src,
+            post: None,
+            dst: 0,
+            pre: key,
+            post_const: key,
+            mask: &mut mask[..s],
+            mask_in,
+            mask_out: !mask_in,
+        })
     }
 }
 

@@ -141,67 +141,45 @@ pub(crate) fn xor(a: &Blk, b: &Blk, s: usize) -> Blk {
     r
 }
 
-/// Multiplication by 2 in GF(2^(8s)) (little-endian bytes), s = 32 or 64, constant time:
-/// a one-bit shift of the little-endian 64-bit words with carries, and the reduction
-/// `x^256 = x^10 + x^5 + x^2 + 1` (`0x425`) or `x^512 = x^8 + x^5 + x^2 + 1` (`0x125`).
+/// Multiplication by 2 in GF(2^(8s)) (little-endian bytes), s = 32 or 64, constant time
+/// (see [`crate::em::dbl_bytes`]).
 #[inline]
 pub(crate) fn dbl(x: &mut Blk, s: usize) {
     debug_assert!(s == 32 || s == 64);
-    let mut m = Mask::from_blk(x, s);
-    m.dbl(s);
-    *x = m.to_blk(s);
+    crate::em::dbl_bytes(&mut x[..s]);
 }
 
-/// A running mask (Δ, L, …) as little-endian 64-bit words, for the per-block loops.
-///
-/// Kept as words so that doubling it and XORing it into blocks never stores it in 8-byte
-/// pieces and reloads it as 16-byte vectors right away (a store-forwarding stall of about 15
-/// cycles per block, which cost more than the lane-sliced permutation).
-#[derive(Clone, Copy)]
-pub(crate) struct Mask([u64; MAX_S / 8]);
+/// How many blocks (COPA) or double blocks (OTR) go into one [`Permutation::em_many`] call.
+pub(crate) const CHUNK: usize = 64;
 
-impl Mask {
-    pub(crate) const ZERO: Mask = Mask([0; MAX_S / 8]);
-
-    /// The first `s` bytes of `b` as words.
-    #[inline]
-    pub(crate) fn from_blk(b: &Blk, s: usize) -> Mask {
-        let mut m = Mask::ZERO;
-        for (w, c) in m.0.iter_mut().zip(b[..s].chunks_exact(8)) {
-            *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        }
-        m
-    }
-
-    /// Back to bytes (the first `s` bytes used).
-    #[inline]
-    pub(crate) fn to_blk(self, s: usize) -> Blk {
-        let mut b = [0u8; MAX_S];
-        self.xor_into(&mut b[..s]);
-        b
-    }
-
-    /// `dst ^= self` (`dst.len()` = s), eight bytes at a time.
-    #[inline(always)]
-    pub(crate) fn xor_into(&self, dst: &mut [u8]) {
-        for (w, c) in self.0.iter().zip(dst.chunks_exact_mut(8)) {
-            let x = u64::from_le_bytes((&*c).try_into().expect("8 bytes")) ^ w;
-            c.copy_from_slice(&x.to_le_bytes());
+/// The COPA V chain on a run of blocks: `v ^= b_j; b_j = v` for every block in order.
+#[inline]
+pub(crate) fn prefix_xor(buf: &mut [u8], s: usize, v: &mut Blk) {
+    for blk in buf.chunks_exact_mut(s) {
+        for (b, x) in blk.iter_mut().zip(v[..s].iter_mut()) {
+            *x ^= *b;
+            *b = *x;
         }
     }
+}
 
-    /// `self ← 2·self` in GF(2^(8s)), as [`dbl`].
-    #[inline(always)]
-    pub(crate) fn dbl(&mut self, s: usize) {
-        let w = &mut self.0;
-        let n = s / 8;
-        let carry = w[n - 1] >> 63;
-        for i in (1..n).rev() {
-            w[i] = (w[i] << 1) | (w[i - 1] >> 63);
-        }
-        let poly: u64 = if s == 32 { 0x0425 } else { 0x0125 };
-        w[0] = (w[0] << 1) ^ (poly & 0u64.wrapping_sub(carry));
+/// COPA decryption's differences: `b_j ← b_j ^ b_(j-1)` (with `b_(-1) = v`), and `v ←` the
+/// last original block.
+#[inline]
+pub(crate) fn diff_xor(buf: &mut [u8], s: usize, v: &mut Blk) {
+    let n = buf.len() / s;
+    if n == 0 {
+        return;
     }
+    let mut last = [0u8; MAX_S];
+    last[..s].copy_from_slice(&buf[(n - 1) * s..n * s]);
+    for j in (1..n).rev() {
+        let (a, b) = buf.split_at_mut(j * s);
+        xor_into(&mut b[..s], &a[(j - 1) * s..]);
+    }
+    xor_into(&mut buf[..s], &v[..s]);
+    *v = last;
+    wipe(&mut last, 0);
 }
 
 /// Wipes scratch blocks: a plain (vectorised) fill, then `black_box` so that the stores are not
@@ -284,11 +262,6 @@ impl<P: Permutation> Em<'_, P> {
     /// `E` on every block, `BATCH` states per `permute_many` call.
     pub(crate) fn e_many(&self, xs: &mut [Blk]) {
         self.many(xs, false)
-    }
-
-    /// `D = E^-1` on every block.
-    pub(crate) fn d_many(&self, xs: &mut [Blk]) {
-        self.many(xs, true)
     }
 
     fn many(&self, xs: &mut [Blk], inverse: bool) {

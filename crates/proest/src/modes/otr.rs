@@ -6,7 +6,8 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::core_trait::ModeCore;
-use super::{BATCH, Mask, wipe, Blk, Em, MAX_S, Mode, Sink, dbl, pad, times2, times3, xor, xor_into};
+use super::{BATCH, CHUNK, wipe, Blk, Em, MAX_S, Mode, dbl, pad, times2, times3, xor, xor_into};
+use crate::em::{At, EmJob};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
 /// Prøst-OTR over the permutation `P`. Use through [`crate::ProestAead`].
@@ -125,54 +126,26 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let ndouble = msg.len() / (2 * s);
         let rest = &msg[ndouble * 2 * s..];
         let final_double = rest.len() >= s;
-        let pairs = ndouble + final_double as usize;
-        // The padded final double block, if any: pad_2B(rest).
-        let mut tail = [0u8; 2 * MAX_S];
-        if final_double {
-            tail[..rest.len()].copy_from_slice(rest);
-            tail[rest.len()] = 0x80;
-        }
-        let mut m1s = [[0u8; MAX_S]; BATCH];
-        let mut m2s = [[0u8; MAX_S]; BATCH];
-        let mut ls = [Mask::ZERO; BATCH];
-        let mut xs = [[0u8; MAX_S]; BATCH];
-        let mut l = Mask::from_blk(&c.l, s);
         let mut i = 0;
-        while i < pairs {
-            let n = BATCH.min(pairs - i);
-            for j in 0..n {
-                let k = i + j;
-                let src = if k < ndouble { &msg[k * 2 * s..(k + 1) * 2 * s] } else { &tail[..2 * s] };
-                m1s[j][..s].copy_from_slice(&src[..s]);
-                m2s[j][..s].copy_from_slice(&src[s..]);
-                xor_into(&mut c.sigma[..s], &m2s[j][..s]);
-                ls[j] = l;
-                l.dbl(s);
-                xs[j] = m1s[j];
-                ls[j].xor_into(&mut xs[j][..s]);
-            }
-            // C1 = E(M1 ^ L) ^ M2
-            em.e_many(&mut xs[..n]);
-            for j in 0..n {
-                xor_into(&mut xs[j][..s], &m2s[j][..s]);
-                let pos = (i + j) * 2 * s;
-                out[pos..pos + s].copy_from_slice(&xs[j][..s]);
-                ls[j].xor_into(&mut xs[j][..s]);
-                xor_into(&mut xs[j][..s], &c.delta[..s]);
-            }
-            // C2 = E(C1 ^ L ^ Δ) ^ M1
-            em.e_many(&mut xs[..n]);
-            for j in 0..n {
-                xor_into(&mut xs[j][..s], &m1s[j][..s]);
-                let pos = (i + j) * 2 * s + s;
-                out[pos..pos + s].copy_from_slice(&xs[j][..s]);
-            }
+        while i < ndouble {
+            let n = CHUNK.min(ndouble - i);
+            let (a, b) = (i * 2 * s, (i + n) * 2 * s);
+            self.feistel(&msg[a..b], &mut out[a..b], n, &mut c, true);
             i += n;
         }
-        c.l = l.to_blk(s);
-        let mut end = pairs * 2 * s;
+        let mut end = ndouble * 2 * s;
         if final_double {
+            // pad_2B(rest): the 0x80 lands in M2.
+            let mut tail = [0u8; 2 * MAX_S];
+            tail[..rest.len()].copy_from_slice(rest);
+            tail[rest.len()] = 0x80;
+            let mut blk = [0u8; 2 * MAX_S];
+            self.feistel(&tail[..2 * s], &mut blk[..2 * s], 1, &mut c, true);
+            out[end..end + 2 * s].copy_from_slice(&blk[..2 * s]);
+            end += 2 * s;
             xor_into(&mut c.l[..s], &c.delta[..s]);
+            tail.zeroize();
+            blk.zeroize();
         } else {
             let m = pad(rest);
             xor_into(&mut c.sigma[..s], &m[..s]);
@@ -185,12 +158,6 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let mut t = self.tag(&c);
         out[end..end + s / 2].copy_from_slice(&t[..s / 2]);
         t.zeroize();
-        tail.zeroize();
-        wipe(&mut m1s, [0u8; MAX_S]);
-        wipe(&mut m2s, [0u8; MAX_S]);
-        wipe(&mut ls, Mask::ZERO);
-        wipe(&mut [l], Mask::ZERO);
-        wipe(&mut xs, [0u8; MAX_S]);
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
@@ -199,57 +166,82 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let mut c = self.start(nonce, ad);
         let nblocks = body.len() / s;
         let pairs = nblocks / 2;
-        let mut sink = Sink { out, last };
-        let mut ls = [Mask::ZERO; BATCH];
-        let mut xs = [[0u8; MAX_S]; BATCH];
-        let mut l = Mask::from_blk(&c.l, s);
+        let even = nblocks % 2 == 0;
+        // With an even block count the last pair ends in the final block (`last`).
+        let main = if even { pairs - 1 } else { pairs };
         let mut i = 0;
-        while i < pairs {
-            let n = BATCH.min(pairs - i);
-            for j in 0..n {
-                let k = i + j;
-                ls[j] = l;
-                l.dbl(s);
-                xs[j][..s].copy_from_slice(&body[k * 2 * s..k * 2 * s + s]);
-                ls[j].xor_into(&mut xs[j][..s]);
-                xor_into(&mut xs[j][..s], &c.delta[..s]);
-            }
-            // M1 = E(C1 ^ L ^ Δ) ^ C2
-            em.e_many(&mut xs[..n]);
-            for j in 0..n {
-                let pos = (i + j) * 2 * s;
-                xor_into(&mut xs[j][..s], &body[pos + s..pos + 2 * s]);
-                sink.put(pos, &xs[j][..s]);
-                ls[j].xor_into(&mut xs[j][..s]);
-            }
-            // M2 = E(M1 ^ L) ^ C1
-            em.e_many(&mut xs[..n]);
-            for j in 0..n {
-                let pos = (i + j) * 2 * s;
-                xor_into(&mut xs[j][..s], &body[pos..pos + s]);
-                xor_into(&mut c.sigma[..s], &xs[j][..s]);
-                sink.put(pos + s, &xs[j][..s]);
-            }
+        while i < main {
+            let n = CHUNK.min(main - i);
+            let (a, b) = (i * 2 * s, (i + n) * 2 * s);
+            self.feistel(&body[a..b], &mut out[a..b], n, &mut c, false);
             i += n;
         }
-        c.l = l.to_blk(s);
-        if nblocks % 2 == 1 {
-            let pos = pairs * 2 * s;
+        let pos = main * 2 * s;
+        if even {
+            let mut blk = [0u8; 2 * MAX_S];
+            self.feistel(&body[pos..pos + 2 * s], &mut blk[..2 * s], 1, &mut c, false);
+            out[pos..pos + s].copy_from_slice(&blk[..s]);
+            last.copy_from_slice(&blk[s..2 * s]);
+            xor_into(&mut c.l[..s], &c.delta[..s]);
+            blk.zeroize();
+        } else {
             let mut x = em.e_of(&c.l);
             xor_into(&mut x[..s], &body[pos..pos + s]);
             xor_into(&mut c.sigma[..s], &x[..s]);
-            sink.put(pos, &x[..s]);
+            last.copy_from_slice(&x[..s]);
             x.zeroize();
-        } else {
-            xor_into(&mut c.l[..s], &c.delta[..s]);
         }
         let mut t = self.tag(&c);
         let ok = t[..s / 2].ct_eq(tag);
         t.zeroize();
-        wipe(&mut ls, Mask::ZERO);
-        wipe(&mut [l], Mask::ZERO);
-        wipe(&mut xs, [0u8; MAX_S]);
         ok
+    }
+}
+
+impl<P: Permutation> Otr<P> {
+    /// `n` double blocks `src` → `out` (both `2nB` bytes), two wide calls, L doubled n times.
+    /// Encryption: `C1 = E(M1 ^ L) ^ M2`, `C2 = E(C1 ^ L ^ Δ) ^ M1`, Σ ^= ΣM2.
+    /// Decryption: `M1 = E(C1 ^ L ^ Δ) ^ C2`, `M2 = E(M1 ^ L) ^ C1`, Σ ^= ΣM2.
+    fn feistel(&self, src: &[u8], out: &mut [u8], n: usize, c: &mut Ctx, encrypt: bool) {
+        let s = Self::S;
+        let key = &self.key[..s];
+        let mut kd = xor(&self.key, &c.delta, s);
+        let (first_pre, second_pre) = if encrypt { (key, &kd[..s]) } else { (&kd[..s], key) };
+        let mut l = c.l;
+        let sums1 = self.perm.em_many(&mut EmJob {
+            inverse: false,
+            blocks: n,
+            stride: 2 * s,
+            ext: src,
+            io: &mut *out,
+            src: At::ext(0),
+            post: Some(At::ext(s)),
+            dst: 0,
+            pre: first_pre,
+            post_const: key,
+            mask: &mut l[..s],
+            mask_in: true,
+            mask_out: false,
+        });
+        let sums2 = self.perm.em_many(&mut EmJob {
+            inverse: false,
+            blocks: n,
+            stride: 2 * s,
+            ext: src,
+            io: out,
+            src: At::io(0),
+            post: Some(At::ext(0)),
+            dst: s,
+            pre: second_pre,
+            post_const: key,
+            mask: &mut c.l[..s],
+            mask_in: true,
+            mask_out: false,
+        });
+        let sum = if encrypt { &sums1.post } else { &sums2.out };
+        xor_into(&mut c.sigma[..s], &sum[..s]);
+        kd.zeroize();
+        l.zeroize();
     }
 }
 
