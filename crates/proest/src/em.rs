@@ -116,10 +116,18 @@ impl core::fmt::Debug for EmSums {
 
 impl Drop for EmSums {
     fn drop(&mut self) {
-        self.src.zeroize();
-        self.post.zeroize();
-        self.out.zeroize();
+        wipe(&mut self.src);
+        wipe(&mut self.post);
+        wipe(&mut self.out);
     }
+}
+
+/// Zeroes `b` with plain (vectorised) stores kept alive by `black_box` (`zeroize`'s volatile
+/// byte stores cost more than a small wide call).
+#[inline(always)]
+pub(crate) fn wipe(b: &mut [u8]) {
+    b.fill(0);
+    core::hint::black_box(b);
 }
 
 impl EmSums {
@@ -188,7 +196,10 @@ pub(crate) fn dbl_bytes(x: &mut [u8]) {
     for (w, c) in w.iter().zip(x.chunks_exact_mut(8)) {
         c.copy_from_slice(&w.to_le_bytes());
     }
-    w.zeroize();
+    for x in w.iter_mut() {
+        *x = 0;
+    }
+    core::hint::black_box(&mut w);
 }
 
 /// Blocks `from..job.blocks` of `job` one at a time with the single-state permutation

@@ -340,7 +340,7 @@ fn store_mask(job: &mut EmJob<'_>, masks: &[__m512i; 17], cnt: usize, w16: bool)
         unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), masks[cnt]) };
         job.mask.copy_from_slice(&b);
     }
-    zeroize::Zeroize::zeroize(&mut b);
+    crate::em::wipe(&mut b);
 }
 
 /// The lane-sliced [`EmJob`] driver: full batches, a padded batch for a remainder of at least
@@ -369,7 +369,7 @@ fn em_impl<W: sliced::Word>(
             crate::em::dbl_bytes(&mut two[32..]);
             // SAFETY: 64 readable bytes.
             let v = unsafe { _mm512_loadu_si512(two.as_ptr().cast()) };
-            zeroize::Zeroize::zeroize(&mut two);
+            crate::em::wipe(&mut two);
             v
         } else {
             load_const(job.mask, false)
@@ -397,7 +397,7 @@ fn em_impl<W: sliced::Word>(
         sums.src[..s].copy_from_slice(&b[0][..s]);
         sums.post[..s].copy_from_slice(&b[1][..s]);
         sums.out[..s].copy_from_slice(&b[2][..s]);
-        zeroize::Zeroize::zeroize(&mut b);
+        crate::em::wipe(b.as_flattened_mut());
     }
     crate::em::em_serial::<W::L>(job, batched, &mut sums, single);
     sums

@@ -150,7 +150,7 @@ pub(crate) fn dbl(x: &mut Blk, s: usize) {
 }
 
 /// How many blocks (COPA) or double blocks (OTR) go into one [`Permutation::em_many`] call.
-pub(crate) const CHUNK: usize = 64;
+pub(crate) const CHUNK: usize = 256;
 
 /// The COPA V chain on a run of blocks: `v ^= b_j; b_j = v` for every block in order.
 #[inline]
