@@ -6,11 +6,12 @@ use core::fmt;
 
 use aead::array::ArraySize;
 use aead::consts::{U16, U32, U64};
+use subtle::Choice;
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
 use crate::error::Error;
-use crate::modes::core_trait::SealJob;
+use crate::modes::core_trait::{OpenJob, SealJob};
 use crate::modes::{Ape, Copa, MAX_S, Mode, Otr, unpad_ct};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
@@ -136,6 +137,13 @@ impl<M: Mode> ProestAead<M> {
             &mut out[..split],
             &mut last[..M::LAST_BLOCK],
         );
+        Self::conclude(tag_ok, out, &mut last, split, max)
+    }
+
+    /// Releases the plaintext if both the tag (`tag_ok`) and the padding of the final block
+    /// `last` verify: `out[..split]` holds the other blocks; otherwise wipes `out[..max]`.
+    /// Wipes `last` in either case.
+    fn conclude(tag_ok: Choice, out: &mut [u8], last: &mut [u8; MAX_S], split: usize, max: usize) -> Result<usize, Error> {
         let (pad_ok, pos) = unpad_ct(&last[..M::LAST_BLOCK]);
         // One decision on both checks, computed without branches.
         let ok = tag_ok & pad_ok;
@@ -162,14 +170,16 @@ impl<M: Mode> ProestAead<M> {
     }
 }
 
-/// One message of a batch for [`ProestAead::encrypt_batch`].
+/// One message of a batch for [`ProestAead::encrypt_batch`], or one ciphertext for
+/// [`ProestAead::decrypt_batch`].
 #[derive(Clone, Copy, Debug)]
 pub struct Packet<'a> {
     /// The nonce (`NONCE_LEN` bytes; never reuse one under the same key).
     pub nonce: &'a [u8],
     /// Associated data.
     pub ad: &'a [u8],
-    /// The message.
+    /// The message ([`ProestAead::encrypt_batch`]) or the ciphertext
+    /// ([`ProestAead::decrypt_batch`]).
     pub msg: &'a [u8],
 }
 
@@ -195,6 +205,70 @@ impl<M: Mode> ProestAead<M> {
         self.mode.seal_batch(&mut jobs);
         drop(jobs);
         Ok(outs)
+    }
+}
+
+impl<M: Mode> ProestAead<M> {
+    /// Decrypts and verifies many independent ciphertexts under this key at once (`msg` of
+    /// each [`Packet`] is the ciphertext); returns one result per packet, each exactly what
+    /// [`ProestAead::decrypt`] returns for it.
+    ///
+    /// Every packet is verified on its own: a packet with a wrong nonce length, an invalid
+    /// ciphertext length, a bad tag or bad padding gets its error and releases no plaintext
+    /// (its scratch buffer is wiped), without affecting the others. APE runs the packets in
+    /// lockstep (IVs through `permute_many`, the backwards P⁻¹ chains through
+    /// `inverse_many`); COPA and OTR are wide within each message and run one after the other.
+    pub fn decrypt_batch(&self, packets: &[Packet<'_>]) -> Vec<Result<Vec<u8>, Error>> {
+        let mut results: Vec<Result<Vec<u8>, Error>> = Vec::with_capacity(packets.len());
+        // (packet index, max plaintext length, body length) of the packets that go through.
+        let mut valid = Vec::new();
+        for (i, p) in packets.iter().enumerate() {
+            let checked = Self::check_nonce(p.nonce).and_then(|()| {
+                Self::max_plaintext_len(p.msg.len()).ok_or(Error::InvalidCiphertextLength { len: p.msg.len() })
+            });
+            match checked {
+                Ok(max) => {
+                    results.push(Ok(vec![0u8; max]));
+                    valid.push((i, max, p.msg.len() - M::TAG_LEN));
+                }
+                Err(e) => results.push(Err(e)),
+            }
+        }
+        let mut lasts = vec![[0u8; MAX_S]; valid.len()];
+        let mut outs: Vec<Vec<u8>> = Vec::with_capacity(valid.len());
+        for &(i, ..) in &valid {
+            outs.push(core::mem::replace(&mut results[i], Ok(Vec::new())).expect("valid packet"));
+        }
+        let oks = {
+            let mut jobs: Vec<OpenJob<'_>> = valid
+                .iter()
+                .zip(outs.iter_mut())
+                .zip(lasts.iter_mut())
+                .map(|((&(i, _, body_len), out), last)| {
+                    let ct = packets[i].msg;
+                    OpenJob {
+                        nonce: packets[i].nonce,
+                        ad: packets[i].ad,
+                        body: &ct[..body_len],
+                        tag: &ct[body_len..],
+                        out: &mut out[..body_len - M::LAST_BLOCK],
+                        last: &mut last[..M::LAST_BLOCK],
+                    }
+                })
+                .collect();
+            self.mode.open_batch(&mut jobs)
+        };
+        for (((&(i, max, body_len), mut out), last), ok) in valid.iter().zip(outs).zip(lasts.iter_mut()).zip(oks) {
+            let split = body_len - M::LAST_BLOCK;
+            results[i] = match Self::conclude(ok, &mut out, last, split, max) {
+                Ok(n) => {
+                    out.truncate(n);
+                    Ok(out)
+                }
+                Err(e) => Err(e),
+            };
+        }
+        results
     }
 }
 

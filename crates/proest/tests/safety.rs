@@ -270,3 +270,79 @@ fn encrypt_batch_equals_one_at_a_time() {
     batch_matches_single::<Copa<Proest256>>();
     batch_matches_single::<Otr<Proest256>>();
 }
+
+fn decrypt_batch_matches_single<M: Mode>() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut key = vec![0u8; M::KEY_LEN];
+    rng.fill_bytes(&mut key);
+    let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
+    let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
+        .iter()
+        .map(|&(m, a)| {
+            let mut n = vec![0u8; M::NONCE_LEN];
+            let mut ad = vec![0u8; a];
+            let mut msg = vec![0u8; m];
+            rng.fill_bytes(&mut n);
+            rng.fill_bytes(&mut ad);
+            rng.fill_bytes(&mut msg);
+            (n, ad, msg)
+        })
+        .collect();
+    for b in common::available_backends(M::ALGORITHM) {
+        let c = ProestAead::<M>::with_backend(&key, b).unwrap();
+        let mut cts: Vec<Vec<u8>> = data.iter().map(|(n, a, m)| c.encrypt(n, a, m).unwrap()).collect();
+        // Tamper with every third packet in a different way; packet 1 gets a bad nonce length,
+        // packet 4 an invalid ciphertext length.
+        let mut want_err = vec![None; cts.len()];
+        for i in (0..cts.len()).step_by(3) {
+            let ct = &mut cts[i];
+            let bit = rng.random_range(0..ct.len() * 8);
+            ct[bit / 8] ^= 1 << (bit % 8);
+            want_err[i] = Some(Error::Authentication);
+        }
+        cts[4].pop();
+        want_err[4] = Some(Error::InvalidCiphertextLength { len: cts[4].len() });
+        let short_nonce = [0u8; 3];
+        let packets: Vec<slicewise_proest::Packet<'_>> = data
+            .iter()
+            .zip(&cts)
+            .enumerate()
+            .map(|(i, ((n, a, _), ct))| slicewise_proest::Packet {
+                nonce: if i == 1 { &short_nonce[..] } else { n },
+                ad: a,
+                msg: ct,
+            })
+            .collect();
+        want_err[1] = Some(Error::InvalidNonceLength { expected: M::NONCE_LEN, got: 3 });
+        let got = c.decrypt_batch(&packets);
+        assert_eq!(got.len(), packets.len());
+        let mut rejected = 0;
+        for (i, (p, r)) in packets.iter().zip(&got).enumerate() {
+            // Each result is exactly the one-at-a-time result.
+            assert_eq!(r, &c.decrypt(p.nonce, p.ad, p.msg), "{} {b} packet {i}", M::ALGORITHM);
+            match &want_err[i] {
+                Some(e) => {
+                    assert_eq!(r.as_ref().unwrap_err(), e, "{} {b} packet {i}", M::ALGORITHM);
+                    rejected += 1;
+                }
+                None => assert_eq!(r.as_ref().unwrap(), &data[i].2, "{} {b} packet {i}", M::ALGORITHM),
+            }
+        }
+        assert!(rejected >= 15);
+        assert!(c.decrypt_batch(&[]).is_empty());
+        // A batch in which every packet fails, and one of a single packet.
+        let all_bad: Vec<_> = packets.iter().step_by(3).copied().collect();
+        assert!(c.decrypt_batch(&all_bad).iter().all(|r| r == &Err(Error::Authentication)));
+        assert_eq!(c.decrypt_batch(&packets[2..3])[0].as_ref().unwrap(), &data[2].2);
+    }
+}
+
+#[test]
+fn decrypt_batch_equals_one_at_a_time_and_rejects_each_bad_packet() {
+    decrypt_batch_matches_single::<Ape<Proest128>>();
+    decrypt_batch_matches_single::<Copa<Proest128>>();
+    decrypt_batch_matches_single::<Otr<Proest128>>();
+    decrypt_batch_matches_single::<Ape<Proest256>>();
+    decrypt_batch_matches_single::<Copa<Proest256>>();
+    decrypt_batch_matches_single::<Otr<Proest256>>();
+}

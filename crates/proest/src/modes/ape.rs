@@ -4,7 +4,7 @@
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use super::core_trait::{ModeCore, SealJob};
+use super::core_trait::{ModeCore, OpenJob, SealJob};
 use super::{Blk, MAX_S, Mode, Sink, xor_into};
 use crate::lane::{Lane, load_state, store_state};
 use crate::permutation::{Permutation, Proest128, Proest256};
@@ -40,6 +40,48 @@ impl<P: Permutation> Ape<P> {
         self.perm.permute_bytes(&mut v[..s]);
         v[s - 1] ^= 0x01;
         v
+    }
+}
+
+impl<P: Permutation> Ape<P> {
+    /// [`Ape::init`] for many (nonce, AD) pairs in lockstep through `permute_many`.
+    fn init_batch<'a>(&self, inputs: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> alloc::vec::Vec<Blk> {
+        let (s, r) = (Self::S, Self::R);
+        let zero = [<P::Lane as Lane>::ZERO; 16];
+        let inputs: alloc::vec::Vec<_> = inputs.collect();
+        // Steps: 2 nonce halves, then ⌊|A|/r⌋ + 1 AD blocks.
+        let steps = |ad: &[u8]| 3 + ad.len() / r;
+        let max_steps = inputs.iter().map(|(_, ad)| steps(ad)).max().unwrap_or(0);
+        let mut vs = alloc::vec![[0u8; MAX_S]; inputs.len()];
+        let mut states = alloc::vec![zero; inputs.len()];
+        let mut active = alloc::vec::Vec::with_capacity(inputs.len());
+        for step in 0..max_steps {
+            active.clear();
+            for (k, ((nonce, ad), v)) in inputs.iter().zip(vs.iter_mut()).enumerate() {
+                if step >= steps(ad) {
+                    continue;
+                }
+                if step == 0 {
+                    v[r..s].copy_from_slice(&self.key[..r]);
+                    xor_into(&mut v[..r], &nonce[..r]);
+                } else if step == 1 {
+                    xor_into(&mut v[..r], &nonce[r..2 * r]);
+                } else {
+                    absorb(v, &ad[(step - 2) * r..], r);
+                }
+                states[active.len()] = load_state(&v[..s]);
+                active.push(k);
+            }
+            self.perm.permute_many(&mut states[..active.len()]);
+            for (st, &k) in states.iter().zip(&active) {
+                store_state(st, &mut vs[k][..s]);
+            }
+        }
+        for v in &mut vs {
+            v[s - 1] ^= 0x01;
+        }
+        super::wipe(&mut states, zero);
+        vs
     }
 }
 
@@ -133,6 +175,61 @@ impl<P: Permutation> ModeCore for Ape<P> {
         }
         super::wipe(&mut vs, [0u8; MAX_S]);
         super::wipe(&mut states, zero);
+    }
+
+    /// Many ciphertexts in lockstep: first the IVs (nonce and AD absorbed with `permute_many`),
+    /// then the backwards P⁻¹ chains, step `t` of every chain that still has one in one
+    /// `inverse_many` call.
+    fn open_batch(&self, jobs: &mut [OpenJob<'_>]) -> alloc::vec::Vec<Choice> {
+        let (s, r) = (Self::S, Self::R);
+        let zero = [<P::Lane as Lane>::ZERO; 16];
+        let mut ivs = self.init_batch(jobs.iter().map(|j| (j.nonce, j.ad)));
+        let blocks = |j: &OpenJob<'_>| j.body.len() / r;
+        let max_steps = jobs.iter().map(blocks).max().unwrap_or(0);
+        let mut vs = alloc::vec![[0u8; MAX_S]; jobs.len()];
+        let mut states = alloc::vec![zero; jobs.len()];
+        let mut active = alloc::vec::Vec::with_capacity(jobs.len());
+        let mut p = [0u8; MAX_S / 2];
+        for t in 0..max_steps {
+            active.clear();
+            for (k, (j, v)) in jobs.iter_mut().zip(vs.iter_mut()).enumerate() {
+                let n = blocks(j);
+                if t >= n {
+                    continue;
+                }
+                if t == 0 {
+                    v[..r].copy_from_slice(&j.body[(n - 1) * r..n * r]);
+                    v[r..s].copy_from_slice(j.tag);
+                    xor_into(&mut v[r..s], &self.key[..r]);
+                } else {
+                    // p_i = V[..r] ^ c_(i-1) with i = n - t; then V[..r] = c_(i-1).
+                    let i = n - t;
+                    let c = &j.body[(i - 1) * r..i * r];
+                    p[..r].copy_from_slice(&v[..r]);
+                    xor_into(&mut p[..r], c);
+                    Sink { out: &mut *j.out, last: &mut *j.last }.put(i * r, &p[..r]);
+                    v[..r].copy_from_slice(c);
+                }
+                states[active.len()] = load_state(&v[..s]);
+                active.push(k);
+            }
+            self.perm.inverse_many(&mut states[..active.len()]);
+            for (st, &k) in states.iter().zip(&active) {
+                store_state(st, &mut vs[k][..s]);
+            }
+        }
+        let mut oks = alloc::vec::Vec::with_capacity(jobs.len());
+        for ((j, v), iv) in jobs.iter_mut().zip(&vs).zip(&ivs) {
+            p[..r].copy_from_slice(&v[..r]);
+            xor_into(&mut p[..r], &iv[..r]);
+            Sink { out: &mut *j.out, last: &mut *j.last }.put(0, &p[..r]);
+            oks.push(v[r..s].ct_eq(&iv[r..s]));
+        }
+        p.zeroize();
+        super::wipe(&mut vs, [0u8; MAX_S]);
+        super::wipe(&mut ivs, [0u8; MAX_S]);
+        super::wipe(&mut states, zero);
+        oks
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {

@@ -90,6 +90,28 @@ pub(crate) mod core_trait {
                 self.seal(j.nonce, j.ad, j.msg, j.out);
             }
         }
+        /// [`ModeCore::open`] on every job (lengths already checked); one verification
+        /// result per job. The default runs them one after the other; APE overrides it to run
+        /// the messages in lockstep through the wide calls.
+        fn open_batch(&self, jobs: &mut [OpenJob<'_>]) -> alloc::vec::Vec<Choice> {
+            jobs.iter_mut().map(|j| self.open(j.nonce, j.ad, j.body, j.tag, j.out, j.last)).collect()
+        }
+    }
+
+    /// One ciphertext of a batch, split as for [`ModeCore::open`].
+    pub struct OpenJob<'a> {
+        pub(crate) nonce: &'a [u8],
+        pub(crate) ad: &'a [u8],
+        pub(crate) body: &'a [u8],
+        pub(crate) tag: &'a [u8],
+        pub(crate) out: &'a mut [u8],
+        pub(crate) last: &'a mut [u8],
+    }
+
+    impl core::fmt::Debug for OpenJob<'_> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("OpenJob").field("ad_len", &self.ad.len()).field("body_len", &self.body.len()).finish()
+        }
     }
 
     /// One message of a batch: inputs and its exactly sized ciphertext buffer.
