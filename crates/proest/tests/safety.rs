@@ -227,11 +227,12 @@ fn rustcrypto_traits() {
     assert_eq!(<C as AeadCore>::TAG_POSITION, slicewise_proest::aead::TagPosition::Postfix);
 }
 
-fn batch_matches_single<M: Mode>() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+/// A key and 45 (nonce, AD, message) triples: lengths around block boundaries and a few long
+/// ones; more packets than one wide batch.
+#[allow(clippy::type_complexity)]
+fn random_packets<M: Mode>(rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) {
     let mut key = vec![0u8; M::KEY_LEN];
     rng.fill_bytes(&mut key);
-    // lengths around block boundaries and a few long ones; more packets than one wide batch
     let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
     let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
         .iter()
@@ -245,6 +246,12 @@ fn batch_matches_single<M: Mode>() {
             (n, ad, msg)
         })
         .collect();
+    (key, data)
+}
+
+fn batch_matches_single<M: Mode>() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (key, data) = random_packets::<M>(&mut rng);
     let packets: Vec<slicewise_proest::Packet<'_>> =
         data.iter().map(|(n, a, m)| slicewise_proest::Packet { nonce: n, ad: a, msg: m }).collect();
     for b in common::available_backends(M::ALGORITHM) {
@@ -273,21 +280,7 @@ fn encrypt_batch_equals_one_at_a_time() {
 
 fn decrypt_batch_matches_single<M: Mode>() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut key = vec![0u8; M::KEY_LEN];
-    rng.fill_bytes(&mut key);
-    let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
-    let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
-        .iter()
-        .map(|&(m, a)| {
-            let mut n = vec![0u8; M::NONCE_LEN];
-            let mut ad = vec![0u8; a];
-            let mut msg = vec![0u8; m];
-            rng.fill_bytes(&mut n);
-            rng.fill_bytes(&mut ad);
-            rng.fill_bytes(&mut msg);
-            (n, ad, msg)
-        })
-        .collect();
+    let (key, data) = random_packets::<M>(&mut rng);
     for b in common::available_backends(M::ALGORITHM) {
         let c = ProestAead::<M>::with_backend(&key, b).unwrap();
         let mut cts: Vec<Vec<u8>> = data.iter().map(|(n, a, m)| c.encrypt(n, a, m).unwrap()).collect();
