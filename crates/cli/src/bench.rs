@@ -81,6 +81,10 @@ pub struct GroestlBenchArgs {
     /// the batch actually used.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536), requires = "many")]
     many_batch: u32,
+    /// Repeat the whole measurement this many times and report each cell's median, so that
+    /// a burst of load on a shared machine moves one run, not the figure.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
     #[command(flatten)]
     common: CommonBenchArgs,
 }
@@ -195,13 +199,43 @@ fn run_groestl(args: GroestlBenchArgs) -> anyhow::Result<ExitCode> {
         args.backend.split(',').map(|n| Backend::from_name(n.trim())).collect::<Result<_, _>>()?
     };
     let plan = args.common.plan();
+    let mut first = true;
+    let cells = median_of_runs(args.runs as usize, || {
+        let cells = measure_groestl(&args, &backends, plan, first);
+        first = false;
+        cells
+    });
+    report_with("groestl", &cells, &args.common, args.runs as usize)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `measure` `runs` times; each cell of the result is the median of its runs.
+pub fn median_of_runs(runs: usize, mut measure: impl FnMut() -> Vec<Cell>) -> Vec<Cell> {
+    let all: Vec<Vec<Cell>> = (0..runs.max(1)).map(|_| measure()).collect();
+    let mut out = all[0].clone();
+    for cell in &mut out {
+        let mut v: Vec<f64> = all
+            .iter()
+            .filter_map(|run| {
+                run.iter()
+                    .find(|c| c.algorithm == cell.algorithm && c.implementation == cell.implementation && c.bytes == cell.bytes)
+                    .map(|c| c.cycles_per_byte)
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        cell.cycles_per_byte = v[v.len() / 2];
+    }
+    out
+}
+
+fn measure_groestl(args: &GroestlBenchArgs, backends: &[Backend], plan: Plan, announce: bool) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &v in &args.algorithms {
         for &len in &args.common.sizes {
             let data = message(len);
-            for &b in &backends {
+            for &b in backends {
                 if !b.is_available() {
-                    if len == args.common.sizes[0] {
+                    if announce && len == args.common.sizes[0] {
                         eprintln!("skipped: backend {} is not available on this CPU", b.name());
                     }
                     continue;
@@ -254,10 +288,9 @@ fn run_groestl(args: GroestlBenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.many {
-        groestlcoin_rows(&backends, args.many_batch as usize, !args.no_compare, plan, &mut cells);
+        groestlcoin_rows(backends, args.many_batch as usize, !args.no_compare, plan, &mut cells);
     }
-    report("groestl", &cells, &args.common)?;
-    Ok(ExitCode::SUCCESS)
+    cells
 }
 
 /// Double Grøstl-512 of `batch` different 80-byte headers per call through
@@ -368,10 +401,34 @@ pub fn markdown(cells: &[Cell]) -> String {
 
 /// Prints the table or JSON and, with `--save`, writes JSON, Markdown and SVG files.
 pub fn report(target: &str, cells: &[Cell], common: &CommonBenchArgs) -> anyhow::Result<()> {
+    report_with(target, cells, common, 1)
+}
+
+/// Splits a row label such as `gfni (hash_many ×256)` into the implementation (`gfni`) and
+/// the kind of measurement (`hash_many`), dropping the batch size, which may vary with the
+/// message length. Plain labels have no kind.
+fn plot_key(label: &str) -> (&str, Option<String>) {
+    match label.split_once(" (") {
+        Some((name, rest)) => {
+            let kind = rest.trim_end_matches(')');
+            let kind = kind.split(" ×").next().unwrap_or(kind).trim();
+            (name, Some(kind.to_string()))
+        }
+        None => (label, None),
+    }
+}
+
+/// [`report`] for a figure that is the median of `runs` whole runs.
+pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs: usize) -> anyhow::Result<()> {
+    let statistic = if runs > 1 {
+        format!("median of {runs} runs, each the median of {} samples", common.samples)
+    } else {
+        format!("median of {} samples", common.samples)
+    };
     let json = serde_json::to_string_pretty(&serde_json::json!({
         "target": target,
         "unit": format!("{} per byte", cycles::tick_unit()),
-        "statistic": format!("median of {} samples", common.samples),
+        "statistic": statistic,
         "cpu": cpu_model(),
         "results": cells,
     }))?;
@@ -392,15 +449,31 @@ pub fn report(target: &str, cells: &[Cell], common: &CommonBenchArgs) -> anyhow:
         let mut algs: Vec<&str> = cells.iter().map(|c| c.algorithm.as_str()).collect();
         algs.dedup();
         for alg in algs {
-            let mut series: Vec<plot::Series> = Vec::new();
+            // One figure for the plain rows and one per kind of labelled row (`hash_many`…).
+            let mut figures: Vec<(Option<String>, Vec<plot::Series>)> = Vec::new();
             for c in cells.iter().filter(|c| c.algorithm == alg) {
-                match series.iter_mut().find(|s| s.0 == c.implementation) {
-                    Some(s) => s.1.push((c.bytes as f64, c.cycles_per_byte)),
-                    None => series.push((c.implementation.clone(), vec![(c.bytes as f64, c.cycles_per_byte)])),
+                let (name, kind) = plot_key(&c.implementation);
+                let fig = match figures.iter().position(|f| f.0 == kind) {
+                    Some(i) => &mut figures[i].1,
+                    None => {
+                        figures.push((kind.clone(), Vec::new()));
+                        &mut figures.last_mut().unwrap().1
+                    }
+                };
+                let point = (c.bytes as f64, c.cycles_per_byte);
+                match fig.iter_mut().find(|s| s.0 == name) {
+                    Some(s) => s.1.push(point),
+                    None => fig.push((name.to_string(), vec![point])),
                 }
             }
-            let svg = plot::svg(&format!("{alg}: {} per byte (median)", cycles::tick_unit()), "cycles per byte", &series);
-            write(format!("bench-{alg}.svg"), &svg)?;
+            for (kind, series) in figures {
+                let (title, file) = match &kind {
+                    Some(k) => (format!("{alg}, {k}"), format!("bench-{alg}-{}.svg", k.replace(' ', "-"))),
+                    None => (alg.to_string(), format!("bench-{alg}.svg")),
+                };
+                let svg = plot::svg(&format!("{title}: {} per byte (median)", cycles::tick_unit()), "cycles per byte", &series);
+                write(file, &svg)?;
+            }
         }
         eprintln!("wrote bench-{target}.json, bench-{target}.md and plots into {}", dir.display());
     }
@@ -421,6 +494,29 @@ pub fn cpu_model() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plot_keys_drop_the_batch_size() {
+        assert_eq!(plot_key("gfni"), ("gfni", None));
+        assert_eq!(plot_key("gfni (hash_many ×256)"), ("gfni", Some("hash_many".into())));
+        assert_eq!(plot_key("gfni (hash_many ×16)"), ("gfni", Some("hash_many".into())));
+        assert_eq!(plot_key("rustcrypto-groestl (one by one)"), ("rustcrypto-groestl", Some("one by one".into())));
+    }
+
+    #[test]
+    fn runs_are_merged_by_median() {
+        let c = |v| Cell {
+            algorithm: "a".into(),
+            implementation: "i".into(),
+            constant_time: None,
+            bytes: 64,
+            cycles_per_byte: v,
+        };
+        let mut vals = [5.0, 1.0, 3.0].into_iter();
+        let out = median_of_runs(3, || vec![c(vals.next().unwrap())]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].cycles_per_byte, 3.0);
+    }
 
     #[test]
     fn sizes_parse() {

@@ -9,7 +9,6 @@ pub type Series = (String, Vec<(f64, f64)>);
 const W: f64 = 760.0;
 const H: f64 = 460.0;
 const L: f64 = 70.0;
-const R: f64 = 190.0;
 const T: f64 = 40.0;
 const B: f64 = 50.0;
 const COLORS: [&str; 10] =
@@ -27,6 +26,10 @@ fn fmt_bytes(x: f64) -> String {
 
 /// Renders the series with a log-scale x axis (bytes) and a log-scale y axis.
 pub fn svg(title: &str, y_label: &str, series: &[Series]) -> String {
+    // Legend width from the longest label.
+    let longest = series.iter().map(|s| s.0.chars().count()).max().unwrap_or(0) as f64;
+    let r = 60.0 + 7.0 * longest;
+    let w = W + (r - 190.0).max(0.0);
     let pts = series.iter().flat_map(|s| s.1.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for &(x, y) in pts {
@@ -42,15 +45,15 @@ pub fn svg(title: &str, y_label: &str, series: &[Series]) -> String {
     }
     let (ly0, ly1) = ((y0 * 0.8).log10().floor(), (y1 * 1.25).log10().ceil());
     let (lx0, lx1) = (x0.log2(), x1.log2());
-    let px = |x: f64| L + (x.log2() - lx0) / (lx1 - lx0).max(1e-9) * (W - L - R);
+    let px = |x: f64| L + (x.log2() - lx0) / (lx1 - lx0).max(1e-9) * (w - L - r);
     let py = |y: f64| T + (ly1 - y.max(1e-9).log10()) / (ly1 - ly0).max(1e-9) * (H - T - B);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{H}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{title}</text>"#, (W - R + L) / 2.0);
+    let _ = writeln!(s, r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{title}</text>"#, (w - r + L) / 2.0);
     // Y grid: decades and 2x, 5x.
     let mut d = ly0;
     while d <= ly1 {
@@ -60,7 +63,7 @@ pub fn svg(title: &str, y_label: &str, series: &[Series]) -> String {
                 continue;
             }
             let yy = py(y);
-            let _ = writeln!(s, r##"<line x1="{L}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#ddd"/>"##, W - R);
+            let _ = writeln!(s, r##"<line x1="{L}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#ddd"/>"##, w - r);
             let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end">{y}</text>"#, L - 6.0, yy + 4.0);
         }
         d += 1.0;
@@ -74,24 +77,30 @@ pub fn svg(title: &str, y_label: &str, series: &[Series]) -> String {
         let _ = writeln!(s, r##"<line x1="{xx:.1}" x2="{xx:.1}" y1="{T}" y2="{}" stroke="#eee"/>"##, H - B);
         let _ = writeln!(s, r#"<text x="{xx:.1}" y="{}" text-anchor="middle">{}</text>"#, H - B + 16.0, fmt_bytes(x));
     }
-    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">message length (bytes)</text>"#, (W - R + L) / 2.0, H - 12.0);
+    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">message length (bytes)</text>"#, (w - r + L) / 2.0, H - 12.0);
     let _ = writeln!(
         s,
         r#"<text x="16" y="{}" text-anchor="middle" transform="rotate(-90 16 {})">{y_label}</text>"#,
         (H - B + T) / 2.0,
         (H - B + T) / 2.0
     );
-    let _ = writeln!(s, r#"<rect x="{L}" y="{T}" width="{}" height="{}" fill="none" stroke="black"/>"#, W - L - R, H - T - B);
+    let _ = writeln!(s, r#"<rect x="{L}" y="{T}" width="{}" height="{}" fill="none" stroke="black"/>"#, w - L - r, H - T - B);
     for (i, (name, p)) in series.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
+        // After ten series the colours repeat, so the line style changes.
+        let dash = match i / COLORS.len() {
+            0 => "",
+            1 => r#" stroke-dasharray="7,4""#,
+            _ => r#" stroke-dasharray="2,3""#,
+        };
         let path: Vec<String> = p.iter().map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y))).collect();
-        let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#, path.join(" "));
+        let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="2"{dash} points="{}"/>"#, path.join(" "));
         for &(x, y) in p {
             let _ = writeln!(s, r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{c}"/>"#, px(x), py(y));
         }
         let ly = T + 14.0 + 18.0 * i as f64;
-        let _ = writeln!(s, r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{c}" stroke-width="3"/>"#, W - R + 12.0, W - R + 36.0);
-        let _ = writeln!(s, r#"<text x="{}" y="{}">{}</text>"#, W - R + 42.0, ly + 4.0, escape(name));
+        let _ = writeln!(s, r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{c}" stroke-width="3"{dash}/>"#, w - r + 12.0, w - r + 36.0);
+        let _ = writeln!(s, r#"<text x="{}" y="{}">{}</text>"#, w - r + 42.0, ly + 4.0, escape(name));
     }
     s.push_str("</svg>\n");
     s

@@ -90,12 +90,22 @@ fn save_writes_json_markdown_and_svg() {
     assert_eq!(json["results"].as_array().unwrap().len(), 3);
     let md = std::fs::read_to_string(save.join("bench-groestl.md")).unwrap();
     assert_eq!(md, table, "the saved Markdown is the printed table");
-    for svg in ["bench-groestl-256.svg", "bench-groestlcoin.svg"] {
+    // Plain rows, `hash_many` rows and the Groestlcoin rows each get a figure.
+    for svg in ["bench-groestl-256.svg", "bench-groestl-256-hash_many.svg", "bench-groestlcoin-groestlcoin_hash_many.svg"] {
         let text = std::fs::read_to_string(save.join(svg)).unwrap_or_else(|e| panic!("{svg}: {e}"));
         assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"), "{svg}");
         assert!(text.contains("portable"), "{svg} has no series");
     }
     let mut names: Vec<String> = std::fs::read_dir(&save).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
-    assert_eq!(names, ["bench-groestl-256.svg", "bench-groestl.json", "bench-groestl.md", "bench-groestlcoin.svg"]);
+    assert_eq!(
+        names,
+        [
+            "bench-groestl-256-hash_many.svg",
+            "bench-groestl-256.svg",
+            "bench-groestl.json",
+            "bench-groestl.md",
+            "bench-groestlcoin-groestlcoin_hash_many.svg"
+        ]
+    );
 }
