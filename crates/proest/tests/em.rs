@@ -32,6 +32,7 @@ struct Shape {
 }
 
 /// The model: returns (io after, mask after, [sum src, sum post, sum out]).
+#[allow(clippy::too_many_arguments)]
 fn model<P: Permutation>(
     p: &P,
     shape: &Shape,

@@ -207,11 +207,16 @@ fn unpack_state<L: Paired>(w: &[L::W; 8], s: &mut State<L>) {
 #[inline(never)]
 pub(crate) fn permute<L: Paired>(s: &mut State<L>) {
     let mut w = pack_state(s);
-    for r in 0..L::ROUNDS {
-        sub_rows::<L>(&mut w);
-        mix_slices::<L>(&mut w);
-        shift_planes::<L>(&mut w, r);
-        add_constants::<L>(&mut w, r);
+    // Rounds in (even, odd) pairs: the rotation amounts are compile-time constants.
+    let mut r = 0;
+    while r < L::ROUNDS {
+        for (rr, parity) in [(r, 0), (r + 1, 1)] {
+            sub_rows::<L>(&mut w);
+            mix_slices::<L>(&mut w);
+            shift_planes::<L>(&mut w, parity);
+            add_constants::<L>(&mut w, rr);
+        }
+        r += 2;
     }
     unpack_state(&w, s);
 }
@@ -220,11 +225,15 @@ pub(crate) fn permute<L: Paired>(s: &mut State<L>) {
 #[inline(never)]
 pub(crate) fn inverse<L: Paired>(s: &mut State<L>) {
     let mut w = pack_state(s);
-    for r in (0..L::ROUNDS).rev() {
-        add_constants::<L>(&mut w, r);
-        shift_planes_inv::<L>(&mut w, r);
-        mix_slices::<L>(&mut w);
-        sub_rows::<L>(&mut w);
+    let mut r = L::ROUNDS;
+    while r > 0 {
+        for (rr, parity) in [(r - 1, 1), (r - 2, 0)] {
+            add_constants::<L>(&mut w, rr);
+            shift_planes_inv::<L>(&mut w, parity);
+            mix_slices::<L>(&mut w);
+            sub_rows::<L>(&mut w);
+        }
+        r -= 2;
     }
     unpack_state(&w, s);
 }

@@ -166,7 +166,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
         let mut c = self.start(nonce, ad);
         let nblocks = body.len() / s;
         let pairs = nblocks / 2;
-        let even = nblocks % 2 == 0;
+        let even = nblocks.is_multiple_of(2);
         // With an even block count the last pair ends in the final block (`last`).
         let main = if even { pairs - 1 } else { pairs };
         let mut i = 0;
