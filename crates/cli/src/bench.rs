@@ -418,6 +418,19 @@ fn plot_key(label: &str) -> (&str, Option<String>) {
     }
 }
 
+/// A file-name-safe form of a label: runs of anything but letters, digits, `_` and `.` become `-`.
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' || ch == '.' {
+            out.push(ch);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
 /// [`report`] for a figure that is the median of `runs` whole runs.
 pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs: usize) -> anyhow::Result<()> {
     let statistic = if runs > 1 {
@@ -468,8 +481,8 @@ pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs:
             }
             for (kind, series) in figures {
                 let (title, file) = match &kind {
-                    Some(k) => (format!("{alg}, {k}"), format!("bench-{alg}-{}.svg", k.replace(' ', "-"))),
-                    None => (alg.to_string(), format!("bench-{alg}.svg")),
+                    Some(k) => (format!("{alg}, {k}"), format!("bench-{}-{}.svg", slug(alg), slug(k))),
+                    None => (alg.to_string(), format!("bench-{}.svg", slug(alg))),
                 };
                 let svg = plot::svg(&format!("{title}: {} per byte (median)", cycles::tick_unit()), "cycles per byte", &series);
                 write(file, &svg)?;
@@ -501,6 +514,13 @@ mod tests {
         assert_eq!(plot_key("gfni (hash_many ×256)"), ("gfni", Some("hash_many".into())));
         assert_eq!(plot_key("gfni (hash_many ×16)"), ("gfni", Some("hash_many".into())));
         assert_eq!(plot_key("rustcrypto-groestl (one by one)"), ("rustcrypto-groestl", Some("one by one".into())));
+    }
+
+    #[test]
+    fn file_names_are_slugs() {
+        assert_eq!(slug("proest128apev1 decrypt"), "proest128apev1-decrypt");
+        assert_eq!(slug("one by one"), "one-by-one");
+        assert_eq!(slug("groestl-256"), "groestl-256");
     }
 
     #[test]
