@@ -82,6 +82,17 @@ fn measure<M: Mode>(b: Backend, len: usize, plan: Plan, decrypt_too: bool, cells
             keep(c.decrypt_into(&nonce, b"", keep(&ct), &mut pt).expect("decrypt"));
         });
         push("decrypt", dec);
+        if M::ALGORITHM.contains("ape") && len <= 16 << 10 {
+            // 32 independent ciphertexts through `decrypt_batch` (lockstep APE, P^-1 wide).
+            let packets: Vec<slicewise_proest::Packet<'_>> =
+                (0..32).map(|_| slicewise_proest::Packet { nonce: &nonce, ad: b"", msg: &ct }).collect();
+            let batch = cycles::cycles_per_byte(plan, 32 * len, || {
+                let r = c.decrypt_batch(keep(&packets));
+                assert!(r.iter().all(|p| p.is_ok()), "decrypt_batch");
+                keep(r);
+            });
+            push("decrypt_batch32", batch);
+        }
     }
     Ok(())
 }
