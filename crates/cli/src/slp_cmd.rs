@@ -91,7 +91,8 @@ struct OptimizeArgs {
     /// Optimize a GF(2^8) matrix at word level (XOR and xtime), print the byte program.
     #[arg(long)]
     word_level: bool,
-    /// With --word-level: expand to bit level and optimize the bit program further.
+    /// With --word-level: expand to bit level and optimize the bit program further by local
+    /// re-synthesis (`--runs N` rounds for a reproducible result, else until the time limit).
     #[arg(long, requires = "word_level")]
     expand: bool,
     #[command(flatten)]
@@ -311,10 +312,11 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize) -> Re
     let mut best = wp.expand();
     best.verify(&input.matrix).map_err(|e| anyhow::anyhow!("internal error: expansion does not verify: {e}"))?;
     let expanded = best.xor_count();
-    // Local re-synthesis of the expanded program until the time limit, seeds seed, seed+1, ...
+    // Local re-synthesis of the expanded program with seeds seed, seed+1, ...: `--runs N`
+    // rounds (reproducible), otherwise until the time limit.
     let deadline = start + Duration::from_secs_f64(a.time_limit);
     let mut round = 0u64;
-    while std::time::Instant::now() < deadline {
+    while a.runs.map_or(std::time::Instant::now() < deadline, |r| round < r) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed.wrapping_add(round));
         let q = resynth(&best, &ResynthOptions { iterations: a.resynth.max(50), ..Default::default() }, &mut rng);
         if q.xor_count() < best.xor_count() {

@@ -159,6 +159,53 @@ fn encode(n: usize, targets: &[Row], k: usize) -> (Cnf, Enc) {
         }
         outs.push(o);
     }
+    // Counting (CDCL cannot count on its own: without this, "16 targets on the 13 lines that
+    // can hold them" is a pigeonhole problem). A line holds at most one target, a target sits
+    // on at most one line, and a sequential counter asserts that exactly |T| lines hold one.
+    let nt = targets.len();
+    let mut holds: Vec<i32> = Vec::with_capacity(k);
+    for i in 0..k {
+        for r in 0..nt {
+            for r2 in r + 1..nt {
+                f.add(&[-outs[r][i], -outs[r2][i]]);
+            }
+        }
+        let h = f.var();
+        let mut c = vec![-h];
+        c.extend(outs.iter().map(|o| o[i]));
+        f.add(&c);
+        for o in &outs {
+            f.add(&[-o[i], h]);
+        }
+        holds.push(h);
+    }
+    for o in &outs {
+        for i in 0..k {
+            for i2 in i + 1..k {
+                f.add(&[-o[i], -o[i2]]);
+            }
+        }
+    }
+    if nt > 0 {
+        // cnt[c] after line i: "at least c of holds[0..=i]" (only the sound direction).
+        let t_true = f.var();
+        f.add(&[t_true]);
+        let mut prev: Vec<i32> = (0..=nt).map(|c| if c == 0 { t_true } else { -t_true }).collect();
+        for &h in &holds {
+            let mut cur = vec![t_true];
+            for c in 1..=nt {
+                let v = f.var();
+                f.add(&[-v, prev[c], prev[c - 1]]);
+                f.add(&[-v, prev[c], h]);
+                // and the completing direction, so the counter also propagates forwards
+                f.add(&[v, -prev[c]]);
+                f.add(&[v, -prev[c - 1], -h]);
+                cur.push(v);
+            }
+            prev = cur;
+        }
+        f.add(&[prev[nt]]);
+    }
     // No dead lines.
     for i in 0..k {
         let mut c: Vec<i32> = outs.iter().map(|o| o[i]).collect();
