@@ -27,9 +27,9 @@ use super::sliced::{self, RC128_DUP};
 use crate::em::{At, EmJob, EmSums};
 use crate::lane::{Lane, State};
 
-cpufeatures::new!(cpu, "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2");
+cpufeatures::new!(cpu, "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi2");
 
-/// Whether this CPU has AVX-512 F/BW/VL/VBMI/VBMI2 (cached CPUID).
+/// Whether this CPU has AVX-512 F/BW/VL/VBMI2 (cached CPUID).
 pub(crate) fn available() -> bool {
     cpu::get()
 }
@@ -109,7 +109,7 @@ static SWAP32: [[[u32; 16]; 2]; 4] = swap_tables32();
 
 /// Swaps register-index bit `j` with element-index bit `j`: 16-bit elements (`VPERMT2W`) if
 /// `words16`, else 32-bit elements (`VPERMT2D`).
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn swap_stage(x: &mut [__m512i; 16], j: usize, words16: bool) {
     let (t0, t1): (*const u8, *const u8) = if words16 {
         (SWAP16[j][0].as_ptr().cast(), SWAP16[j][1].as_ptr().cast())
@@ -136,7 +136,7 @@ fn swap_stage(x: &mut [__m512i; 16], j: usize, words16: bool) {
 /// element bits = lane bits 0..3 and state bit 0). Prøst-256: row `i` is state `i`. In both
 /// cases swapping register bit j with element bit j for j = 0..3 leaves lane `k` in register
 /// `k`; each swap is an involution, so the way back is the same stages in reverse order.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn batch<L: Lane, W: sliced::Word, const N: usize>(
     states: &mut [State<L>; N],
     inverse: bool,
@@ -174,7 +174,7 @@ const MIN_REST: usize = 3;
 
 /// P or P^-1 on many Prøst-128 states. Panics if the CPU lacks the features.
 pub(crate) fn many128(states: &mut [State<u16>], inverse: bool) {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     let single = |s: &mut State<u16>| one128(s, inverse);
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     chunked::<u16, 32>(states, MIN_REST, |b| unsafe { batch(b, inverse, Z16, |z| z.0) }, single);
@@ -182,7 +182,7 @@ pub(crate) fn many128(states: &mut [State<u16>], inverse: bool) {
 
 /// P or P^-1 on many Prøst-256 states. Panics if the CPU lacks the features.
 pub(crate) fn many256(states: &mut [State<u32>], inverse: bool) {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     let single = |s: &mut State<u32>| one256(s, inverse);
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     chunked::<u32, 16>(states, MIN_REST, |b| unsafe { batch(b, inverse, Z32, |z| z.0) }, single);
@@ -195,7 +195,7 @@ pub(crate) fn many256(states: &mut [State<u32>], inverse: bool) {
 /// funnel shift of every 64-bit word with its predecessor in the same half (the top word
 /// wraps round to word 0, which supplies the `+1` term of the reduction), then the rest of
 /// `t · (X^10 + X^5 + X^2 + 1)` for the two bits `t` shifted out.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn mul_x2_halves(x: __m512i) -> __m512i {
     let prev = _mm512_permutexvar_epi64(_mm512_setr_epi64(3, 0, 1, 2, 7, 4, 5, 6), x);
     let r = _mm512_shldi_epi64::<2>(x, prev);
@@ -205,7 +205,7 @@ fn mul_x2_halves(x: __m512i) -> __m512i {
 }
 
 /// `x · X` for the 512-bit `x` (one Prøst-256 block): reduction `X^8 + X^5 + X^2 + 1`.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn mul_x1_full(x: __m512i) -> __m512i {
     let prev = _mm512_permutexvar_epi64(_mm512_setr_epi64(7, 0, 1, 2, 3, 4, 5, 6), x);
     let r = _mm512_shldi_epi64::<1>(x, prev);
@@ -216,7 +216,7 @@ fn mul_x1_full(x: __m512i) -> __m512i {
 
 /// Loads row `i` of a batch starting at block `base` with `cnt` valid blocks: two 32-byte
 /// blocks (`w16`, Prøst-128) or one 64-byte block; blocks past `cnt` read as zero.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn load_row(job: &EmJob<'_>, at: At, base: usize, i: usize, cnt: usize, w16: bool) -> __m512i {
     if w16 {
         let half = |j: usize| {
@@ -239,7 +239,7 @@ fn load_row(job: &EmJob<'_>, at: At, base: usize, i: usize, cnt: usize, w16: boo
 }
 
 /// The 32-byte constant `c` in both halves (`w16`) or the 64-byte `c`.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn load_const(c: &[u8], w16: bool) -> __m512i {
     if w16 {
         assert_eq!(c.len(), 32);
@@ -256,7 +256,7 @@ fn load_const(c: &[u8], w16: bool) -> __m512i {
 /// Prøst-256 blocks), mask row 0 `m0` (`[2^base L, 2^(base+1) L]` or `2^base L`). Returns the
 /// 17 mask rows (row 16 starts the next batch).
 #[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn em_batch<W: sliced::Word>(
     job: &mut EmJob<'_>,
     base: usize,
@@ -330,7 +330,7 @@ fn em_batch<W: sliced::Word>(
 }
 
 /// Stores the mask of block `cnt` of a batch (from its mask rows) into `job.mask`.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn store_mask(job: &mut EmJob<'_>, masks: &[__m512i; 17], cnt: usize, w16: bool) {
     let mut b = [0u8; 64];
     if w16 {
@@ -349,7 +349,7 @@ fn store_mask(job: &mut EmJob<'_>, masks: &[__m512i; 17], cnt: usize, w16: bool)
 
 /// The lane-sliced [`EmJob`] driver: full batches, a padded batch for a remainder of at least
 /// [`MIN_REST`] blocks, single-state calls for a shorter one.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn em_impl<W: sliced::Word>(
     job: &mut EmJob<'_>,
     wrap: fn(__m512i) -> W,
@@ -409,14 +409,14 @@ fn em_impl<W: sliced::Word>(
 
 /// [`EmJob`] on Prøst-128 blocks (checked by the caller). Panics if the CPU lacks the features.
 pub(crate) fn em128(job: &mut EmJob<'_>) -> EmSums {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     unsafe { em_impl(job, Z16, |z| z.0, one128) }
 }
 
 /// [`EmJob`] on Prøst-256 blocks (checked by the caller). Panics if the CPU lacks the features.
 pub(crate) fn em256(job: &mut EmJob<'_>) -> EmSums {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     unsafe { em_impl(job, Z32, |z| z.0, one256) }
 }
@@ -436,6 +436,8 @@ pub(crate) const MIX_LAYERS: [([u8; 16], u16); 6] = [
 
 /// `vpternlog` truth table of `A ^ (B & C)`.
 const A_XOR_B_AND_C: i32 = 0x78;
+/// `vpternlog` truth table of `A ^ C ^ (A & B)`.
+const A_XOR_C_XOR_AB: i32 = 0x9A;
 /// `vpternlog` truth table of `A ^ B ^ C`.
 const XOR3: i32 = 0x96;
 /// Lanes at row position 2 and 3 of every plane.
@@ -486,28 +488,35 @@ const fn shuffle_imm(n: i32) -> i32 {
 /// `c' = a ^ a'b'` and `d' = b ^ b'c'`. MixSlices is `x` XOR six masked `VPERMW`s
 /// ([`MIX_LAYERS`]), ShiftPlanes one `VPSHRDVW` (rotate each lane by its plane's amount),
 /// AddConstants one `VPXOR` with the round's 32-byte constant row.
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn single128(s: &mut State<u16>, inverse: bool) {
     // SAFETY: every pointer below is to 32 readable bytes; `loadu` needs no alignment.
     let ld = |p: *const u8| unsafe { _mm256_loadu_si256(p.cast()) };
-    let idx: [__m256i; 6] = core::array::from_fn(|j| ld(MIX_BYTES[j].0.as_ptr()));
     let rot: [__m256i; 4] = core::array::from_fn(|n| ld(ROT16[n].as_ptr()));
     let amt: [__m256i; 2] = core::array::from_fn(|o| ld(SHIFT128[o].map(|t| t as u16).as_ptr().cast()));
+    // SubRows in two halves: `t` holds a' = c ^ ab, b' = d ^ bc at row positions 0, 1, and `w`
+    // holds c' = a ^ a'b' and d' = b ^ b'c' = b ^ b'(a ^ a') at positions 2, 3, so that d'
+    // does not wait for c': with `e = a ^ c ^ ab` (= a ^ a', at position 3) computed from
+    // rotated copies of the input alongside `t`, the dependency depth is five steps.
     let sbox = |x: __m256i| {
         let x1 = _mm256_shuffle_epi8(x, rot[1]);
         let x2 = _mm256_shuffle_epi8(x, rot[2]);
+        let x3 = _mm256_shuffle_epi8(x, rot[3]);
         let t = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, x, x1);
-        let t2 = _mm256_shuffle_epi8(t, rot[2]);
-        let u = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, _mm256_shuffle_epi8(t, rot[3]));
-        let t = _mm256_mask_blend_epi16(POS2, t, u);
-        let u = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, _mm256_shuffle_epi8(t, rot[3]));
-        _mm256_mask_blend_epi16(POS3, t, u)
+        let e = _mm256_ternarylogic_epi32::<A_XOR_C_XOR_AB>(x1, x2, x3);
+        let z = _mm256_mask_blend_epi16(POS3, _mm256_shuffle_epi8(t, rot[3]), e);
+        let w = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, _mm256_shuffle_epi8(t, rot[2]), z);
+        (t, w)
     };
-    // MixSlices plus a constant `c`, the six masked lane permutations as `VPERMB` (shorter
-    // latency than `VPERMW`); `x` and `c` enter the XOR tree first.
-    let mix = |x: __m256i, c: __m256i| {
-        let p: [__m256i; 6] = core::array::from_fn(|j| _mm256_maskz_permutexvar_epi8(MIX_BYTES[j].1, idx[j], x));
-        let a = _mm256_ternarylogic_epi32::<XOR3>(x, c, p[0]);
+    let join = |(t, w): (__m256i, __m256i)| _mm256_mask_blend_epi16(POS2 | POS3, t, w);
+    // MixSlices plus a constant `c` on the S-box halves: each lane permutation takes its lanes
+    // from `t` or `w` (two-source `VPERMT2W`), so the halves are never joined on the critical
+    // path, and needs no mask ([`mix_halves`]).
+    let idx2: [__m256i; 6] = core::array::from_fn(|j| ld(MIX_HALVES[j].as_ptr().cast()));
+    let mix = |tw: (__m256i, __m256i), c: __m256i| {
+        let p: [__m256i; 6] =
+            core::array::from_fn(|j| _mm256_permutex2var_epi16(tw.0, idx2[j], tw.1));
+        let a = _mm256_ternarylogic_epi32::<XOR3>(join(tw), c, p[0]);
         let b = _mm256_ternarylogic_epi32::<XOR3>(p[1], p[2], p[3]);
         let d = _mm256_xor_si256(p[4], p[5]);
         _mm256_ternarylogic_epi32::<XOR3>(a, b, d)
@@ -518,7 +527,7 @@ fn single128(s: &mut State<u16>, inverse: bool) {
         // Round r: x ← SubRows(M(rotl(x ^ RC_r))) = SubRows(M(rotl x) ^ M(rotl RC_r)).
         for r in (0..16).rev() {
             x = _mm256_shldv_epi16(x, x, amt[r % 2]);
-            x = sbox(mix(x, ld(INV_RC128[r].as_ptr().cast())));
+            x = join(sbox(mix((x, x), ld(INV_RC128[r].as_ptr().cast()))));
         }
     } else {
         // Round r: x ← rotr(M(S(x))) ^ RC_r = rotr(M(S(x)) ^ rotl(RC_r)).
@@ -532,27 +541,33 @@ fn single128(s: &mut State<u16>, inverse: bool) {
     unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), x) }
 }
 
-/// [`MIX_LAYERS`] as byte permutations for `VPERMB`: both bytes of lane `k` come from lane
-/// `P_j[k]`, with a 32-bit byte mask.
-const fn mix_bytes() -> [([u8; 32], u32); 6] {
-    let mut t = [([0u8; 32], 0u32); 6];
-    let mut j = 0;
-    while j < 6 {
-        let (p, m) = MIX_LAYERS[j];
-        let mut k = 0;
-        while k < 16 {
-            t[j].0[2 * k] = 2 * p[k];
-            t[j].0[2 * k + 1] = 2 * p[k] + 1;
-            if m >> k & 1 == 1 {
-                t[j].1 |= 3 << (2 * k);
-            }
-            k += 1;
+/// [`MIX_LAYERS`] as two-source `VPERMT2W` indices over the S-box halves `(t, w)`: source
+/// lane `P_j[k]` from `t` (row positions 0, 1) or `w` (positions 2, 3, index + 16). Without
+/// masks: an output lane that a layer leaves out is left out by exactly two layers (rows of
+/// `M ⊕ I` have weight 6 or 4), and both of them read the same lane, which cancels.
+const fn mix_halves() -> [[u16; 16]; 6] {
+    let mut t = [[0u16; 16]; 6];
+    let mut k = 0;
+    while k < 16 {
+        let mut unset = 0;
+        let mut j = 0;
+        while j < 6 {
+            let (p, m) = MIX_LAYERS[j];
+            let src = if m >> k & 1 == 1 {
+                p[k] as u16
+            } else {
+                unset += 1;
+                k as u16
+            };
+            t[j][k] = src + if src % 4 >= 2 { 16 } else { 0 };
+            j += 1;
         }
-        j += 1;
+        assert!(unset == 0 || unset == 2, "left-out lanes must pair up");
+        k += 1;
     }
     t
 }
-static MIX_BYTES: [([u8; 32], u32); 6] = mix_bytes();
+static MIX_HALVES: [[u16; 16]; 6] = mix_halves();
 
 /// `M(rotl(RC_r))` per round (lane `k` rotated left by its plane's amount): the constant that
 /// the inverse single-state kernel folds into MixSlices.
@@ -592,7 +607,7 @@ static INV_RC128: [[u16; 16]; 16] = inv_rc128();
 /// [`single128`], with `VPSHUFD` for the in-group rotations (a group of four 32-bit lanes is a
 /// 128-bit lane), `VPERMD` for MixSlices and `VPRORVD` for ShiftPlanes.
 #[cfg_attr(not(test), allow(dead_code))] // the measured one-ZMM alternative (unit-tested)
-#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn single256(s: &mut State<u32>, inverse: bool) {
     // SAFETY: every pointer below is to 64 readable bytes; `loadu` needs no alignment.
     let ld = |p: *const u32| unsafe { _mm512_loadu_si512(p.cast()) };
@@ -639,7 +654,7 @@ pub(crate) fn one128(s: &mut State<u16>, inverse: bool) {
     if inverse {
         return super::u32x2::inverse(s);
     }
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     unsafe { single128(s, false) }
 }
@@ -648,7 +663,7 @@ pub(crate) fn one128(s: &mut State<u16>, inverse: bool) {
 /// for the tests). Panics if the CPU lacks the features.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn single128_inverse(s: &mut State<u16>) {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     unsafe { single128(s, true) }
 }
@@ -664,7 +679,7 @@ pub(crate) fn one256(s: &mut State<u32>, inverse: bool) {
 /// tests). Panics if the CPU lacks the features.
 #[cfg_attr(not(test), allow(dead_code))] // the measured one-ZMM alternative (unit-tested)
 pub(crate) fn single256_zmm(s: &mut State<u32>, inverse: bool) {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI/VBMI2");
+    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
     unsafe { single256(s, inverse) }
 }
