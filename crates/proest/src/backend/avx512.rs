@@ -481,13 +481,14 @@ const fn shuffle_imm(n: i32) -> i32 {
 
 /// The whole Prøst-128 state in one YMM register (lane k = 16-bit element k).
 ///
-/// SubRows works on the plane-wise groups of four lanes: with `x1`, `x2` the state rotated by
-/// one and two lanes within each group (`VPSHUFB`), `t = x2 ^ (x & x1)` gives the first two
-/// S-box outputs `a' = c ^ ab`, `b' = d ^ bc` at row positions 0 and 1; two more
-/// `VPTERNLOG`s on rotated copies of `t`, blended in at positions 2 and 3, give
-/// `c' = a ^ a'b'` and `d' = b ^ b'c'`. MixSlices is `x` XOR six masked `VPERMW`s
-/// ([`MIX_LAYERS`]), ShiftPlanes one `VPSHRDVW` (rotate each lane by its plane's amount),
-/// AddConstants one `VPXOR` with the round's 32-byte constant row.
+/// The round is latency-bound (one dependent chain), so it is arranged for a short chain:
+/// SubRows in four steps (rotated copies of the state within each plane-wise group of four
+/// lanes, `VPTERNLOG`s that compute the S-box outputs of row positions 0, 1 and of 2, 3 from
+/// them directly, one blend), MixSlices as six unmasked two-source `VPERMT2W`s over the two
+/// S-box halves ([`mix_halves`]) and two levels of 3-input XORs that also absorb the round
+/// constant (pre-rotated, so AddConstants costs nothing), and ShiftPlanes one `VPSHRDVW`.
+/// The inverse runs the same steps backwards with the constant `M(rotl(RC_r))` folded into
+/// MixSlices.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn single128(s: &mut State<u16>, inverse: bool) {
     // SAFETY: every pointer below is to 32 readable bytes; `loadu` needs no alignment.
@@ -495,17 +496,20 @@ fn single128(s: &mut State<u16>, inverse: bool) {
     let rot: [__m256i; 4] = core::array::from_fn(|n| ld(ROT16[n].as_ptr()));
     let amt: [__m256i; 2] = core::array::from_fn(|o| ld(SHIFT128[o].map(|t| t as u16).as_ptr().cast()));
     // SubRows in two halves: `t` holds a' = c ^ ab, b' = d ^ bc at row positions 0, 1, and `w`
-    // holds c' = a ^ a'b' and d' = b ^ b'c' = b ^ b'(a ^ a') at positions 2, 3, so that d'
-    // does not wait for c': with `e = a ^ c ^ ab` (= a ^ a', at position 3) computed from
-    // rotated copies of the input alongside `t`, the dependency depth is five steps.
+    // holds c' = a ^ a'b' and d' = b ^ b'c' = b ^ b'(a ^ a') at positions 2, 3. Every
+    // operand of `w` comes straight from rotated copies of the input (a', b' at positions 2
+    // and 3 are `x ^ (x2 & x3)`, b' at position 2 is `x1 ^ (x3 & x)`, a ^ a' at position 3
+    // is `x1 ^ x3 ^ (x1 & x2)`), so the dependency depth is four steps.
     let sbox = |x: __m256i| {
         let x1 = _mm256_shuffle_epi8(x, rot[1]);
         let x2 = _mm256_shuffle_epi8(x, rot[2]);
         let x3 = _mm256_shuffle_epi8(x, rot[3]);
         let t = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, x, x1);
+        let t2 = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x, x2, x3);
+        let t3 = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x1, x3, x);
         let e = _mm256_ternarylogic_epi32::<A_XOR_C_XOR_AB>(x1, x2, x3);
-        let z = _mm256_mask_blend_epi16(POS3, _mm256_shuffle_epi8(t, rot[3]), e);
-        let w = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, _mm256_shuffle_epi8(t, rot[2]), z);
+        let z = _mm256_mask_blend_epi16(POS3, t3, e);
+        let w = _mm256_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, z);
         (t, w)
     };
     let join = |(t, w): (__m256i, __m256i)| _mm256_mask_blend_epi16(POS2 | POS3, t, w);
@@ -525,6 +529,7 @@ fn single128(s: &mut State<u16>, inverse: bool) {
     let mut x = ld(s.as_ptr().cast());
     if inverse {
         // Round r: x ← SubRows(M(rotl(x ^ RC_r))) = SubRows(M(rotl x) ^ M(rotl RC_r)).
+        // (Rotating both S-box halves instead of joining them measured slower.)
         for r in (0..16).rev() {
             x = _mm256_shldv_epi16(x, x, amt[r % 2]);
             x = join(sbox(mix((x, x), ld(INV_RC128[r].as_ptr().cast()))));
@@ -569,108 +574,109 @@ const fn mix_halves() -> [[u16; 16]; 6] {
 }
 static MIX_HALVES: [[u16; 16]; 6] = mix_halves();
 
-/// `M(rotl(RC_r))` per round (lane `k` rotated left by its plane's amount): the constant that
-/// the inverse single-state kernel folds into MixSlices.
-const fn inv_rc128() -> [[u16; 16]; 16] {
-    let rc = crate::lane::rc128();
-    let sh = <u16 as Lane>::SHIFTS;
-    let mut t = [[0u16; 16]; 16];
-    let mut r = 0;
-    while r < 16 {
-        let mut y = [0u16; 16];
-        let mut k = 0;
-        while k < 16 {
-            y[k] = rc[r][k].rotate_left(sh[r % 2][k / 4]);
-            k += 1;
-        }
-        let mut z = y;
-        let mut j = 0;
-        while j < 6 {
-            let (p, m) = MIX_LAYERS[j];
-            let mut k = 0;
-            while k < 16 {
-                if m >> k & 1 == 1 {
-                    z[k] ^= y[p[k] as usize];
+/// `const fn $name() -> [[$t; 16]; $rounds]`: `M(rotl(RC_r))` per round (lane `k` rotated
+/// left by its plane's amount), the constant that the inverse single-state kernels fold into
+/// MixSlices.
+macro_rules! inv_rc {
+    ($name:ident, $t:ty, $rounds:literal, $rc:path) => {
+        const fn $name() -> [[$t; 16]; $rounds] {
+            let rc = $rc();
+            let sh = <$t as Lane>::SHIFTS;
+            let mut t = [[0; 16]; $rounds];
+            let mut r = 0;
+            while r < $rounds {
+                let mut y = [0; 16];
+                let mut k = 0;
+                while k < 16 {
+                    y[k] = rc[r][k].rotate_left(sh[r % 2][k / 4]);
+                    k += 1;
                 }
-                k += 1;
+                let mut z = y;
+                let mut j = 0;
+                while j < 6 {
+                    let (p, m) = MIX_LAYERS[j];
+                    let mut k = 0;
+                    while k < 16 {
+                        if m >> k & 1 == 1 {
+                            z[k] ^= y[p[k] as usize];
+                        }
+                        k += 1;
+                    }
+                    j += 1;
+                }
+                t[r] = z;
+                r += 1;
             }
-            j += 1;
+            t
         }
-        t[r] = z;
-        r += 1;
-    }
-    t
+    };
 }
+inv_rc!(inv_rc128, u16, 16, crate::lane::rc128);
+inv_rc!(inv_rc256, u32, 18, crate::lane::rc256);
 static INV_RC128: [[u16; 16]; 16] = inv_rc128();
+#[cfg_attr(not(test), allow(dead_code))] // the one-ZMM Prøst-256 kernel
+static INV_RC256: [[u32; 16]; 18] = inv_rc256();
 
 /// The whole Prøst-256 state in one ZMM register (lane k = 32-bit element k): as
 /// [`single128`], with `VPSHUFD` for the in-group rotations (a group of four 32-bit lanes is a
-/// 128-bit lane), `VPERMD` for MixSlices and `VPRORVD` for ShiftPlanes.
+/// 128-bit lane), `VPERMT2D` for MixSlices and `VPRORVD` for ShiftPlanes.
 #[cfg_attr(not(test), allow(dead_code))] // the measured one-ZMM alternative (unit-tested)
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 fn single256(s: &mut State<u32>, inverse: bool) {
     // SAFETY: every pointer below is to 64 readable bytes; `loadu` needs no alignment.
     let ld = |p: *const u32| unsafe { _mm512_loadu_si512(p.cast()) };
-    let idx: [__m512i; 6] = core::array::from_fn(|j| ld(MIX_LAYERS[j].0.map(u32::from).as_ptr()));
     let amt: [__m512i; 2] = core::array::from_fn(|o| ld(SHIFT256[o].as_ptr()));
     let sbox = |x: __m512i| {
         let x1 = _mm512_shuffle_epi32::<{ shuffle_imm(1) }>(x);
         let x2 = _mm512_shuffle_epi32::<{ shuffle_imm(2) }>(x);
+        let x3 = _mm512_shuffle_epi32::<{ shuffle_imm(3) }>(x);
         let t = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, x, x1);
-        let t2 = _mm512_shuffle_epi32::<{ shuffle_imm(2) }>(t);
-        let u = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, _mm512_shuffle_epi32::<{ shuffle_imm(3) }>(t));
-        let t = _mm512_mask_blend_epi32(POS2, t, u);
-        let u = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, _mm512_shuffle_epi32::<{ shuffle_imm(3) }>(t));
-        _mm512_mask_blend_epi32(POS3, t, u)
+        let t2 = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x, x2, x3);
+        let t3 = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x1, x3, x);
+        let e = _mm512_ternarylogic_epi32::<A_XOR_C_XOR_AB>(x1, x2, x3);
+        let z = _mm512_mask_blend_epi32(POS3, t3, e);
+        let w = _mm512_ternarylogic_epi32::<A_XOR_B_AND_C>(x2, t2, z);
+        (t, w)
     };
-    let mix = |x: __m512i| {
-        let p: [__m512i; 6] = core::array::from_fn(|j| _mm512_maskz_permutexvar_epi32(MIX_LAYERS[j].1, idx[j], x));
-        let a = _mm512_ternarylogic_epi32::<XOR3>(x, p[0], p[1]);
-        let b = _mm512_ternarylogic_epi32::<XOR3>(p[2], p[3], p[4]);
-        _mm512_ternarylogic_epi32::<XOR3>(a, b, p[5])
+    let join = |(t, w): (__m512i, __m512i)| _mm512_mask_blend_epi32(POS2 | POS3, t, w);
+    let idx2: [__m512i; 6] = core::array::from_fn(|j| ld(MIX_HALVES[j].map(u32::from).as_ptr()));
+    let mix = |tw: (__m512i, __m512i), c: __m512i| {
+        let p: [__m512i; 6] = core::array::from_fn(|j| _mm512_permutex2var_epi32(tw.0, idx2[j], tw.1));
+        let a = _mm512_ternarylogic_epi32::<XOR3>(join(tw), c, p[0]);
+        let b = _mm512_ternarylogic_epi32::<XOR3>(p[1], p[2], p[3]);
+        let d = _mm512_xor_si512(p[4], p[5]);
+        _mm512_ternarylogic_epi32::<XOR3>(a, b, d)
     };
+    let rc = |r: usize| ld(u32::RC[r].as_ptr());
     let mut x = ld(s.as_ptr());
     if inverse {
+        let mut tw = (x, x);
         for r in (0..18).rev() {
-            x = _mm512_xor_si512(x, ld(u32::RC[r].as_ptr()));
-            x = _mm512_rolv_epi32(x, amt[r % 2]);
-            x = sbox(mix(x));
+            tw = (_mm512_rolv_epi32(tw.0, amt[r % 2]), _mm512_rolv_epi32(tw.1, amt[r % 2]));
+            tw = sbox(mix(tw, ld(INV_RC256[r].as_ptr())));
         }
+        x = join(tw);
     } else {
+        let c: [__m512i; 18] = core::array::from_fn(|r| _mm512_rolv_epi32(rc(r), amt[r % 2]));
         for r in 0..18 {
-            x = mix(sbox(x));
+            x = mix(sbox(x), c[r]);
             x = _mm512_rorv_epi32(x, amt[r % 2]);
-            x = _mm512_xor_si512(x, ld(u32::RC[r].as_ptr()));
         }
     }
     // SAFETY: `s` is 64 writable bytes.
     unsafe { _mm512_storeu_si512(s.as_mut_ptr().cast(), x) }
 }
 
-/// P on one Prøst-128 state in one YMM register; P^-1 by `u32x2`, which measured faster for
-/// the inverse (APE-128 decryption 18.8 against 22.0 cycles/byte on the project's Zen 4
-/// machine). Panics if the CPU lacks the features.
+/// P or P^-1 on one Prøst-128 state (one YMM register). Panics if the CPU lacks the features.
 pub(crate) fn one128(s: &mut State<u16>, inverse: bool) {
-    if inverse {
-        return super::u32x2::inverse(s);
-    }
     assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
     // SAFETY: `available()` just confirmed every feature the kernel enables.
-    unsafe { single128(s, false) }
-}
-
-/// P^-1 on one Prøst-128 state in one YMM register (the measured alternative to `u32x2`, kept
-/// for the tests). Panics if the CPU lacks the features.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn single128_inverse(s: &mut State<u16>) {
-    assert!(available(), "CPU lacks AVX-512 F/BW/VL/VBMI2");
-    // SAFETY: `available()` just confirmed every feature the kernel enables.
-    unsafe { single128(s, true) }
+    unsafe { single128(s, inverse) }
 }
 
 /// P or P^-1 on one Prøst-256 state: `u32x2` in general registers, which measured faster
-/// (about 305 against 417 TSC cycles) than the one-ZMM kernel [`single256_zmm`] on the
-/// project's Zen 4 machine, where the chain of `VPERMD` ZMM latencies dominates.
+/// (278 against 290 TSC cycles for P) than the one-ZMM kernel [`single256_zmm`] on the
+/// project's Zen 4 machine, where the `VPERMT2D` ZMM latencies dominate.
 pub(crate) fn one256(s: &mut State<u32>, inverse: bool) {
     if inverse { super::u32x2::inverse(s) } else { super::u32x2::permute(s) }
 }
@@ -705,24 +711,6 @@ mod tests {
             super::single256_zmm(&mut got, false);
             assert_eq!(got, want);
             super::single256_zmm(&mut got, true);
-            assert_eq!(got, x);
-            x = want;
-        }
-    }
-
-    /// The one-YMM Prøst-128 inverse (not the backend's choice) agrees with `portable`.
-    #[test]
-    fn single128_inverse_matches_portable() {
-        if !super::available() {
-            std::eprintln!("SKIPPED: backend avx512 not available (single128_inverse)");
-            return;
-        }
-        let mut x: [u16; 16] = core::array::from_fn(|i| 0x9e37u16.wrapping_mul(i as u16 + 7));
-        for _ in 0..20 {
-            let mut want = x;
-            portable::permute(&mut want);
-            let mut got = want;
-            super::single128_inverse(&mut got);
             assert_eq!(got, x);
             x = want;
         }
