@@ -70,9 +70,9 @@ struct OptimizeArgs {
     /// Heuristic: paar, rpaar, bp, rnbp, a1, a2, sxor, or mix (cycles A2/RNBP/A1/s-XOR).
     #[arg(long, short = 'a', default_value = "mix")]
     algorithm: String,
-    /// Stop starting new runs after this many seconds.
-    #[arg(long, short = 't', default_value_t = 10.0)]
-    time_limit: f64,
+    /// Stop starting new runs after this many seconds (default: 10, or none when --runs is given).
+    #[arg(long, short = 't')]
+    time_limit: Option<f64>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     threads: Option<usize>,
@@ -212,23 +212,31 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     let (input, desc) = load_matrix(&a.input)?;
     let m = &input.matrix;
     let algorithm: Algorithm = a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-    if !(a.time_limit.is_finite() && a.time_limit >= 0.0) {
+    if let Some(t) = a.time_limit
+        && !(t.is_finite() && t >= 0.0)
+    {
         bail!("--time-limit must be a non-negative number of seconds");
     }
+    // With --runs and no explicit --time-limit the search is bounded by runs only (reproducible).
+    let limit = match (a.time_limit, a.runs) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => None,
+        (None, None) => Some(10.0),
+    };
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     if a.word_level {
-        return word_level(&a, &input, &desc, threads);
+        return word_level(&a, &input, &desc, threads, limit);
     }
     let opts = SearchOptions {
         algorithm,
         threads,
         seed: a.seed,
-        time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+        time_limit: limit.map(Duration::from_secs_f64),
         runs: a.runs,
         max_depth: a.max_depth,
         resynth: a.resynth,
     };
-    let pb = progress(a.out.quiet, a.time_limit);
+    let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
     let report = search(
         m,
@@ -269,7 +277,7 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize) -> Result<ExitCode> {
+fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>) -> Result<ExitCode> {
     use rand::SeedableRng;
     use slicewise_slp::resynth::{ResynthOptions, resynth};
     use slicewise_slp::word::synthesize;
@@ -278,12 +286,12 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize) -> Re
     };
     let algorithm: Algorithm = a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))?;
     let start = std::time::Instant::now();
-    let word_time = if a.expand { (a.time_limit / 4.0).min(5.0) } else { a.time_limit };
+    let word_time = limit.map(|t| if a.expand { (t / 4.0).min(5.0) } else { t });
     let opts = SearchOptions {
         algorithm,
         threads,
         seed: a.seed,
-        time_limit: Some(Duration::from_secs_f64(word_time)),
+        time_limit: word_time.map(Duration::from_secs_f64),
         runs: a.runs,
         max_depth: None,
         resynth: a.resynth,
@@ -314,7 +322,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize) -> Re
     let expanded = best.xor_count();
     // Local re-synthesis of the expanded program with seeds seed, seed+1, ...: `--runs N`
     // rounds (reproducible), otherwise until the time limit.
-    let deadline = start + Duration::from_secs_f64(a.time_limit);
+    let deadline = start + Duration::from_secs_f64(limit.unwrap_or(0.0));
     let mut round = 0u64;
     while a.runs.map_or(std::time::Instant::now() < deadline, |r| round < r) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed.wrapping_add(round));
