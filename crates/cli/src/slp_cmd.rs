@@ -372,10 +372,10 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         resynth: 0,
     };
     let upper = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
-    if !a.out.quiet {
-        if let Some(u) = &upper {
-            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
-        }
+    if !a.out.quiet
+        && let Some(u) = &upper
+    {
+        eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
     }
     let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
     let quiet = a.out.quiet;

@@ -297,5 +297,31 @@ mod tests {
         assert_eq!(ip.matches("^=").count(), p.xor_count());
         let t = emit(&p, &m, Emit::Text, &ctx);
         Program::parse(&t, None).unwrap().verify(&m).unwrap();
+        assert_eq!(simulate_in_place(&ip, 32), m.row_bits());
+        let ip = emit(&crate::sxor::sxor(&m, &mut rand::SeedableRng::seed_from_u64(3)).unwrap().to_program(), &m, Emit::InPlace, &ctx);
+        assert_eq!(simulate_in_place(&ip, 32), m.row_bits());
+    }
+
+    /// Runs the register form on unit vectors.
+    fn simulate_in_place(text: &str, n: usize) -> Vec<u128> {
+        let mut r: Vec<u128> = (0..n).map(|i| 1u128 << i).collect();
+        let idx = |s: &str| -> usize { s.trim().trim_start_matches("r[").trim_end_matches(']').parse().unwrap() };
+        let mut out = Vec::new();
+        for l in text.lines().filter(|l| !l.starts_with('#')) {
+            let (lhs, rhs) = l.split_once('=').unwrap();
+            if let Some(dst) = lhs.strip_suffix('^') {
+                let (d, s) = (idx(dst), idx(rhs));
+                r[d] ^= r[s];
+            } else if lhs.starts_with('y') {
+                out.push(r[idx(rhs)]);
+            } else {
+                let (d, s) = (idx(lhs), idx(rhs));
+                if r.len() <= d {
+                    r.resize(d + 1, 0);
+                }
+                r[d] = r[s];
+            }
+        }
+        out
     }
 }

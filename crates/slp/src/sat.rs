@@ -18,6 +18,8 @@
 //! DRAT proof of every UNSAT answer are kept, so the bound can be checked independently
 //! (`drat-trim kK.cnf kK.drat`).
 
+#![allow(clippy::needless_range_loop)] // index-heavy CNF construction reads best with indices
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -198,6 +198,7 @@ impl WordProgram {
     }
 
     /// Expands to a bit-level SLP (bit `8b + j` = bit j of byte b).
+    #[allow(clippy::needless_range_loop)]
     pub fn expand(&self) -> Program {
         let n = self.n_inputs;
         let mut p = Program::new(8 * n, 8 * self.outputs.len());
