@@ -20,7 +20,7 @@
 
 use zeroize::Zeroize;
 
-use crate::lane::{Lane, State, load_state, store_state};
+use crate::lane::{Lane, State};
 use crate::permutation::Permutation;
 
 /// Largest block (Prøst-256 state) in bytes.
@@ -178,28 +178,117 @@ impl EmJob<'_> {
     }
 }
 
+/// A running mask as little-endian 64-bit words (`n` = 4 or 8 used): doubled and XORed into
+/// blocks without round trips through bytes.
+#[derive(Clone, Copy)]
+pub(crate) struct Words {
+    w: [u64; MAX_S / 8],
+    n: usize,
+}
+
+impl Words {
+    /// The words of `x` (32 or 64 bytes).
+    #[inline(always)]
+    pub(crate) fn from_bytes(x: &[u8]) -> Words {
+        let mut w = [0u64; MAX_S / 8];
+        for (w, c) in w.iter_mut().zip(x.chunks_exact(8)) {
+            *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        }
+        Words { w, n: x.len() / 8 }
+    }
+
+    /// `s` bytes of zeros.
+    #[inline(always)]
+    pub(crate) fn zero(s: usize) -> Words {
+        Words { w: [0; MAX_S / 8], n: s / 8 }
+    }
+
+    /// `self ^= o`.
+    #[inline(always)]
+    pub(crate) fn xor(&mut self, o: &Words) {
+        for (a, b) in self.w.iter_mut().zip(&o.w) {
+            *a ^= b;
+        }
+    }
+
+    /// The state whose byte string the words are (lanes little-endian).
+    #[inline(always)]
+    pub(crate) fn to_state<L: Lane>(self) -> State<L> {
+        let per = 8 / L::BYTES;
+        core::array::from_fn(|k| {
+            let b = self.w[k / per].to_le_bytes();
+            let o = (k % per) * L::BYTES;
+            L::load_le(&b[o..o + L::BYTES])
+        })
+    }
+
+    /// The byte string of `st` as words.
+    #[inline(always)]
+    pub(crate) fn from_state<L: Lane>(st: &State<L>) -> Words {
+        let per = 8 / L::BYTES;
+        let mut w = [0u64; MAX_S / 8];
+        for (i, w) in w.iter_mut().enumerate().take(2 * L::BYTES) {
+            let mut b = [0u8; 8];
+            for q in 0..per {
+                st[i * per + q].store_le(&mut b[q * L::BYTES..(q + 1) * L::BYTES]);
+            }
+            *w = u64::from_le_bytes(b);
+        }
+        Words { w, n: 2 * L::BYTES }
+    }
+
+    /// The raw words (the first `n` used).
+    #[inline(always)]
+    pub(crate) fn words(&self) -> [u64; MAX_S / 8] {
+        self.w
+    }
+
+    /// Writes the words back into `x`.
+    #[inline(always)]
+    pub(crate) fn store(&self, x: &mut [u8]) {
+        for (w, c) in self.w.iter().zip(x.chunks_exact_mut(8)) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    /// `x ^= self`.
+    #[inline(always)]
+    pub(crate) fn xor_into(&self, x: &mut [u8]) {
+        for (w, c) in self.w.iter().zip(x.chunks_exact_mut(8)) {
+            let v = u64::from_le_bytes((&*c).try_into().expect("8 bytes")) ^ w;
+            c.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// Multiplication by 2 in GF(2^(64n)), constant time: a one-bit shift with carries and
+    /// the reduction `x^256 = x^10 + x^5 + x^2 + 1` (`0x425`) or `x^512 = x^8 + x^5 + x^2 + 1`
+    /// (`0x125`).
+    #[inline(always)]
+    pub(crate) fn dbl(&mut self) {
+        let (w, n) = (&mut self.w, self.n);
+        let carry = w[n - 1] >> 63;
+        for i in (1..n).rev() {
+            w[i] = (w[i] << 1) | (w[i - 1] >> 63);
+        }
+        let poly: u64 = if n == 4 { 0x0425 } else { 0x0125 };
+        w[0] = (w[0] << 1) ^ (poly & 0u64.wrapping_sub(carry));
+    }
+
+    /// Zeroes the words (kept by `black_box`).
+    #[inline(always)]
+    pub(crate) fn wipe(&mut self) {
+        self.w = [0; MAX_S / 8];
+        core::hint::black_box(&mut self.w);
+    }
+}
+
 /// Multiplication by 2 in GF(2^(8s)) of the little-endian `x` (s = 32 or 64), constant time.
 #[inline]
 pub(crate) fn dbl_bytes(x: &mut [u8]) {
-    let s = x.len();
-    let mut w = [0u64; MAX_S / 8];
-    for (w, c) in w.iter_mut().zip(x.chunks_exact(8)) {
-        *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-    }
-    let n = s / 8;
-    let carry = w[n - 1] >> 63;
-    for i in (1..n).rev() {
-        w[i] = (w[i] << 1) | (w[i - 1] >> 63);
-    }
-    let poly: u64 = if s == 32 { 0x0425 } else { 0x0125 };
-    w[0] = (w[0] << 1) ^ (poly & 0u64.wrapping_sub(carry));
-    for (w, c) in w.iter().zip(x.chunks_exact_mut(8)) {
-        c.copy_from_slice(&w.to_le_bytes());
-    }
-    for x in w.iter_mut() {
-        *x = 0;
-    }
-    core::hint::black_box(&mut w);
+    let mut w = Words::from_bytes(x);
+    w.dbl();
+    w.store(x);
+    w.wipe();
 }
 
 /// Blocks `from..job.blocks` of `job` one at a time with the single-state permutation
@@ -207,40 +296,47 @@ pub(crate) fn dbl_bytes(x: &mut [u8]) {
 /// must be `2^from · L` on entry.
 pub(crate) fn em_serial<L: Lane>(job: &mut EmJob<'_>, from: usize, sums: &mut EmSums, f: impl Fn(&mut State<L>, bool)) {
     let s = 16 * L::BYTES;
-    let mut x = [0u8; MAX_S];
+    let (pre, post) = (Words::from_bytes(job.pre), Words::from_bytes(job.post_const));
+    let mut m = Words::from_bytes(job.mask);
+    let mut acc = [Words::zero(s); 3];
     for j in from..job.blocks {
-        x[..s].copy_from_slice(job.block(job.src, j, s));
-        xor(&mut sums.src[..s], &x[..s]);
-        xor(&mut x[..s], job.pre);
+        let mut x = Words::from_bytes(job.block(job.src, j, s));
+        acc[0].xor(&x);
+        x.xor(&pre);
         if job.mask_in {
-            xor(&mut x[..s], job.mask);
+            x.xor(&m);
         }
-        let mut st = load_state::<L>(&x[..s]);
+        let mut st = x.to_state::<L>();
         f(&mut st, job.inverse);
-        store_state(&st, &mut x[..s]);
+        let mut y = Words::from_state(&st);
         st.zeroize();
-        xor(&mut x[..s], job.post_const);
+        y.xor(&post);
         if job.mask_out {
-            xor(&mut x[..s], job.mask);
+            y.xor(&m);
         }
         if let Some(p) = job.post {
-            let pb = job.block(p, j, s);
-            xor(&mut sums.post[..s], pb);
-            xor(&mut x[..s], pb);
+            let pb = Words::from_bytes(job.block(p, j, s));
+            acc[1].xor(&pb);
+            y.xor(&pb);
         }
-        xor(&mut sums.out[..s], &x[..s]);
+        acc[2].xor(&y);
         let o = job.dst + j * job.stride;
-        job.io[o..o + s].copy_from_slice(&x[..s]);
-        dbl_bytes(job.mask);
+        y.store(&mut job.io[o..o + s]);
+        m.dbl();
+        x.wipe();
+        y.wipe();
     }
-    x.zeroize();
+    m.store(job.mask);
+    m.wipe();
+    finish_sums(sums, &mut acc, s);
 }
 
-#[inline(always)]
-fn xor(d: &mut [u8], s: &[u8]) {
-    for (d, s) in d.iter_mut().zip(s) {
-        *d ^= *s;
-    }
+/// `sums ^= acc` (source, post, output), then wipes `acc`.
+fn finish_sums(sums: &mut EmSums, acc: &mut [Words; 3], s: usize) {
+    acc[0].xor_into(&mut sums.src[..s]);
+    acc[1].xor_into(&mut sums.post[..s]);
+    acc[2].xor_into(&mut sums.out[..s]);
+    acc.iter_mut().for_each(Words::wipe);
 }
 
 /// The serial default of [`Permutation::em_many`] (single-state calls of `p`).
@@ -248,58 +344,5 @@ pub(crate) fn em_many_serial<P: Permutation>(p: &P, job: &mut EmJob<'_>) -> EmSu
     let mut sums = EmSums::default();
     job.check(P::STATE_BYTES);
     em_serial::<P::Lane>(job, 0, &mut sums, |st, inv| if inv { p.inverse(st) } else { p.permute(st) });
-    sums
-}
-
-/// [`Permutation::em_many`] through `permute_many` / `inverse_many` on gathered states, 32 at a
-/// time (for backends with a wide kernel on states but none on byte blocks).
-pub(crate) fn em_many_gathered<P: Permutation>(p: &P, job: &mut EmJob<'_>) -> EmSums {
-    const CHUNK: usize = 32;
-    let s = P::STATE_BYTES;
-    job.check(s);
-    let mut sums = EmSums::default();
-    let zero = [<P::Lane as Lane>::ZERO; 16];
-    let mut st = [zero; CHUNK];
-    let mut masks = [[0u8; MAX_S]; CHUNK];
-    let mut x = [0u8; MAX_S];
-    let mut base = 0;
-    while base < job.blocks {
-        let cnt = CHUNK.min(job.blocks - base);
-        for j in 0..cnt {
-            masks[j][..s].copy_from_slice(job.mask);
-            dbl_bytes(job.mask);
-            x[..s].copy_from_slice(job.block(job.src, base + j, s));
-            xor(&mut sums.src[..s], &x[..s]);
-            xor(&mut x[..s], job.pre);
-            if job.mask_in {
-                xor(&mut x[..s], &masks[j][..s]);
-            }
-            st[j] = load_state(&x[..s]);
-        }
-        if job.inverse {
-            p.inverse_many(&mut st[..cnt]);
-        } else {
-            p.permute_many(&mut st[..cnt]);
-        }
-        for j in 0..cnt {
-            store_state(&st[j], &mut x[..s]);
-            xor(&mut x[..s], job.post_const);
-            if job.mask_out {
-                xor(&mut x[..s], &masks[j][..s]);
-            }
-            if let Some(at) = job.post {
-                let pb = job.block(at, base + j, s);
-                xor(&mut sums.post[..s], pb);
-                xor(&mut x[..s], pb);
-            }
-            xor(&mut sums.out[..s], &x[..s]);
-            let o = job.dst + (base + j) * job.stride;
-            job.io[o..o + s].copy_from_slice(&x[..s]);
-        }
-        base += cnt;
-    }
-    st.zeroize();
-    masks.zeroize();
-    x.zeroize();
     sums
 }

@@ -115,7 +115,10 @@ macro_rules! permutation_type {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::avx512_em(job)
                     }
-                    Backend::Avx2 => crate::em::em_many_gathered(self, job),
+                    Backend::Avx2 => {
+                        job.check(Self::STATE_BYTES);
+                        <$lane as Kernels>::avx2_em(job)
+                    }
                     _ => crate::em::em_many_serial(self, job),
                 }
             }

@@ -15,6 +15,7 @@
 
 use core::arch::x86_64::*;
 use super::sliced::{self, RC128_DUP};
+use crate::em::{EmJob, EmSums, Words};
 use crate::lane::{Lane, State};
 
 cpufeatures::new!(cpu, "avx", "avx2");
@@ -219,6 +220,117 @@ pub(crate) fn chunked<L: Lane, const N: usize>(
 /// Remainders of at least this many states go through a padded batch (a batch costs about as
 /// much as two single `u32x2` calls).
 const MIN_REST: usize = 2;
+
+/// An [`EmJob`] through the lane-sliced batches: every block goes straight from its byte
+/// buffer into the batch array and back as YMM rows with the key, mask and post XORs applied
+/// on the way (no byte-wise passes, no store-forwarding stalls); the masks are doubled in
+/// general registers. Remainders shorter than [`MIN_REST`] go through `single`.
+#[target_feature(enable = "avx,avx2")]
+fn em_impl<L: Lane, const N: usize>(
+    job: &mut EmJob<'_>,
+    mut batch: impl FnMut(&mut [State<L>; N]),
+    single: impl Fn(&mut State<L>, bool),
+) -> EmSums {
+    let s = 16 * L::BYTES;
+    let halves = s / 32;
+    let n = job.blocks;
+    let rest = n % N;
+    let batched = n - rest + if rest >= MIN_REST { rest } else { 0 };
+    let zero = _mm256_setzero_si256();
+    let ld = |b: &[u8]| {
+        assert!(b.len() >= 32);
+        // SAFETY: at least 32 readable bytes (asserted); `loadu` needs no alignment.
+        unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }
+    };
+    let half = |b: &[u8], h: usize| if h < halves { ld(&b[32 * h..]) } else { zero };
+    let pre = [half(job.pre, 0), half(job.pre, 1)];
+    let post = [half(job.post_const, 0), half(job.post_const, 1)];
+    let mut m = Words::from_bytes(job.mask);
+    let mut acc = [[zero; 2]; 3];
+    let mut states = [[L::ZERO; 16]; N];
+    let mut masks = [[zero; 2]; N];
+    let mut base = 0;
+    while base < batched {
+        let cnt = N.min(batched - base);
+        for j in 0..cnt {
+            masks[j] = to_ymm(m.words());
+            m.dbl();
+            let src = job.block(job.src, base + j, s);
+            let p: *mut u8 = states[j].as_mut_ptr().cast();
+            for h in 0..halves {
+                let x = ld(&src[32 * h..]);
+                acc[0][h] = _mm256_xor_si256(acc[0][h], x);
+                let mut y = _mm256_xor_si256(x, pre[h]);
+                if job.mask_in {
+                    y = _mm256_xor_si256(y, masks[j][h]);
+                }
+                // SAFETY: state j is `s` = 32·halves writable bytes.
+                unsafe { _mm256_storeu_si256(p.add(32 * h).cast(), y) };
+            }
+        }
+        batch(&mut states);
+        for j in 0..cnt {
+            let p: *const u8 = states[j].as_ptr().cast();
+            let o = job.dst + (base + j) * job.stride;
+            for h in 0..halves {
+                // SAFETY: state j is `s` readable bytes.
+                let mut y = _mm256_xor_si256(unsafe { _mm256_loadu_si256(p.add(32 * h).cast()) }, post[h]);
+                if job.mask_out {
+                    y = _mm256_xor_si256(y, masks[j][h]);
+                }
+                if let Some(at) = job.post {
+                    let pb = ld(&job.block(at, base + j, s)[32 * h..]);
+                    acc[1][h] = _mm256_xor_si256(acc[1][h], pb);
+                    y = _mm256_xor_si256(y, pb);
+                }
+                acc[2][h] = _mm256_xor_si256(acc[2][h], y);
+                let d = &mut job.io[o + 32 * h..o + 32 * h + 32];
+                // SAFETY: `d` is 32 writable bytes.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), y) };
+            }
+        }
+        base += cnt;
+    }
+    m.store(job.mask);
+    m.wipe();
+    zeroize::Zeroize::zeroize(&mut states);
+    masks = [[zero; 2]; N];
+    core::hint::black_box(&mut masks);
+    let mut sums = EmSums::default();
+    for (dst, a) in [&mut sums.src, &mut sums.post, &mut sums.out].into_iter().zip(acc) {
+        for h in 0..halves {
+            // SAFETY: `dst` is 64 writable bytes, h < 2.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(32 * h).cast(), a[h]) };
+        }
+    }
+    crate::em::em_serial::<L>(job, batched, &mut sums, single);
+    sums
+}
+
+/// Eight little-endian words as two YMM registers.
+#[target_feature(enable = "avx,avx2")]
+fn to_ymm(w: [u64; 8]) -> [__m256i; 2] {
+    let w = w.map(|x| x as i64);
+    [_mm256_set_epi64x(w[3], w[2], w[1], w[0]), _mm256_set_epi64x(w[7], w[6], w[5], w[4])]
+}
+
+/// [`EmJob`] on Prøst-128 blocks (checked by the caller). Panics if AVX2 is missing.
+pub(crate) fn em128(job: &mut EmJob<'_>) -> EmSums {
+    assert!(available(), "CPU lacks AVX2");
+    let inverse = job.inverse;
+    let single = |s: &mut State<u16>, inv: bool| if inv { super::u32x2::inverse(s) } else { super::u32x2::permute(s) };
+    // SAFETY: `available()` just confirmed AVX2 (and AVX).
+    unsafe { em_impl::<u16, 16>(job, |b| batch128(b, inverse), single) }
+}
+
+/// [`EmJob`] on Prøst-256 blocks (checked by the caller). Panics if AVX2 is missing.
+pub(crate) fn em256(job: &mut EmJob<'_>) -> EmSums {
+    assert!(available(), "CPU lacks AVX2");
+    let inverse = job.inverse;
+    let single = |s: &mut State<u32>, inv: bool| if inv { super::u32x2::inverse(s) } else { super::u32x2::permute(s) };
+    // SAFETY: `available()` just confirmed AVX2 (and AVX).
+    unsafe { em_impl::<u32, 8>(job, |b| batch256(b, inverse), single) }
+}
 
 /// P or P^-1 on many Prøst-128 states. Panics if AVX2 is missing.
 pub(crate) fn many128(states: &mut [State<u16>], inverse: bool) {

@@ -38,6 +38,8 @@ pub(crate) trait Kernels: u32x2::Paired {
     fn avx512_one(state: &mut State<Self>, inverse: bool);
     /// `avx512` backend: a wide Even–Mansour job (already checked).
     fn avx512_em(job: &mut EmJob<'_>) -> EmSums;
+    /// `avx2` backend: a wide Even–Mansour job (already checked).
+    fn avx2_em(job: &mut EmJob<'_>) -> EmSums;
 }
 
 macro_rules! kernels {
@@ -62,6 +64,15 @@ macro_rules! kernels {
             #[inline]
             fn avx512_em(job: &mut EmJob<'_>) -> EmSums {
                 avx512::$em(job)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            fn avx2_em(job: &mut EmJob<'_>) -> EmSums {
+                avx2::$em(job)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            fn avx2_em(_: &mut EmJob<'_>) -> EmSums {
+                unreachable!("the avx2 backend is never available off x86-64")
             }
             #[cfg(not(target_arch = "x86_64"))]
             fn avx512_em(_: &mut EmJob<'_>) -> EmSums {
