@@ -16,7 +16,9 @@
 //! The lane-sliced `avx512` backend computes the masks in registers (a doubling by `x^2` per
 //! row of two Prøst-128 blocks, by `x` per Prøst-256 block), fuses the XORs into its
 //! transposes and loads and stores the blocks directly, so the modes need no separate passes
-//! over the data; the other backends run [`Permutation::em_many`]'s serial default.
+//! over the data; `avx2` moves the blocks between the buffers and its batch arrays as YMM rows
+//! with the XORs applied on the way (masks doubled in general registers); the serial backends
+//! run [`Permutation::em_many`]'s default, one block at a time on 64-bit words.
 
 use zeroize::Zeroize;
 

@@ -14,8 +14,8 @@
 //! buffers, with the key, mask and post XORs fused in and the GF(2^n) doubling masks made in
 //! registers.
 //!
-//! **One state**: P on the whole Prøst-128 state in one YMM register; P⁻¹ and Prøst-256 by
-//! `u32x2` (faster here); the one-ZMM Prøst-256 kernel is kept for the tests.
+//! **One state**: P and P⁻¹ on the whole Prøst-128 state in one YMM register; Prøst-256 by
+//! `u32x2` (faster here than the one-ZMM kernel, which is kept for the tests).
 //!
 //! Constant time: fixed instruction sequences, no secret-dependent memory access or branches.
 

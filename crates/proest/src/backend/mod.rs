@@ -5,7 +5,7 @@
 //! | `portable` | reference round function, 72-XOR MixSlices | yes | yes | yes |
 //! | `mixslp` | same, MixSlices as a short XOR program (`src/generated/mixslices.rs`) | yes | yes | yes |
 //! | `u32x2` | two lanes per word (ARM11 technique): 16-bit pairs in `u32`; for Prøst-256 32-bit pairs in `u64` | yes | yes | yes |
-//! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch); single states by `u32x2` | yes | yes | yes |
+//! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
 //! | `avx512` | lane-sliced many-state kernels (32 / 16 states per ZMM batch) and the `em_many` kernel; single Prøst-128 P in one YMM | yes | yes | yes |
 //!
 //! The first three are plain Rust and available on every CPU; `avx2` and `avx512` are detected
