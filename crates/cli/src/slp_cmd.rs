@@ -88,6 +88,15 @@ struct OptimizeArgs {
     /// Local re-synthesis iterations applied to every run's program (0: off).
     #[arg(long, default_value_t = 0)]
     resynth: usize,
+    /// After the search, polish the best program by local re-synthesis for this many seconds.
+    #[arg(long)]
+    polish: Option<f64>,
+    /// Polish for exactly this many rounds instead (reproducible).
+    #[arg(long)]
+    polish_rounds: Option<u64>,
+    /// Largest window (gates) for --polish.
+    #[arg(long, default_value_t = 48)]
+    window: usize,
     /// Optimize a GF(2^8) matrix at word level (XOR and xtime), print the byte program.
     #[arg(long)]
     word_level: bool,
@@ -258,7 +267,20 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     let Some(report) = report else {
         bail!("no program found (is the depth bound {:?} achievable?)", a.max_depth);
     };
-    let p = &report.program;
+    let mut p = report.program.clone();
+    if a.polish.is_some() || a.polish_rounds.is_some() {
+        let secs = a.polish.unwrap_or(0.0);
+        if !(secs.is_finite() && secs >= 0.0) {
+            bail!("--polish must be a non-negative number of seconds");
+        }
+        let before = p.xor_count();
+        let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
+        let (q, rounds) = slicewise_slp::search::polish(&p, m, a.seed, a.polish_rounds, deadline, a.window.max(3), a.max_depth);
+        p = q;
+        p.meta.algorithm = format!("{}+polish", p.meta.algorithm);
+        p.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {}..), windows <= {}", a.seed, a.window));
+    }
+    let p = &p;
     let text = render(p, &input, &desc, &a.out)?;
     write_output(&a.out, &text)?;
     if !a.out.quiet {

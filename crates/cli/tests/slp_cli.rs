@@ -70,6 +70,18 @@ fn all_algorithms_produce_verified_programs() {
 }
 
 #[test]
+fn polish_is_reproducible_and_never_worse() {
+    let m = vectors("aes_mixcolumns.txt");
+    let args = ["slp", "optimize", m.to_str().unwrap(), "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "20", "-q"];
+    let a = run(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&run(&args)));
+    let plain = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "rnbp", "--seed", "3", "--runs", "1", "-q"]);
+    assert!(header_count(&stdout(&a)) <= header_count(&stdout(&plain)));
+    assert!(stdout(&a).lines().next().unwrap().contains("rnbp+polish"));
+}
+
+#[test]
 fn depth_bound() {
     let m = vectors("aes_mixcolumns.txt");
     let o = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "a2", "--max-depth", "3", "--runs", "40", "-j", "2", "-q"]);

@@ -14,7 +14,7 @@ run() { "$S" slp optimize "$@" -j 1 -q; }
 
 run $T/proest_mixslices.txt -a sxor --seed 8004 --runs 1 --resynth 1000 -o $P/proest_mixslices.slp
 run $T/proest_mixslices.txt -a sxor --seed 8004 --runs 1 --resynth 1000 --emit rust --name mix_slices -o crates/proest/src/generated/mixslices.rs
-run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 -o $P/aes_mixcolumns.slp
+run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --polish-rounds 1300 -o $P/aes_mixcolumns.slp
 run $T/random16_s1.txt -a mix --seed 4040 --runs 1 --resynth 300 -o $P/random16_s1.slp
 run $T/random16_s2.txt -a mix --seed 3540 --runs 1 --resynth 300 -o $P/random16_s2.slp
 run $T/random32_s1.txt -a a2 --seed 5233 --runs 1 -o $P/random32_s1.slp

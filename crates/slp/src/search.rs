@@ -159,6 +159,34 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
     Some(p)
 }
 
+/// Polishes a program by rounds of local re-synthesis with windows of up to `window` gates.
+/// Round r uses seed `seed + r`; it stops after `rounds` rounds if given (reproducible), else at
+/// `deadline`. Returns the best verified program and the number of rounds.
+pub fn polish(
+    p: &Program,
+    m: &BitMatrix,
+    seed: u64,
+    rounds: Option<u64>,
+    deadline: Instant,
+    window: usize,
+    max_depth: Option<usize>,
+) -> (Program, u64) {
+    let mut best = p.clone();
+    let mut r = 0u64;
+    while rounds.map_or(Instant::now() < deadline, |n| r < n) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(r));
+        let q = resynth(&best, &ResynthOptions { iterations: 200, max_window: window, tries: 4, max_depth }, &mut rng);
+        if q.xor_count() < best.xor_count() {
+            best = q;
+        }
+        r += 1;
+    }
+    if let Err(e) = best.verify(m) {
+        panic!("internal error: polishing produced a wrong program: {e}");
+    }
+    (best, r)
+}
+
 fn better(a: &Program, b: &Program) -> bool {
     (a.xor_count(), a.depth(), a.meta.seed) < (b.xor_count(), b.depth(), b.meta.seed)
 }
