@@ -21,6 +21,8 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 
+#[macro_use]
+mod generated;
 mod backend;
 mod consts;
 mod engine;

@@ -21,5 +21,7 @@ run $T/random32_s1.txt -a a2 --seed 5233 --runs 1 -o $P/random32_s1.slp
 run $T/random32_s2.txt -a a2 --seed 4140 --runs 1 -o $P/random32_s2.slp
 run $T/groestl_mixbytes.txt -a a2 --seed 2265 --runs 1 -o $P/groestl_mixbytes.a2.slp
 run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 7000 --runs 2000 --resynth 200 -o $P/groestl_mixbytes.word
+run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 6 --runs 1 -o $P/groestl_mixbytes_depth8.word
+SLICEWISE_REGENERATE=1 cargo test -q -p slicewise-slp --test programs generated_mixbytes
 run --circulant 02,02,03,04,05,03,05,07 --word-level --expand -a a2 --seed 7000 --runs 2000 --resynth 200 -o $P/groestl_mixbytes.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

@@ -197,6 +197,97 @@ impl WordProgram {
         Ok(p)
     }
 
+    /// Rust code for the program: a `macro_rules!` macro `NAME!(x, xor, xtime, mb_out)` that
+    /// expands, in the caller, to the outputs as an array. `xor`, `xtime` and `mb_out` are paths
+    /// of functions over the caller's word type (a SIMD register, say); because the macro
+    /// expands in place, they are compiled with the caller's target features. An output of
+    /// the form `xtime(xtime(a) + b) + c` whose intermediate values have no other use is emitted
+    /// as one `mb_out(a, b, c)` call, the fused multiply-add that SIMD kernels provide (it is
+    /// the last line of the Grøstl MixBytes formula). `header` lines are emitted as `//`
+    /// comments before the macro.
+    pub fn to_rust_macro(&self, name: &str, header: &[String]) -> Result<String, String> {
+        let n = self.n_inputs;
+        let mut uses = vec![0usize; n + self.ops.len()];
+        for op in &self.ops {
+            match *op {
+                WordOp::Xor(a, b) => {
+                    uses[a] += 1;
+                    uses[b] += 1;
+                }
+                WordOp::Xtime(a) => uses[a] += 1,
+            }
+        }
+        for o in &self.outputs {
+            if let Out::Sig(s) = o {
+                uses[*s] += 1;
+            }
+        }
+        let op = |s: usize| if s >= n { Some(self.ops[s - n]) } else { None };
+        let single = |s: usize| s >= n && uses[s] == 1;
+        // For an output signal `s`, the fused operands (a, b, c) and the inner signals.
+        let fuse = |s: usize| -> Option<((usize, usize, usize), [usize; 3])> {
+            let Some(WordOp::Xor(p, q)) = op(s) else { return None };
+            for (outer, c) in [(p, q), (q, p)] {
+                let Some(WordOp::Xtime(inner)) = op(outer) else { continue };
+                let Some(WordOp::Xor(u, v)) = op(inner) else { continue };
+                for (x2, b) in [(u, v), (v, u)] {
+                    if let Some(WordOp::Xtime(a)) = op(x2)
+                        && single(outer)
+                        && single(inner)
+                        && single(x2)
+                    {
+                        return Some(((a, b, c), [outer, inner, x2]));
+                    }
+                }
+            }
+            None
+        };
+        let mut fused: HashMap<usize, (usize, usize, usize)> = HashMap::new();
+        let mut skip = vec![false; n + self.ops.len()];
+        for o in &self.outputs {
+            if let Out::Sig(s) = *o
+                && let Some((abc, inner)) = fuse(s)
+            {
+                fused.insert(s, abc);
+                for i in inner {
+                    skip[i] = true;
+                }
+            }
+        }
+        let nm = |s: usize| if s < n { format!("x{s}") } else { format!("t{}", s - n) };
+        let mut out = String::new();
+        for h in header {
+            let _ = writeln!(out, "// {h}");
+        }
+        let _ = writeln!(out, "macro_rules! {name} {{");
+        let _ = writeln!(out, "    ($x:expr, $xor:path, $xtime:path, $mb_out:path) => {{{{");
+        let inputs: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let _ = writeln!(out, "        let [{}] = $x;", inputs.join(", "));
+        for i in 0..self.ops.len() {
+            let s = n + i;
+            if skip[s] {
+                continue;
+            }
+            let rhs = match (fused.get(&s), self.ops[i]) {
+                (Some(&(a, b, c)), _) => format!("$mb_out({}, {}, {})", nm(a), nm(b), nm(c)),
+                (None, WordOp::Xor(a, b)) => format!("$xor({}, {})", nm(a), nm(b)),
+                (None, WordOp::Xtime(a)) => format!("$xtime({})", nm(a)),
+            };
+            let _ = writeln!(out, "        let {} = {rhs};", nm(s));
+        }
+        let mut ys = Vec::new();
+        for (j, o) in self.outputs.iter().enumerate() {
+            match o {
+                Out::Sig(s) => ys.push(nm(*s)),
+                _ => return Err(format!("output y{j} is not a signal; the macro form needs every output")),
+            }
+        }
+        let _ = writeln!(out, "        [{}]", ys.join(", "));
+        let _ = writeln!(out, "    }}}};");
+        let _ = writeln!(out, "}}");
+        Ok(out)
+    }
+
     /// Expands to a bit-level SLP (bit `8b + j` = bit j of byte b).
     #[allow(clippy::needless_range_loop)]
     pub fn expand(&self) -> Program {
@@ -301,6 +392,22 @@ pub fn synthesize(bytes: &[Vec<u8>], poly: u16, opts: &SearchOptions) -> Option<
 mod tests {
     use super::*;
     use crate::matrix::{circulant, expand_gf256};
+
+    #[test]
+    fn rust_macro_fuses_the_mixbytes_pattern() {
+        // y0 = xtime(xtime(x0) + x1) + x2, y1 = x0 + x1.
+        let text = "a = xtime(x0)\nb = a + x1\nc = xtime(b)\ny0 = c + x2\ny1 = x0 + x1\n";
+        let p = WordProgram::parse(text, 3, 0x11b).unwrap();
+        let code = p.to_rust_macro("prog", &["head".into()]).unwrap();
+        assert!(code.starts_with("// head\nmacro_rules! prog {"), "{code}");
+        assert!(code.contains("let t3 = $mb_out(x0, x1, x2);"), "{code}");
+        assert!(code.contains("let t4 = $xor(x0, x1);"), "{code}");
+        assert!(!code.contains("$xtime("), "{code}");
+        // An intermediate with a second use is not fused.
+        let text2 = "a = xtime(x0)\nb = a + x1\nc = xtime(b)\ny0 = c + x2\ny1 = a + x1\n";
+        let code2 = WordProgram::parse(text2, 3, 0x11b).unwrap().to_rust_macro("p", &[]).unwrap();
+        assert!(code2.contains("$xtime(x0)") && !code2.contains("$mb_out("), "{code2}");
+    }
 
     #[test]
     fn groestl_word_level_meets_the_published_formula() {

@@ -23,20 +23,24 @@ pub(crate) fn available() -> bool {
     cpu::get()
 }
 
+/// An XMM register for the bytesliced kernels. `FORMULA` picks the MixBytes form
+/// ([`Lanes::MB_FORMULA`]): the synthesized program for the legacy-SSE `aesni` kernel, the
+/// papers' formula for the VEX-encoded copy that `avx2` compiles (measured both ways).
 #[derive(Clone, Copy)]
-pub(crate) struct Sse(pub(crate) __m128i);
+pub(crate) struct Sse<const FORMULA: bool = false>(pub(crate) __m128i);
 
-impl Lanes for Sse {
+impl<const FORMULA: bool> Lanes for Sse<FORMULA> {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = FORMULA;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: tables are 64-byte aligned and read in 16-byte units at 16-byte offsets.
-        Sse(unsafe { _mm_load_si128(p as *const __m128i) })
+        Self(unsafe { _mm_load_si128(p as *const __m128i) })
     }
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
         // SAFETY: SSE2 (trait contract).
-        Sse(unsafe { _mm_xor_si128(a.0, b.0) })
+        Self(unsafe { _mm_xor_si128(a.0, b.0) })
     }
     #[inline(always)]
     unsafe fn mul2(a: Self) -> Self {
@@ -44,25 +48,25 @@ impl Lanes for Sse {
         unsafe {
             let hi = _mm_cmpgt_epi8(_mm_setzero_si128(), a.0);
             let d = _mm_add_epi8(a.0, a.0);
-            Sse(_mm_xor_si128(d, _mm_and_si128(hi, _mm_set1_epi8(0x1b))))
+            Self(_mm_xor_si128(d, _mm_and_si128(hi, _mm_set1_epi8(0x1b))))
         }
     }
     #[inline(always)]
     unsafe fn shuffle(a: Self, m: Self) -> Self {
         // SAFETY: SSSE3 (trait contract).
-        Sse(unsafe { _mm_shuffle_epi8(a.0, m.0) })
+        Self(unsafe { _mm_shuffle_epi8(a.0, m.0) })
     }
     #[inline(always)]
     unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
         // SAFETY: AES-NI (trait contract).
-        Sse(unsafe { _mm_aesenclast_si128(a.0, k.0) })
+        Self(unsafe { _mm_aesenclast_si128(a.0, k.0) })
     }
 }
 
-impl Xmm for Sse {
+impl<const FORMULA: bool> Xmm for Sse<FORMULA> {
     #[inline(always)]
     unsafe fn from(x: __m128i) -> Self {
-        Sse(x)
+        Self(x)
     }
     #[inline(always)]
     unsafe fn into(self) -> __m128i {

@@ -25,6 +25,7 @@ pub(crate) struct A2(__m256i);
 
 impl Lanes for A2 {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: tables are 64-byte aligned and read in 32-byte units at 32-byte offsets.
@@ -75,10 +76,10 @@ impl Ymm for A2 {
 
 super::entry_points! {
     features = "sse2,ssse3,aes,avx,avx2";
-    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::compress512::<Sse>(h, blocks);
+    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::compress512::<Sse<true>>(h, blocks);
     compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = bs::compress1024_y::<A2>(h, blocks);
-    output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<Sse>(h);
-    output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Sse>(h);
-    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Sse>(h, blocks);
-    finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024_y::<A2, Sse>(h, blocks);
+    output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<Sse<true>>(h);
+    output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Sse<true>>(h);
+    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Sse<true>>(h, blocks);
+    finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024_y::<A2, Sse<true>>(h, blocks);
 }

@@ -26,6 +26,7 @@ pub(crate) struct X512(__m128i);
 
 impl Lanes for X512 {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: tables are 64-byte aligned and read in 16-byte units at 16-byte offsets.

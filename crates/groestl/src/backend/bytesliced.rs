@@ -187,6 +187,9 @@ const fn build<const U: usize, const R: usize>(wide: bool) -> Tables<U, R> {
 pub(crate) trait Lanes: Copy {
     /// Whether `sub_bytes_xor` is `AESENCLAST` (and needs the `mask_aes` shuffles).
     const AESENC: bool;
+    /// Whether MixBytes uses the papers' formula instead of the synthesized program; chosen
+    /// per kernel by measurement (see [`mix_bytes`]).
+    const MB_FORMULA: bool = false;
     /// Bytes per table unit this type reads (16 or 32); narrower units are broadcast.
     unsafe fn ld(p: *const u8) -> Self;
     unsafe fn xor(a: Self, b: Self) -> Self;
@@ -208,9 +211,29 @@ pub(crate) trait Lanes: Copy {
     unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self;
 }
 
-/// MixBytes on eight row registers: 48 XOR + 16 MUL2 (spec §9.5, [A] Eq. (3)).
+/// MixBytes on eight row registers: the papers' 48 XOR + 16 MUL2 formula (spec §9.5, [A]
+/// Eq. (3)) or the synthesizer's 43 XOR + 16 MUL2 program of depth 8
+/// (`crate::generated::mixbytes`), whichever measured faster for the kernel
+/// (`Lanes::MB_FORMULA`; figures in `docs/groestl-backends.md`). The program wins on `aesni`
+/// and `vperm`; the formula on `gfni` and `avx512`, which fuse its three-input XORs into
+/// `vpternlog`, and on `avx2`. The 40-XOR program of depth 13 is slower everywhere.
 #[inline(always)]
 pub(crate) unsafe fn mix_bytes<V: Lanes>(a: [V; 8]) -> [V; 8] {
+    // SAFETY: the caller runs on a CPU with V's features (trait contract). The macro expands
+    // here, so every call is to V's own methods, inlined into the caller's kernel.
+    unsafe {
+        if V::MB_FORMULA {
+            mix_bytes_formula(a)
+        } else {
+            mix_bytes_program!(a, V::xor, V::mul2, V::mb_out)
+        }
+    }
+}
+
+/// The papers' formula: `t_i = a_i ⊕ a_{i+1}`, `x_i = t_i ⊕ t_{i+3}`,
+/// `y_i = t_i ⊕ t_{i+2} ⊕ a_{i+6}`, `b_i = MUL2(MUL2(x_{i+3}) ⊕ y_{i+7}) ⊕ y_{i+4}`.
+#[inline(always)]
+unsafe fn mix_bytes_formula<V: Lanes>(a: [V; 8]) -> [V; 8] {
     // SAFETY: the caller runs on a CPU with V's features (trait contract).
     unsafe {
         // Plain loops, not `array::from_fn`: a closure that LLVM declines to inline would be

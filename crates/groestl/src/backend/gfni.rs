@@ -35,6 +35,7 @@ pub(crate) struct Gx(__m128i);
 
 impl Lanes for Gx {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: tables are 64-byte aligned and read in 16-byte units at 16-byte offsets.
@@ -92,6 +93,7 @@ pub(crate) struct Gy(__m256i);
 
 impl Lanes for Gy {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: tables are 64-byte aligned and read in 32-byte units at 32-byte offsets.

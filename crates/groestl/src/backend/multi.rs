@@ -29,6 +29,7 @@ pub(crate) struct Z<const U: usize>(__m512i);
 
 impl<const U: usize> Lanes for Z<U> {
     const AESENC: bool = true;
+    const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
         // SAFETY: aligned table units of U bytes; AVX-512F (trait contract).
