@@ -3,7 +3,7 @@
 //! `permute_many`/`inverse_many` (the second layer only depends on a prefix XOR of the first).
 
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::core_trait::ModeCore;
 use super::{BATCH, CHUNK, wipe, Blk, Em, MAX_S, Mode, dbl, diff_xor, pad, prefix_xor, times2, times3, xor, xor_into};
@@ -17,22 +17,13 @@ pub struct Copa<P: Permutation> {
 }
 
 /// Per-message secrets: `L = E(0)`, the masks and the running state.
+#[derive(Zeroize, ZeroizeOnDrop)]
 struct Ctx {
     l: Blk,
     d0: Blk,
     d1: Blk,
     sigma: Blk,
     v: Blk,
-}
-
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        self.l.zeroize();
-        self.d0.zeroize();
-        self.d1.zeroize();
-        self.sigma.zeroize();
-        self.v.zeroize();
-    }
 }
 
 impl<P: Permutation> Copa<P> {

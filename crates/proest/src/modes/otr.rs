@@ -3,7 +3,7 @@
 //! through `permute_many`, and so are the AD blocks.
 
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::core_trait::ModeCore;
 use super::{BATCH, CHUNK, wipe, Blk, Em, MAX_S, Mode, dbl, pad, times2, times3, xor, xor_into};
@@ -17,20 +17,12 @@ pub struct Otr<P: Permutation> {
 }
 
 /// Per-message secrets.
+#[derive(Zeroize, ZeroizeOnDrop)]
 struct Ctx {
     delta: Blk,
     l: Blk,
     sigma: Blk,
     ta: Blk,
-}
-
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        self.delta.zeroize();
-        self.l.zeroize();
-        self.sigma.zeroize();
-        self.ta.zeroize();
-    }
 }
 
 impl<P: Permutation> Otr<P> {
