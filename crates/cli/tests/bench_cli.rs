@@ -109,3 +109,27 @@ fn save_writes_json_markdown_and_svg() {
         ]
     );
 }
+
+/// Bad arguments are clear errors with a non-zero exit, and nothing is measured.
+#[test]
+fn bad_arguments_are_errors() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--backend", "nonsense"], "unknown Grøstl backend"),
+        (&["--sizes", "0"], "must be positive"),
+        (&["--sizes", "lots"], "bad size"),
+        (&["--runs", "0"], "0"),
+        (&["--algorithms", "sha256"], "unknown algorithm"),
+    ];
+    for (args, message) in cases {
+        let out = Command::new(BIN)
+            .args(["bench", "groestl", "--samples", "1", "--bytes-per-sample", "64"])
+            .args(args)
+            .env_remove("SLICEWISE_BACKEND")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} printed results");
+    }
+}
