@@ -17,6 +17,8 @@ pub mod parse;
 pub mod program;
 pub mod resynth;
 #[cfg(feature = "sat")]
+pub mod cadical;
+#[cfg(feature = "sat")]
 pub mod sat;
 pub mod search;
 pub mod sxor;

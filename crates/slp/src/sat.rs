@@ -1,5 +1,5 @@
-//! Exact search: "is there a program with exactly k XORs?" as SAT, solved by CaDiCaL through
-//! rustsat, for k = (number of distinct non-trivial rows), k+1, … (incremental k).
+//! Exact search: "is there a program with exactly k XORs?" as SAT, solved by CaDiCaL (through
+//! the crate's own C-API wrapper, [`crate::cadical`]), for k = (number of distinct non-trivial rows), k+1, … (incremental k).
 //!
 //! # Encoding (in the style of Fuhs and Schneider-Kamp)
 //! Line i (signal n+i) has one-hot operand selectors `op1[i][s]`, `op2[i][s]` over the earlier
@@ -25,9 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-use rustsat::types::{Clause, Lit};
-use rustsat_cadical::{CaDiCaL, ProofFormat};
+use crate::cadical::{Solver, Status};
 
 use crate::matrix::{BitMatrix, Row};
 use crate::paar::nontrivial_targets;
@@ -354,34 +352,31 @@ pub enum KResult {
 fn solve_k(n: usize, targets: &[Row], k: usize, deadline: Instant, proof: Option<&Path>, m: &BitMatrix) -> Result<(KResult, Duration)> {
     let start = Instant::now();
     let (cnf, enc) = encode(n, targets, k);
-    let mut s = CaDiCaL::default();
-    match std::env::var("SLP_SAT_CONFIG").as_deref() {
-        Ok("unsat") => s.set_configuration(rustsat_cadical::Config::Unsat)?,
-        Ok("sat") => s.set_configuration(rustsat_cadical::Config::Sat)?,
-        Ok("plain") => s.set_configuration(rustsat_cadical::Config::Plain)?,
-        _ => {}
+    let mut s = Solver::new();
+    if let Ok(cfg @ ("unsat" | "sat" | "plain")) = std::env::var("SLP_SAT_CONFIG").as_deref() {
+        s.configure(cfg)?;
     }
     if let Some(dir) = proof {
         let cnf_path = dir.join(format!("k{k}.cnf"));
         std::fs::write(&cnf_path, cnf.dimacs(&format!("slicewise slp exact: is there a {k}-XOR program? {}x{} matrix {}", m.rows(), m.cols(), m.fingerprint())))
             .with_context(|| format!("writing {}", cnf_path.display()))?;
-        s.trace_proof(dir.join(format!("k{k}.drat")), ProofFormat::Drat { binary: true }).context("attaching the DRAT tracer")?;
+        s.trace_proof(&dir.join(format!("k{k}.drat")), true).context("attaching the DRAT tracer")?;
     }
     for c in &cnf.clauses {
-        let cl: Clause = c.iter().map(|&l| Lit::from_ipasir(l).expect("valid literal")).collect();
-        s.add_clause(cl)?;
+        s.add_clause(c);
     }
-    s.attach_terminator(move || if Instant::now() >= deadline { ControlSignal::Terminate } else { ControlSignal::Continue });
-    let res = s.solve()?;
+    s.set_terminator(move || Instant::now() >= deadline);
+    let res = s.solve();
+    s.close_proof();
     let out = match res {
-        SolverResult::Unsat => KResult::Unsat,
-        SolverResult::Interrupted => KResult::Unknown,
-        SolverResult::Sat => {
+        Status::Unsat => KResult::Unsat,
+        Status::Interrupted => KResult::Unknown,
+        Status::Sat => {
             let mut p = Program::new(enc.n, m.rows());
             for i in 0..enc.k {
                 let pick = |sel: &Vec<i32>| -> Result<usize> {
                     for (x, &l) in sel.iter().enumerate() {
-                        if s.lit_val(Lit::from_ipasir(l).expect("lit"))?.to_bool_with_def(false) {
+                        if s.value(l) {
                             return Ok(x);
                         }
                     }
