@@ -1,8 +1,9 @@
 //! `hash_many` equals hashing one message at a time, on every backend, for random batches of
 //! mixed lengths (the multi-buffer lanes run out at different blocks). The multi-buffer kernels
-//! (`gfni`: 4 messages per pass; `avx512`: 2; `aesni`: 4 for Grøstl-224/256, 2 for -384/512)
-//! are reached through every backend in `Backend::all()`; batch sizes 0–9 cover full passes,
-//! partial last passes and the single leftover message that takes the one-message path.
+//! (messages per pass for Grøstl-224/256 and -384/512: `gfni` 4/4, `avx512` 8/4, `vaes` and
+//! `avx2` 4/2, `aesni` 4/2) are reached through every backend in `Backend::all()`; batch sizes
+//! 0–13 cover full passes, partial last passes and the single leftover message that takes the
+//! one-message path.
 
 mod common;
 

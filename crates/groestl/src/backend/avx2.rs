@@ -6,6 +6,10 @@
 //! SubBytes needs the lanes apart: `VEXTRACTI128`, two 128-bit `AESENCLAST`, `VINSERTI128`.
 //! Grøstl-224/256 is the `aesni` kernel compiled with VEX three-operand encodings (P and Q
 //! already share each XMM register). Constant-time.
+//!
+//! `hash_many` runs two messages per YMM register, one in each lane (Grøstl-224/256: four
+//! messages per pass in two groups; Grøstl-384/512: two messages, each P‖Q in one group), see
+//! `bytesliced::many512_y`/`many1024_y`.
 
 #![allow(unsafe_code)]
 
@@ -20,16 +24,28 @@ pub(crate) fn available() -> bool {
     cpu::get()
 }
 
+/// A YMM register for the bytesliced kernels, reading `U`-byte table units: 32 (P's unit in the
+/// low lane, Q's in the high lane: one message's P‖Q) or 16 (one unit broadcast to both lanes:
+/// two messages side by side). SubBytes is one `VAESENCLAST` on the whole register when `VAES`
+/// (the `vaes` backend), else two `AESENCLAST` on the extracted halves. With `EVEX` (the
+/// `avx512` backend's YMM kernels) three-input XORs are `VPTERNLOGQ` and MUL2 selects its
+/// reduction byte through a mask register, as in `avx512::X512`.
 #[derive(Clone, Copy)]
-pub(crate) struct A2(__m256i);
+pub(crate) struct A2<const U: usize = 32, const VAES: bool = false, const EVEX: bool = false>(__m256i);
 
-impl Lanes for A2 {
+impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, EVEX> {
     const AESENC: bool = true;
     const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
-        // SAFETY: tables are 64-byte aligned and read in 32-byte units at 32-byte offsets.
-        A2(unsafe { _mm256_load_si256(p as *const __m256i) })
+        // SAFETY: tables are 64-byte aligned and read in U-byte units at U-byte offsets.
+        unsafe {
+            if U == 16 {
+                A2(_mm256_broadcastsi128_si256(_mm_load_si128(p as *const __m128i)))
+            } else {
+                A2(_mm256_load_si256(p as *const __m256i))
+            }
+        }
     }
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
@@ -37,12 +53,41 @@ impl Lanes for A2 {
         A2(unsafe { _mm256_xor_si256(a.0, b.0) })
     }
     #[inline(always)]
-    unsafe fn mul2(a: Self) -> Self {
-        // SAFETY: AVX2 (trait contract).
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX2, and AVX-512F/VL when `EVEX` (only the `avx512` kernels set it).
         unsafe {
-            let hi = _mm256_cmpgt_epi8(_mm256_setzero_si256(), a.0);
+            if EVEX {
+                A2(_mm256_ternarylogic_epi64::<0x96>(a.0, b.0, c.0))
+            } else {
+                A2(_mm256_xor_si256(_mm256_xor_si256(a.0, b.0), c.0))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn mul2(a: Self) -> Self {
+        // SAFETY: AVX2, and AVX-512BW/VL when `EVEX` (trait contract).
+        unsafe {
             let d = _mm256_add_epi8(a.0, a.0);
+            if EVEX {
+                let k = _mm256_movepi8_mask(a.0);
+                return A2(_mm256_xor_si256(d, _mm256_maskz_mov_epi8(k, _mm256_set1_epi8(0x1b))));
+            }
+            let hi = _mm256_cmpgt_epi8(_mm256_setzero_si256(), a.0);
             A2(_mm256_xor_si256(d, _mm256_and_si256(hi, _mm256_set1_epi8(0x1b))))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+        // SAFETY: as in `xor3` and `mul2`.
+        unsafe {
+            if EVEX {
+                let c = _mm256_set1_epi8(0x1b);
+                let k = _mm256_movepi8_mask(x.0);
+                let u = _mm256_ternarylogic_epi64::<0x96>(_mm256_add_epi8(x.0, x.0), _mm256_maskz_mov_epi8(k, c), y.0);
+                let k = _mm256_movepi8_mask(u);
+                return A2(_mm256_ternarylogic_epi64::<0x96>(_mm256_add_epi8(u, u), _mm256_maskz_mov_epi8(k, c), z.0));
+            }
+            Self::xor(Self::mul2(Self::xor(Self::mul2(x), y)), z)
         }
     }
     #[inline(always)]
@@ -52,8 +97,12 @@ impl Lanes for A2 {
     }
     #[inline(always)]
     unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
-        // SAFETY: AVX2 + AES-NI (trait contract).
+        // SAFETY: AVX2 + AES-NI, and VAES when `VAES` (trait contract: only the `vaes` kernels
+        // instantiate `VAES = true`).
         unsafe {
+            if VAES {
+                return A2(_mm256_aesenclast_epi128(a.0, k.0));
+            }
             let lo = _mm_aesenclast_si128(_mm256_castsi256_si128(a.0), _mm256_castsi256_si128(k.0));
             let hi = _mm_aesenclast_si128(_mm256_extracti128_si256::<1>(a.0), _mm256_extracti128_si256::<1>(k.0));
             A2(_mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi))
@@ -61,16 +110,14 @@ impl Lanes for A2 {
     }
 }
 
-impl Ymm for A2 {
+impl<const U: usize, const VAES: bool, const EVEX: bool> Ymm for A2<U, VAES, EVEX> {
     #[inline(always)]
-    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self {
-        // SAFETY: AVX (trait contract).
-        A2(unsafe { _mm256_set_m128i(hi, lo) })
+    unsafe fn from_ymm(x: __m256i) -> Self {
+        A2(x)
     }
     #[inline(always)]
-    unsafe fn halves(self) -> (__m128i, __m128i) {
-        // SAFETY: AVX2 (trait contract).
-        unsafe { (_mm256_castsi256_si128(self.0), _mm256_extracti128_si256::<1>(self.0)) }
+    unsafe fn ymm(self) -> __m256i {
+        self.0
     }
 }
 
@@ -82,4 +129,6 @@ super::entry_points! {
     output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Sse<true>>(h);
     finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Sse<true>>(h, blocks);
     finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024_y::<A2, Sse<true>>(h, blocks);
+    many512_4(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = bs::many512_y::<A2<16>, 2, 4>(msgs, h0, out);
+    many1024_2(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) -> () = bs::many1024_y::<A2, A2<16>, 2, 1>(msgs, h0, out);
 }

@@ -714,8 +714,18 @@ pub(crate) unsafe fn many1024<V: Xmm, const M: usize, const G: usize>(msgs: &[&[
 
 /// A lane type whose registers are YMM registers of two 128-bit lanes.
 pub(crate) trait Ymm: Lanes {
-    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self;
-    unsafe fn halves(self) -> (__m128i, __m128i);
+    unsafe fn from_ymm(x: __m256i) -> Self;
+    unsafe fn ymm(self) -> __m256i;
+    #[inline(always)]
+    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self {
+        // SAFETY: AVX (every YMM lane type requires it).
+        unsafe { Self::from_ymm(_mm256_set_m128i(hi, lo)) }
+    }
+    #[inline(always)]
+    unsafe fn halves(self) -> (__m128i, __m128i) {
+        // SAFETY: AVX2 (every YMM lane type requires it).
+        unsafe { (_mm256_castsi256_si128(self.ymm()), _mm256_extracti128_si256::<1>(self.ymm())) }
+    }
 }
 
 /// Grøstl-384/512 compression with row `i` of P and of Q in the two lanes of one YMM register
@@ -761,6 +771,135 @@ pub(crate) unsafe fn finish1024_y<V: Ymm, X: Xmm>(h: &[u64; 16], blocks: &[u8]) 
         let mut hr = rows1024(hb.as_ptr());
         absorb1024_y::<V>(&mut hr, blocks);
         words1024(out1024::<X>(&hr))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multi-buffer on YMM registers (AVX2): two messages per register, one in each 128-bit lane, so
+// ShiftBytes, the round constants and MixBytes advance two messages per instruction; SubBytes
+// goes through the lane type (two `AESENCLAST` on the halves without VAES).
+
+/// `128·lo_on | 128·hi_on` lane mask: all ones in a lane whose message still has block `b`.
+#[inline(always)]
+unsafe fn live_lanes(lo_on: bool, hi_on: bool) -> __m256i {
+    // SAFETY: AVX (caller's features).
+    unsafe { _mm256_set_epi64x(-(hi_on as i64), -(hi_on as i64), -(lo_on as i64), -(lo_on as i64)) }
+}
+
+/// Up to `M = 2G` Grøstl-224/256 messages: group `g` holds messages `2g` (low lanes) and
+/// `2g + 1` (high lanes), each lane a P|Q row pair as in `absorb512`. `V` must read 16-byte
+/// table units broadcast to both lanes. `out[j]` receives `P(h) ⊕ h` of message `j < msgs.len()`.
+#[inline(always)]
+pub(crate) unsafe fn many512_y<V: Ymm, const G: usize, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
+    const { assert!(M == 2 * G) };
+    let n = msgs.len().min(M);
+    assert!(out.len() >= n, "many512_y: {} outputs for {n} messages", out.len());
+    // SAFETY: V's features (AVX2, AES-NI) are present (caller); block pointers come from
+    // `Tail::block` (64 readable bytes); table reads are 16-byte units inside `T512`.
+    unsafe {
+        let (tails, nmax) = Tail::many::<M>(msgs, 64);
+        let hb: [u8; 64] = h_bytes(h0);
+        let iv = rows512(hb.as_ptr());
+        let mut hy = [[_mm256_setzero_si256(); 4]; G];
+        for g in 0..G {
+            for k in 0..4 {
+                hy[g][k] = _mm256_set_m128i(iv[k], iv[k]);
+            }
+        }
+        let ac0 = T512.ac0.as_ptr() as *const u8;
+        for b in 0..nmax {
+            let mut x = [[V::from_ymm(hy[0][0]); 8]; G];
+            let mut live = [_mm256_setzero_si256(); G];
+            for g in 0..G {
+                let (ta, tb) = (&tails[2 * g], &tails[2 * g + 1]);
+                let (ma, mb) = (rows512(ta.block(b, 64)), rows512(tb.block(b, 64)));
+                for k in 0..4 {
+                    let m = _mm256_set_m128i(mb[k], ma[k]);
+                    let p = _mm256_xor_si256(hy[g][k], m);
+                    x[g][2 * k] = V::xor(V::from_ymm(_mm256_unpacklo_epi64(p, m)), V::ld(ac0.add(32 * k)));
+                    x[g][2 * k + 1] = V::xor(V::from_ymm(_mm256_unpackhi_epi64(p, m)), V::ld(ac0.add(32 * k + 16)));
+                }
+                live[g] = live_lanes(b < ta.blocks, b < tb.blocks);
+            }
+            rounds(&mut x, &T512, [0; G]);
+            for g in 0..G {
+                for k in 0..4 {
+                    let (a, c) = (x[g][2 * k].ymm(), x[g][2 * k + 1].ymm());
+                    let pq = _mm256_xor_si256(_mm256_unpacklo_epi64(a, c), _mm256_unpackhi_epi64(a, c));
+                    hy[g][k] = _mm256_xor_si256(hy[g][k], _mm256_and_si256(pq, live[g]));
+                }
+            }
+        }
+        // Output transformation: P only (the Q halves compute an unused value).
+        let mut x = [[V::from_ymm(hy[0][0]); 8]; G];
+        for g in 0..G {
+            for k in 0..4 {
+                let h = hy[g][k];
+                x[g][2 * k] = V::xor(V::from_ymm(_mm256_unpacklo_epi64(h, h)), V::ld(ac0.add(32 * k)));
+                x[g][2 * k + 1] = V::xor(V::from_ymm(_mm256_unpackhi_epi64(h, h)), V::ld(ac0.add(32 * k + 16)));
+            }
+        }
+        rounds(&mut x, &T512, [0; G]);
+        for j in 0..n {
+            let g = j / 2;
+            let mut o = [_mm_setzero_si128(); 4];
+            for k in 0..4 {
+                let v = _mm256_xor_si256(_mm256_unpacklo_epi64(x[g][2 * k].ymm(), x[g][2 * k + 1].ymm()), hy[g][k]);
+                o[k] = if j % 2 == 0 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
+            }
+            out[j] = words512(o);
+        }
+    }
+}
+
+/// Up to `M` Grøstl-384/512 messages, message `j`'s P and Q rows in the two lanes of group `j`
+/// (as in `absorb1024_y`, `V` reading 32-byte units); the output transformation runs two P
+/// states per register in `M / 2` groups of `W` (16-byte units broadcast).
+#[inline(always)]
+pub(crate) unsafe fn many1024_y<V: Ymm, W: Ymm, const M: usize, const H: usize>(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
+    const { assert!(M == 2 * H) };
+    let n = msgs.len().min(M);
+    assert!(out.len() >= n, "many1024_y: {} outputs for {n} messages", out.len());
+    // SAFETY: as in `many512_y`, with 128-byte blocks; `W` reads the P half (offset 0) of the
+    // 32-byte units of `T1024`.
+    unsafe {
+        let (tails, nmax) = Tail::many::<M>(msgs, 128);
+        let hb: [u8; 128] = h_bytes(h0);
+        let mut hr = [rows1024(hb.as_ptr()); M];
+        for b in 0..nmax {
+            let mut x = [[V::from_halves(hr[0][0], hr[0][0]); 8]; M];
+            for j in 0..M {
+                let m = rows1024(tails[j].block(b, 128));
+                for i in 0..8 {
+                    let pq = V::from_halves(_mm_xor_si128(hr[j][i], m[i]), m[i]);
+                    x[j][i] = V::xor(pq, V::ld(T1024.ac0[i].as_ptr()));
+                }
+            }
+            rounds(&mut x, &T1024, [0; M]);
+            for j in 0..M {
+                if b < tails[j].blocks {
+                    for i in 0..8 {
+                        let (p, q) = x[j][i].halves();
+                        hr[j][i] = _mm_xor_si128(hr[j][i], _mm_xor_si128(p, q));
+                    }
+                }
+            }
+        }
+        let mut x = [[W::from_halves(hr[0][0], hr[0][0]); 8]; H];
+        for g in 0..H {
+            for i in 0..8 {
+                x[g][i] = W::xor(W::from_halves(hr[2 * g][i], hr[2 * g + 1][i]), W::ld(T1024.ac0[i].as_ptr()));
+            }
+        }
+        rounds(&mut x, &T1024, [0; H]);
+        for j in 0..n {
+            let mut o = hr[j];
+            for i in 0..8 {
+                let (lo, hi) = x[j / 2][i].halves();
+                o[i] = _mm_xor_si128(if j % 2 == 0 { lo } else { hi }, hr[j][i]);
+            }
+            out[j] = words1024(o);
+        }
     }
 }
 

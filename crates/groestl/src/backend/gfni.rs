@@ -137,14 +137,12 @@ impl Lanes for Gy {
 
 impl Ymm for Gy {
     #[inline(always)]
-    unsafe fn from_halves(lo: __m128i, hi: __m128i) -> Self {
-        // SAFETY: AVX (trait contract).
-        Gy(unsafe { _mm256_set_m128i(hi, lo) })
+    unsafe fn from_ymm(x: __m256i) -> Self {
+        Gy(x)
     }
     #[inline(always)]
-    unsafe fn halves(self) -> (__m128i, __m128i) {
-        // SAFETY: AVX2 (trait contract).
-        unsafe { (_mm256_castsi256_si128(self.0), _mm256_extracti128_si256::<1>(self.0)) }
+    unsafe fn ymm(self) -> __m256i {
+        self.0
     }
 }
 

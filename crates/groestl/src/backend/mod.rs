@@ -59,6 +59,8 @@ macro_rules! simd_dispatch {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
+            Backend::Vaes => vaes::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
@@ -77,6 +79,8 @@ pub(crate) mod avx512;
 pub(crate) mod gfni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod multi;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod vaes;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod vperm;
 #[cfg(target_arch = "x86_64")]
@@ -100,6 +104,9 @@ pub enum Backend {
     /// AVX2 + AES-NI: Grøstl-384/512 with P and Q in the two lanes of YMM registers
     /// (paper [V] §4.1). Constant-time.
     Avx2,
+    /// `avx2` with 256-bit `VAESENCLAST` (VAES without AVX-512: Zen 3, Alder Lake): SubBytes of
+    /// P and Q (or of two messages) in one instruction. Constant-time.
+    Vaes,
     /// `aesni` with AVX-512BW/VL MixBytes: `VPTERNLOGQ` three-input XORs, mask-register MUL2,
     /// 32 registers. Constant-time.
     Avx512,
@@ -168,7 +175,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -182,6 +189,7 @@ impl Backend {
             Backend::Avx512 => "avx512",
             Backend::Gfni => "gfni",
             Backend::Avx2 => "avx2",
+            Backend::Vaes => "vaes",
             Backend::Vperm => "vperm",
             Backend::Bitsliced => "bitsliced",
             Backend::Portable => "portable",
@@ -209,6 +217,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::available(),
             #[cfg(target_arch = "x86_64")]
+            Backend::Vaes => vaes::available(),
+            #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Bitsliced => bitsliced::available(),
@@ -222,7 +232,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
         }
     }
@@ -345,10 +355,14 @@ type Many<const N: usize> = (usize, fn(&[&[u8]], &[u64; N], &mut [[u64; N]]));
 fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
     match backend {
         Backend::Gfni => Some(((multi::LANES, multi::many512_gfni), (multi::LANES, multi::many1024_gfni))),
-        // Lane counts as measured on Zen 5 (docs/groestl-backends.md): with 32 registers two
-        // messages fit without spills; `aesni` gains from four Grøstl-256 states despite spills.
-        Backend::Avx512 => Some(((2, avx512::many512_2), (2, avx512::many1024_2))),
+        // Lane counts as measured on Zen 5 (docs/groestl-backends.md): two messages per YMM
+        // register; with 32 registers `avx512` keeps four groups in flight (8 Grøstl-256 or 4
+        // Grøstl-512 messages), the 16-register `avx2`/`vaes` two (4 or 2). `aesni` gains from
+        // four Grøstl-256 states despite spills.
+        Backend::Avx512 => Some(((8, avx512::many512_8), (4, avx512::many1024_4))),
         Backend::Aesni => Some(((4, aesni::many512_4), (2, aesni::many1024_2))),
+        Backend::Avx2 => Some(((4, avx2::many512_4), (2, avx2::many1024_2))),
+        Backend::Vaes => Some(((4, vaes::many512_4), (2, vaes::many1024_2))),
         _ => None,
     }
 }
@@ -358,8 +372,8 @@ fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
 /// messages were hashed.
 #[cfg(target_arch = "x86_64")]
 fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: &[&[u8]], emit: &mut impl FnMut(usize, &[u64])) -> usize {
-    let mut out = [[0u64; N]; 4];
-    assert!((2..=4).contains(&lanes));
+    let mut out = [[0u64; N]; 8];
+    assert!((2..=8).contains(&lanes));
     let done = if inputs.len() % lanes == 1 { inputs.len() - 1 } else { inputs.len() };
     for (c, chunk) in inputs[..done].chunks(lanes).enumerate() {
         kernel(chunk, iv, &mut out[..chunk.len()]);

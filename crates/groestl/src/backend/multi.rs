@@ -18,7 +18,7 @@
 
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self as bs, Lanes, T512, T1024, affine_mul};
+use super::bytesliced::{self as bs, Lanes, T512, T1024, Tail, affine_mul};
 
 const M2: i64 = affine_mul(2) as i64;
 const M4: i64 = affine_mul(4) as i64;
@@ -77,32 +77,6 @@ impl<const U: usize> Lanes for Z<U> {
     }
 }
 
-/// One message being hashed in a lane: its whole blocks in place, then its padded tail.
-struct Lane<'a> {
-    body: &'a [u8],
-    tail: [u8; 256],
-    blocks: usize,
-}
-
-impl<'a> Lane<'a> {
-    fn new(msg: &'a [u8], bs: usize) -> Self {
-        let full = msg.len() / bs;
-        let rest = &msg[full * bs..];
-        let mut tail = [0u8; 256];
-        tail[..rest.len()].copy_from_slice(rest);
-        tail[rest.len()] = 0x80;
-        let n = if rest.len() + 9 <= bs { 1 } else { 2 };
-        let t = (full + n) as u64;
-        tail[n * bs - 8..n * bs].copy_from_slice(&t.to_be_bytes());
-        Lane { body: &msg[..full * bs], tail, blocks: full + n }
-    }
-
-    fn block(&self, b: usize, bs: usize) -> *const u8 {
-        let full = self.body.len() / bs;
-        if b < full { self.body[b * bs..].as_ptr() } else { self.tail[(b - full).min(1) * bs..].as_ptr() }
-    }
-}
-
 #[inline(always)]
 unsafe fn lanes4(p: [*const u8; 4]) -> __m512i {
     // SAFETY: 16 readable bytes at each pointer; AVX-512F.
@@ -143,12 +117,12 @@ unsafe fn transpose8x8_z(x: [__m512i; 4]) -> [__m512i; 4] {
 /// (canonical words). `h0` is the IV.
 #[inline(always)]
 unsafe fn many512(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
+    let n = msgs.len().min(LANES);
+    assert!(out.len() >= n, "many512: {} outputs for {n} messages", out.len());
     // SAFETY: the caller has checked the gfni backend's features; block pointers come from
-    // `Lane::block`, which only returns whole blocks inside the message or its tail buffer.
+    // `Tail::block`, which only returns whole blocks inside the message or its padding buffer.
     unsafe {
-        let dummy: &[u8] = &[];
-        let lanes: [Lane<'_>; 4] = [0, 1, 2, 3].map(|j| Lane::new(msgs.get(j).copied().unwrap_or(dummy), 64));
-        let nmax = lanes.iter().take(msgs.len()).map(|l| l.blocks).max().unwrap_or(0);
+        let (lanes, nmax) = Tail::many::<LANES>(msgs, 64);
         let hb: [u8; 64] = bs::h_bytes(h0);
         let iv = bs::rows512(hb.as_ptr());
         let mut hp = [_mm512_setzero_si512(); 4];
@@ -201,7 +175,7 @@ unsafe fn many512(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
             _mm512_storeu_si512(bytes.as_mut_ptr().add(64 * k) as *mut __m512i, cols[k]);
         }
         // Register k lane j holds bytes 16k..16k+16 of message j's state.
-        for (j, o) in out.iter_mut().enumerate() {
+        for (j, o) in out.iter_mut().enumerate().take(n) {
             let mut s = [0u8; 64];
             for k in 0..4 {
                 s[16 * k..16 * k + 16].copy_from_slice(&bytes[64 * k + 16 * j..64 * k + 16 * j + 16]);
@@ -214,11 +188,11 @@ unsafe fn many512(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
 /// Up to four Grøstl-384/512 messages (two per ZMM, two groups in flight).
 #[inline(always)]
 unsafe fn many1024(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
+    let n = msgs.len().min(LANES);
+    assert!(out.len() >= n, "many1024: {} outputs for {n} messages", out.len());
     // SAFETY: as in `many512`, with 128-byte blocks.
     unsafe {
-        let dummy: &[u8] = &[];
-        let lanes: [Lane<'_>; 4] = [0, 1, 2, 3].map(|j| Lane::new(msgs.get(j).copied().unwrap_or(dummy), 128));
-        let nmax = lanes.iter().take(msgs.len()).map(|l| l.blocks).max().unwrap_or(0);
+        let (lanes, nmax) = Tail::many::<LANES>(msgs, 128);
         let hb: [u8; 128] = bs::h_bytes(h0);
         let iv = bs::rows1024(hb.as_ptr());
         // hz[g][i] = [h_{2g} row i | 0 | h_{2g+1} row i | 0].
@@ -271,10 +245,12 @@ unsafe fn many1024(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
         for i in 0..8 {
             _mm512_storeu_si512(rows[i].as_mut_ptr() as *mut __m512i, _mm512_xor_si512(x[0][i].0, hc[i]));
         }
-        for (j, o) in out.iter_mut().enumerate() {
+        // Row i of message j is bytes 16j..16j+16 of `rows[i]`; `j < n ≤ 4` keeps the slice
+        // inside the 64-byte row.
+        for (j, o) in out.iter_mut().enumerate().take(n) {
             let mut r = [_mm_setzero_si128(); 8];
             for i in 0..8 {
-                r[i] = _mm_loadu_si128(rows[i].as_ptr().add(16 * j) as *const __m128i);
+                r[i] = _mm_loadu_si128(rows[i][16 * j..16 * j + 16].as_ptr() as *const __m128i);
             }
             *o = bs::words1024(r);
         }
