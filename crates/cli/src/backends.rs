@@ -45,11 +45,13 @@ pub fn run(args: BackendsArgs) -> anyhow::Result<ExitCode> {
     let all = all();
     if args.json {
         let mut map = serde_json::Map::new();
+        map.insert("cpu".into(), crate::bench::cpu_json());
         for (prim, rows) in all {
             map.insert(prim.to_string(), serde_json::to_value(rows)?);
         }
         println!("{}", serde_json::to_string_pretty(&serde_json::Value::Object(map))?);
     } else {
+        println!("cpu: {}", crate::bench::cpu_description());
         for (prim, rows) in all {
             println!("{prim}:");
             println!("  {:<12} {:<10} {:<14} default", "backend", "available", "constant-time");

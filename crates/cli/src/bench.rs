@@ -442,10 +442,10 @@ pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs:
         "target": target,
         "unit": format!("{} per byte", cycles::tick_unit()),
         "statistic": statistic,
-        "cpu": cpu_model(),
+        "cpu": cpu_json(),
         "results": cells,
     }))?;
-    let md = markdown(cells);
+    let md = format!("CPU: {}; {statistic}\n{}", cpu_description(), markdown(cells));
     if common.json {
         println!("{json}");
     } else {
@@ -494,6 +494,23 @@ pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs:
         bail!("nothing was measured");
     }
     Ok(())
+}
+
+/// The CPU as the OS names it and as CPUID classifies it (the class orders `detect()`).
+pub fn cpu_description() -> String {
+    format!("{} — {}", cpu_model(), slicewise_groestl::cpu::cpu_info())
+}
+
+/// [`cpu_description`] as JSON fields.
+pub fn cpu_json() -> serde_json::Value {
+    let c = slicewise_groestl::cpu::cpu_info();
+    serde_json::json!({
+        "model": cpu_model(),
+        "vendor": c.vendor_str(),
+        "family": c.family,
+        "model_number": c.model,
+        "class": c.class.to_string(),
+    })
 }
 
 /// The CPU model, for the record.

@@ -30,7 +30,7 @@ fn json_many_has_one_shot_many_and_groestlcoin_rows() {
     assert_eq!(j["target"], "groestl");
     assert!(j["unit"].as_str().unwrap().ends_with("per byte"), "{}", j["unit"]);
     assert!(j["statistic"].as_str().unwrap().contains("3 samples"), "{}", j["statistic"]);
-    assert!(j["cpu"].is_string());
+    assert!(j["cpu"]["model"].is_string() && j["cpu"]["class"].is_string(), "{}", j["cpu"]);
     let results = j["results"].as_array().expect("results array");
 
     let find = |alg: &str, imp: &str| -> &Value {
@@ -85,6 +85,7 @@ fn save_writes_json_markdown_and_svg() {
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.contains("| portable (hash_many ×256) | yes |"), "{table}");
     assert!(table.contains("| 80 B | per header |"), "{table}");
+    assert!(table.starts_with("CPU: ") && table.lines().next().unwrap().contains("family"), "the table names its CPU: {table}");
 
     let json: Value = serde_json::from_str(&std::fs::read_to_string(save.join("bench-groestl.json")).unwrap()).unwrap();
     assert_eq!(json["results"].as_array().unwrap().len(), 3);

@@ -25,6 +25,7 @@
 mod generated;
 mod backend;
 mod consts;
+pub mod cpu;
 mod engine;
 mod sbox_circuit;
 

@@ -242,9 +242,35 @@ impl Backend {
         if self.is_available() { Ok(self) } else { Err(Error::Unavailable(self)) }
     }
 
-    /// The fastest constant-time backend this CPU can run (ignores `SLICEWISE_BACKEND`).
+    /// The fastest constant-time backend this CPU can run (ignores `SLICEWISE_BACKEND`): the
+    /// first available one in the preference order of this CPU's class ([`Backend::preference`]).
     pub fn detect() -> Backend {
-        Self::all().find(|b| b.is_constant_time() && b.is_available()).unwrap_or(Backend::Portable)
+        Self::detect_for(crate::cpu::cpu_info().class)
+    }
+
+    /// [`Backend::detect`] as it would answer on a CPU of `class` with this CPU's features.
+    pub fn detect_for(class: crate::cpu::CpuClass) -> Backend {
+        Self::preference(class).iter().copied().find(|b| b.is_constant_time() && b.is_available()).unwrap_or(Backend::Portable)
+    }
+
+    /// The constant-time backends fastest-first for a CPU class, as measured where the class
+    /// could be measured (`docs/groestl-backends.md` has the figures and says which orders come
+    /// from which machine). A backend the CPU lacks is skipped, so one order serves every
+    /// feature subset of a class (a VM that hides AVX-512 included).
+    pub fn preference(class: crate::cpu::CpuClass) -> &'static [Backend] {
+        use crate::cpu::CpuClass;
+        use Backend::*;
+        match class {
+            // Measured on Zen 5 (issue 3) and Zen 4 (issue 9): gfni wins every size. Without
+            // GFNI (a VM that hides it; Zen 3 has VAES only) vaes beats avx512 on Grøstl-512
+            // and in hash_many on Zen 4, avx512 wins only one Grøstl-256 stream.
+            CpuClass::AmdZen5 | CpuClass::AmdZen4 | CpuClass::AmdZen3 => &[Gfni, Vaes, Avx512, Avx2, Aesni, Vperm, Bitsliced, Portable],
+            // Split 256-bit datapaths: a YMM instruction costs two micro-ops, so the YMM kernels
+            // gain only decode bandwidth; measured in issue 9 on an EPYC 7001, avx2 and aesni
+            // are within a few percent (avx2 ahead at 1 MiB), so avx2 stays first.
+            CpuClass::AmdZen1 => &[Avx2, Aesni, Vperm, Bitsliced, Portable],
+            _ => &[Gfni, Avx512, Vaes, Avx2, Aesni, Vperm, Bitsliced, Portable],
+        }
     }
 
     /// Parses a `SLICEWISE_BACKEND` value. It is a comma-separated list whose entries are
@@ -437,6 +463,14 @@ mod tests {
     fn detect_picks_a_constant_time_available_backend() {
         let b = Backend::detect();
         assert!(b.is_constant_time() && b.is_available());
+        use crate::cpu::CpuClass::*;
+        for class in [AmdZen1, AmdZen2, AmdZen3, AmdZen4, AmdZen5, IntelAvx512, IntelAvx2, Other] {
+            let order = Backend::preference(class);
+            assert!(order.iter().all(|b| b.is_constant_time()), "{class}");
+            assert_eq!(order.last(), Some(&Backend::Portable), "{class}");
+            let d = Backend::detect_for(class);
+            assert!(d.is_available() && d.is_constant_time(), "{class}");
+        }
         assert!(!Backend::TTable64.is_constant_time());
         assert!(!Backend::TTable32.is_constant_time());
         assert!(!Backend::Avx2Gather.is_constant_time());
