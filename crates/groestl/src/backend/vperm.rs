@@ -116,6 +116,8 @@ super::entry_points! {
     output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Vp>(h);
     finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Vp>(h, blocks);
     finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024::<Vp>(h, blocks);
+    many512_2(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = bs::many512::<Vp, 2>(msgs, h0, out);
+    many1024_2(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) -> () = bs::many1024::<Vp, 2, 4>(msgs, h0, out);
 }
 
 #[cfg(test)]
