@@ -207,19 +207,26 @@ fn slot(state: *mut SlicewiseGroestlState) -> Result<*mut Slot, c_int> {
     }
 }
 
-/// The hasher in an initialised state.
+/// Checks that `slot` holds an initialised hasher (`SLICEWISE_ERR_STATE` otherwise).
+///
+/// # Safety
+/// `slot` must point to a live `SlicewiseGroestlState`.
+unsafe fn check_initialised(slot: *const Slot) -> Result<(), c_int> {
+    // SAFETY: `slot` points to at least 8 aligned bytes of the caller's state; any bit
+    // pattern is a valid `u64`. The magic is only ever written together with a valid hasher
+    // (by `start`) and cleared by `slicewise_groestl_final`.
+    let magic = unsafe { ptr::addr_of!((*slot).magic).read() };
+    if magic == MAGIC { Ok(()) } else { Err(SLICEWISE_ERR_STATE) }
+}
+
+/// The hasher in an initialised state, for updating.
 ///
 /// # Safety
 /// `slot` must point to a live `SlicewiseGroestlState` that no one else accesses during `'a`.
 unsafe fn hasher<'a>(slot: *mut Slot) -> Result<&'a mut Groestl, c_int> {
-    // SAFETY: `slot` points to at least 8 aligned bytes of the caller's state; any bit
-    // pattern is a valid `u64`.
-    let magic = unsafe { ptr::addr_of!((*slot).magic).read() };
-    if magic != MAGIC {
-        return Err(SLICEWISE_ERR_STATE);
-    }
-    // SAFETY: the magic is only ever written together with a valid hasher (by `start`), and
-    // cleared by `slicewise_groestl_final`; the caller guarantees exclusive access.
+    // SAFETY: the caller's contract.
+    unsafe { check_initialised(slot) }?;
+    // SAFETY: initialised (checked above), and the caller guarantees exclusive access.
     Ok(unsafe { &mut (*slot).hasher })
 }
 
@@ -359,9 +366,12 @@ pub unsafe extern "C" fn slicewise_groestl_state_backend(
 ) -> *const c_char {
     let mut name = ptr::null();
     guard(|| {
-        let slot = slot(state.cast_mut())?;
-        // SAFETY: only read through the reference (the caller's contract covers shared use).
-        name = c_name(unsafe { hasher(slot) }?.backend().name());
+        let slot = slot(state.cast_mut())?.cast_const();
+        // SAFETY: `slot` points to the caller's live state.
+        unsafe { check_initialised(slot) }?;
+        // SAFETY: initialised; the caller guarantees no one writes it meanwhile.
+        let hasher = unsafe { &(*slot).hasher };
+        name = c_name(hasher.backend().name());
         Ok(())
     });
     name
@@ -394,33 +404,23 @@ mod tests {
     fn one_shot_matches_the_rust_api() {
         let msg: Vec<u8> = (0..300u32).map(|i| (i * 7) as u8).collect();
         let mut out = [0u8; 64];
-        // SAFETY: 64 bytes of output, `msg.len()` bytes of input.
-        assert_eq!(
-            unsafe { slicewise_groestl512_hash(out.as_mut_ptr(), msg.as_ptr(), msg.len() as u64) },
-            0
-        );
-        assert_eq!(out[..], Groestl512::digest(&msg)[..]);
-        // SAFETY: empty input through NULL is allowed.
-        assert_eq!(
-            unsafe { slicewise_groestl256_hash(out.as_mut_ptr(), ptr::null(), 0) },
-            0
-        );
-        assert_eq!(out[..32], Groestl256::digest(b"")[..]);
-        // SAFETY: NULL input with a length is rejected before any read.
-        assert_eq!(
-            unsafe { slicewise_groestl256_hash(out.as_mut_ptr(), ptr::null(), 1) },
-            SLICEWISE_ERR_NULL
-        );
-        // SAFETY: NULL output is rejected.
-        assert_eq!(
-            unsafe { slicewise_groestl256_hash(ptr::null_mut(), msg.as_ptr(), 1) },
-            SLICEWISE_ERR_NULL
-        );
-        // SAFETY: 32 bytes of output.
-        assert_eq!(
-            unsafe { slicewise_groestlcoin_hash(out.as_mut_ptr(), msg.as_ptr(), 80) },
-            0
-        );
+        let o = out.as_mut_ptr();
+        // SAFETY: 64 bytes of output, `msg.len()` bytes of input; NULL only where the length
+        // is 0 or the call must reject it before any access.
+        let rcs = unsafe {
+            [
+                slicewise_groestl512_hash(o, msg.as_ptr(), msg.len() as u64),
+                slicewise_groestl256_hash(o.add(64 - 32), ptr::null(), 0),
+                slicewise_groestl256_hash(o, ptr::null(), 1),
+                slicewise_groestl256_hash(ptr::null_mut(), msg.as_ptr(), 1),
+            ]
+        };
+        assert_eq!(rcs, [0, 0, SLICEWISE_ERR_NULL, SLICEWISE_ERR_NULL]);
+        assert_eq!(out[..32], Groestl512::digest(&msg)[..32]);
+        assert_eq!(out[32..], Groestl256::digest(b"")[..]);
+        // SAFETY: 32 bytes of output, 80 of input.
+        let rc = unsafe { slicewise_groestlcoin_hash(o, msg.as_ptr(), 80) };
+        assert_eq!(rc, 0);
         assert_eq!(out[..32], groestlcoin_hash(&msg[..80]));
     }
 

@@ -169,15 +169,9 @@ mod tests {
         assert_eq!(a, c_name("gfni"));
         // SAFETY: `c_name` returns a pointer to a leaked, NUL-terminated string.
         assert_eq!(unsafe { CStr::from_ptr(a) }, c"gfni");
-        // SAFETY: static string.
-        assert_eq!(
-            unsafe { CStr::from_ptr(slicewise_version()) }.to_str(),
-            Ok(env!("CARGO_PKG_VERSION"))
-        );
-        // SAFETY: static strings.
-        assert_eq!(
-            unsafe { CStr::from_ptr(slicewise_strerror(-1)) },
-            c"verification failed"
-        );
+        // SAFETY: both functions return static, NUL-terminated strings.
+        let (version, verify) = unsafe { (CStr::from_ptr(slicewise_version()), CStr::from_ptr(slicewise_strerror(-1))) };
+        assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+        assert_eq!(verify, c"verification failed");
     }
 }

@@ -3,6 +3,7 @@
 use core::ffi::{c_char, c_int, c_uchar, c_ulonglong};
 use core::ops::Deref;
 use core::ptr;
+use std::sync::OnceLock;
 
 use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
 use slicewise_proest::{Backend, Error, Proest128, Proest256, ProestAead};
@@ -88,7 +89,7 @@ impl<M: Mode> Call<'_, M> {
         let nonce = unsafe { input_beside(npub, M::NONCE_LEN, out, out_len) }?;
         // SAFETY: as above.
         let key = unsafe { input_beside(k, M::KEY_LEN, out, out_len) }?;
-        let cipher = ProestAead::<M>::new(&key).map_err(code)?;
+        let cipher = ProestAead::<M>::with_backend(&key, backend()?).map_err(code)?;
         Ok(Call {
             data,
             ad,
@@ -208,6 +209,14 @@ unsafe fn decrypt<M: Mode>(
         }
     }
     rc
+}
+
+/// The process-wide Prøst backend: `SLICEWISE_BACKEND` or the detected one, read once (as
+/// the Grøstl crate does), so that no call reads the environment while C code may be changing
+/// it.
+fn backend() -> Result<Backend, c_int> {
+    static CHOSEN: OnceLock<Result<Backend, Error>> = OnceLock::new();
+    CHOSEN.get_or_init(Backend::preferred).clone().map_err(|_| SLICEWISE_ERR_BACKEND)
 }
 
 /// The name of the Prøst backend the AEAD functions use (`SLICEWISE_BACKEND` or the detected
