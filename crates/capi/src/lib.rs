@@ -11,6 +11,11 @@
 //! -p slicewise-capi header` rewrites it). cbindgen does not expand macros, so every exported
 //! function and constant is written out; each is a one-line call of a generic helper.
 
+// With `panic = "abort"` a bug would abort the caller's process instead of returning
+// `SLICEWISE_ERR_INTERNAL`: the C API promises that nothing aborts, so refuse to build that way.
+#[cfg(panic = "abort")]
+compile_error!("slicewise-capi needs panic = \"unwind\": every entry point catches panics");
+
 use core::ffi::{CStr, c_char, c_int, c_ulonglong};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, PoisonError};
