@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # C-level tests of libslicewise (crates/capi): builds the release library, then with the system
 # C compiler ($CC, default cc):
+#   0. the header compiles alone as C99 (-pedantic) and C++11;
 #   1. crates/capi/tests/c/test_capi.c against the shared library: every byte-aligned Grøstl KAT,
 #      all 6 x 1096 Prøst KATs, tampered-ciphertext rejection, streaming at every split point,
 #      argument errors; then again with SLICEWISE_BACKEND=portable;
@@ -35,6 +36,15 @@ crates/capi/install.sh "$tmp/prefix"
 pc="$tmp/prefix/lib/pkgconfig/slicewise.pc"
 # The system libraries a static link needs, as the installed .pc states them.
 read -r -a native <<< "$(sed -n 's/^Libs.private: //p' "$pc")"
+
+echo "== the header alone: C99 (pedantic) and C++11"
+printf '#include "slicewise.h"\nint main(void) { slicewise_groestl_state s; return slicewise_groestl_init(&s, 256); }\n' \
+    > "$tmp/header.c"
+"$CC" -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -I"$inc" "$tmp/header.c"
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    "${CXX:-c++}" -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$inc" "$tmp/header.c"
+fi
+steps=$((steps + 1))
 
 echo "== C tests against the shared library"
 "$CC" "${cflags[@]}" -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi" -L"$lib" -Wl,-rpath,"$lib" -lslicewise
