@@ -30,6 +30,7 @@ mkdir "$tmp/kat"
 for f in test-vectors/groestl/*MsgKAT_*.txt.xz test-vectors/proest/proest*v1.txt.xz; do
     xz -dc "$f" > "$tmp/kat/$(basename "$f" .xz)"
 done
+cp test-vectors/groestl/groestlcoin.json "$tmp/kat/"
 
 echo "== installing into a temporary prefix"
 crates/capi/install.sh "$tmp/prefix"

@@ -99,30 +99,34 @@ static void kv_close(kv_reader *r) {
     memset(r, 0, sizeof *r);
 }
 
-static int kv_next(kv_reader *r) {
+/* Reads the next line, however long, into r->line without its line ending; 0 at end of file. */
+static int read_line(kv_reader *r) {
     if (!r->line) {
         r->cap = 256;
         r->line = xmalloc(r->cap);
     }
-    for (;;) {
-        /* Reads one whole line, however long, into r->line. */
-        size_t used = 0;
-        int c;
-        while ((c = fgetc(r->f)) != EOF && c != '\n') {
-            if (used + 2 > r->cap) {
-                r->cap *= 2;
-                char *grown = realloc(r->line, r->cap);
-                if (!grown) {
-                    fprintf(stderr, "out of memory\n");
-                    exit(2);
-                }
-                r->line = grown;
+    size_t used = 0;
+    int c;
+    while ((c = fgetc(r->f)) != EOF && c != '\n') {
+        if (used + 2 > r->cap) {
+            r->cap *= 2;
+            char *grown = realloc(r->line, r->cap);
+            if (!grown) {
+                fprintf(stderr, "out of memory\n");
+                exit(2);
             }
-            r->line[used++] = (char)c;
+            r->line = grown;
         }
-        if (c == EOF && used == 0) return 0;
-        r->line[used] = '\0';
-        while (used && isspace((unsigned char)r->line[used - 1])) r->line[--used] = '\0';
+        r->line[used++] = (char)c;
+    }
+    if (c == EOF && used == 0) return 0;
+    r->line[used] = '\0';
+    while (used && isspace((unsigned char)r->line[used - 1])) r->line[--used] = '\0';
+    return 1;
+}
+
+static int kv_next(kv_reader *r) {
+    while (read_line(r)) {
         char *eq = strchr(r->line, '=');
         if (r->line[0] == '#' || !eq) continue;
         char *end = eq;
@@ -134,6 +138,7 @@ static int kv_next(kv_reader *r) {
         r->value = value;
         return 1;
     }
+    return 0;
 }
 
 /* One Grøstl KAT record: message of `bits` bits (bytes in msg, NIST's dummy 00 for Len = 0

@@ -1,10 +1,11 @@
 /* C tests of libslicewise, run by scripts/test-c.sh (also under AddressSanitizer):
  *   test_capi KAT_DIR
  * KAT_DIR holds the decompressed files: ShortMsgKAT_{224,256,384,512}.txt,
- * LongMsgKAT_{...}.txt and proest{128,256}{ape,copa,otr}v1.txt.
+ * LongMsgKAT_{...}.txt, groestlcoin.json and proest{128,256}{ape,copa,otr}v1.txt.
  *
  * 1. every byte-aligned Grøstl KAT record through the one-shot and the streaming API (the
- *    bit-length records are counted and skipped: the C API takes whole bytes);
+ *    bit-length records are counted and skipped: the C API takes whole bytes), and the 26
+ *    Groestlcoin vectors of groestlcoin.json;
  * 2. all 6 x 1096 Prøst KATs: encryption, decryption, and in place;
  * 3. decryption failures (bit flips in ciphertext, tag, AD, nonce, key; bad lengths) return -1,
  *    set *mlen to 0 and leave exactly the plaintext region zeroed;
@@ -104,6 +105,52 @@ static int all_zero(const unsigned char *p, size_t n) {
 }
 
 static unsigned long g_rejections;
+
+/* The string value of `"key": "..."` on a pretty-printed JSON line, NUL-terminated in place;
+ * NULL if the line holds another key. */
+static char *json_string(char *line, const char *key) {
+    char *p = line;
+    while (isspace((unsigned char)*p)) p++;
+    size_t k = strlen(key);
+    if (p[0] != '"' || strncmp(p + 1, key, k) || strncmp(p + 1 + k, "\": \"", 4)) return NULL;
+    p += k + 5;
+    char *q = strchr(p, '"');
+    if (!q) return NULL;
+    *q = '\0';
+    return p;
+}
+
+/* groestlcoin.json: 26 vectors of the PyPI groestlcoin-hash package (see its README). */
+static void groestlcoin_vectors(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/groestlcoin.json", dir);
+    kv_reader r;
+    CHECK(kv_open(&r, path), "open %s", path);
+    if (!r.f) return;
+    bytes data = {0}, want = {0};
+    int have_data = 0;
+    unsigned long passed = 0, records = 0;
+    while (read_line(&r)) {
+        char *v;
+        if ((v = json_string(r.line, "data"))) {
+            have_data = bytes_from_hex(&data, v);
+            CHECK(have_data, "%s: bad data hex", path);
+        } else if ((v = json_string(r.line, "hash"))) {
+            records++;
+            unsigned char got[32];
+            int ok = have_data && bytes_from_hex(&want, v) && want.n == 32 &&
+                     slicewise_groestlcoin_hash(got, data.b, data.n) == 0 && !memcmp(got, want.b, 32);
+            CHECK(ok, "%s: vector %lu (%zu bytes)", path, records, data.n);
+            passed += ok;
+            have_data = 0;
+        }
+    }
+    CHECK(records == 26 && passed == records, "%s: %lu of %lu vectors pass", path, passed, records);
+    printf("Groestlcoin: %lu/%lu groestlcoin-hash vectors pass\n", passed, records);
+    bytes_free(&data);
+    bytes_free(&want);
+    kv_close(&r);
+}
 
 /* Decrypts `ct` (tampered or not) into a canary-filled buffer and checks the failure contract:
  * -1, *mlen = 0, the plaintext region (clen - TAG - 1 bytes) zero and nothing written after it. */
@@ -383,6 +430,7 @@ int main(int argc, char **argv) {
     printf("libslicewise %s; Grøstl backend %s, Prøst backend %s\n", slicewise_version(),
            or_invalid(slicewise_groestl_backend_name()), or_invalid(slicewise_proest_backend_name()));
     groestl_kats(argv[1]);
+    groestlcoin_vectors(argv[1]);
     proest_kats(argv[1]);
     streaming();
     argument_errors();
