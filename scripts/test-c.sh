@@ -48,7 +48,7 @@ fi
 steps=$((steps + 1))
 
 echo "== C tests against the shared library"
-"$CC" "${cflags[@]}" -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi" -L"$lib" -Wl,-rpath,"$lib" -lslicewise
+"$CC" "${cflags[@]}" -pthread -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi" -L"$lib" -Wl,-rpath,"$lib" -lslicewise
 "$tmp/test_capi" "$tmp/kat"
 steps=$((steps + 1))
 echo "== the same with SLICEWISE_BACKEND=portable"
@@ -56,7 +56,7 @@ SLICEWISE_BACKEND=portable "$tmp/test_capi" "$tmp/kat" | tail -n 3
 steps=$((steps + 1))
 
 echo "== AddressSanitizer + UBSan build, static library"
-"$CC" "${cflags[@]/-O2/-O1}" -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+"$CC" "${cflags[@]/-O2/-O1}" -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -pthread \
     -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi_asan" "$lib/libslicewise.a" "${native[@]}"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$tmp/test_capi_asan" "$tmp/kat" | tail -n 1
 steps=$((steps + 1))
