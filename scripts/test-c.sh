@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # C-level tests of libslicewise (crates/capi): builds the release library, then with the system
 # C compiler ($CC, default cc):
-#   0. the header compiles alone as C99 (-pedantic) and C++11;
+#   0. the header compiles alone as C99 (-pedantic) and C++11, and so does tests/c/bench.c;
 #   1. crates/capi/tests/c/test_capi.c against the shared library: every byte-aligned Grøstl KAT,
 #      all 6 x 1096 Prøst KATs, tampered-ciphertext rejection, streaming at every split point,
 #      argument errors; then again with SLICEWISE_BACKEND=portable;
@@ -38,17 +38,21 @@ pc="$tmp/prefix/lib/pkgconfig/slicewise.pc"
 # The system libraries a static link needs, as the installed .pc states them.
 read -r -a native <<< "$(sed -n 's/^Libs.private: //p' "$pc")"
 
-echo "== the header alone: C99 (pedantic) and C++11"
+echo "== the header alone: C99 (pedantic) and C++11; bench.c"
 printf '#include "slicewise.h"\nint main(void) { slicewise_groestl_state s; return slicewise_groestl_init(&s, 256); }\n' \
     > "$tmp/header.c"
 "$CC" -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -I"$inc" "$tmp/header.c"
 if command -v "${CXX:-c++}" >/dev/null 2>&1; then
     "${CXX:-c++}" -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$inc" "$tmp/header.c"
 fi
+# The benchmark program (docs/c-api.md) is not run here, only kept compiling.
+if [ "$(uname -m)" = x86_64 ]; then
+    "$CC" "${cflags[@]}" -D_POSIX_C_SOURCE=200809L -fsyntax-only -I"$inc" "$tests/bench.c"
+fi
 steps=$((steps + 1))
 
 echo "== C tests against the shared library"
-"$CC" "${cflags[@]}" -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi" -L"$lib" -Wl,-rpath,"$lib" -lslicewise
+"$CC" "${cflags[@]}" -pthread -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi" -L"$lib" -Wl,-rpath,"$lib" -lslicewise
 "$tmp/test_capi" "$tmp/kat"
 steps=$((steps + 1))
 echo "== the same with SLICEWISE_BACKEND=portable"
@@ -56,7 +60,7 @@ SLICEWISE_BACKEND=portable "$tmp/test_capi" "$tmp/kat" | tail -n 3
 steps=$((steps + 1))
 
 echo "== AddressSanitizer + UBSan build, static library"
-"$CC" "${cflags[@]/-O2/-O1}" -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+"$CC" "${cflags[@]/-O2/-O1}" -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -pthread \
     -I"$inc" "$tests/test_capi.c" -o "$tmp/test_capi_asan" "$lib/libslicewise.a" "${native[@]}"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$tmp/test_capi_asan" "$tmp/kat" | tail -n 1
 steps=$((steps + 1))

@@ -64,6 +64,10 @@
 // An internal error (a bug in slicewise, caught before it could reach the caller).
 #define SLICEWISE_ERR_INTERNAL -7
 
+// Memory for a private copy of an input that overlaps the output could not be allocated
+// (the only allocation the hashing and AEAD functions may make).
+#define SLICEWISE_ERR_NOMEM -8
+
 // Digest length of Grøstl-224 in bytes.
 #define SLICEWISE_GROESTL224_BYTES 28
 
@@ -301,7 +305,7 @@ int slicewise_proest128ape_encrypt(unsigned char *c,
                                    unsigned long long mlen,
                                    const unsigned char *ad,
                                    unsigned long long adlen,
-                                   const unsigned char *_nsec,
+                                   const unsigned char *nsec,
                                    const unsigned char *npub,
                                    const unsigned char *k);
 
@@ -313,7 +317,7 @@ int slicewise_proest128ape_encrypt(unsigned char *c,
 // `npub`, `k`: NPUBBYTES, KEYBYTES readable bytes; `nsec` is ignored. Buffers may overlap.
 int slicewise_proest128ape_decrypt(unsigned char *m,
                                    unsigned long long *mlen,
-                                   unsigned char *_nsec,
+                                   unsigned char *nsec,
                                    const unsigned char *c,
                                    unsigned long long clen,
                                    const unsigned char *ad,
@@ -331,7 +335,7 @@ int slicewise_proest128copa_encrypt(unsigned char *c,
                                     unsigned long long mlen,
                                     const unsigned char *ad,
                                     unsigned long long adlen,
-                                    const unsigned char *_nsec,
+                                    const unsigned char *nsec,
                                     const unsigned char *npub,
                                     const unsigned char *k);
 
@@ -341,7 +345,7 @@ int slicewise_proest128copa_encrypt(unsigned char *c,
 // As `slicewise_proest128ape_decrypt`, with this variant's sizes.
 int slicewise_proest128copa_decrypt(unsigned char *m,
                                     unsigned long long *mlen,
-                                    unsigned char *_nsec,
+                                    unsigned char *nsec,
                                     const unsigned char *c,
                                     unsigned long long clen,
                                     const unsigned char *ad,
@@ -359,7 +363,7 @@ int slicewise_proest128otr_encrypt(unsigned char *c,
                                    unsigned long long mlen,
                                    const unsigned char *ad,
                                    unsigned long long adlen,
-                                   const unsigned char *_nsec,
+                                   const unsigned char *nsec,
                                    const unsigned char *npub,
                                    const unsigned char *k);
 
@@ -369,7 +373,7 @@ int slicewise_proest128otr_encrypt(unsigned char *c,
 // As `slicewise_proest128ape_decrypt`, with this variant's sizes.
 int slicewise_proest128otr_decrypt(unsigned char *m,
                                    unsigned long long *mlen,
-                                   unsigned char *_nsec,
+                                   unsigned char *nsec,
                                    const unsigned char *c,
                                    unsigned long long clen,
                                    const unsigned char *ad,
@@ -387,7 +391,7 @@ int slicewise_proest256ape_encrypt(unsigned char *c,
                                    unsigned long long mlen,
                                    const unsigned char *ad,
                                    unsigned long long adlen,
-                                   const unsigned char *_nsec,
+                                   const unsigned char *nsec,
                                    const unsigned char *npub,
                                    const unsigned char *k);
 
@@ -397,7 +401,7 @@ int slicewise_proest256ape_encrypt(unsigned char *c,
 // As `slicewise_proest128ape_decrypt`, with this variant's sizes.
 int slicewise_proest256ape_decrypt(unsigned char *m,
                                    unsigned long long *mlen,
-                                   unsigned char *_nsec,
+                                   unsigned char *nsec,
                                    const unsigned char *c,
                                    unsigned long long clen,
                                    const unsigned char *ad,
@@ -415,7 +419,7 @@ int slicewise_proest256copa_encrypt(unsigned char *c,
                                     unsigned long long mlen,
                                     const unsigned char *ad,
                                     unsigned long long adlen,
-                                    const unsigned char *_nsec,
+                                    const unsigned char *nsec,
                                     const unsigned char *npub,
                                     const unsigned char *k);
 
@@ -425,7 +429,7 @@ int slicewise_proest256copa_encrypt(unsigned char *c,
 // As `slicewise_proest128ape_decrypt`, with this variant's sizes.
 int slicewise_proest256copa_decrypt(unsigned char *m,
                                     unsigned long long *mlen,
-                                    unsigned char *_nsec,
+                                    unsigned char *nsec,
                                     const unsigned char *c,
                                     unsigned long long clen,
                                     const unsigned char *ad,
@@ -443,7 +447,7 @@ int slicewise_proest256otr_encrypt(unsigned char *c,
                                    unsigned long long mlen,
                                    const unsigned char *ad,
                                    unsigned long long adlen,
-                                   const unsigned char *_nsec,
+                                   const unsigned char *nsec,
                                    const unsigned char *npub,
                                    const unsigned char *k);
 
@@ -453,7 +457,7 @@ int slicewise_proest256otr_encrypt(unsigned char *c,
 // As `slicewise_proest128ape_decrypt`, with this variant's sizes.
 int slicewise_proest256otr_decrypt(unsigned char *m,
                                    unsigned long long *mlen,
-                                   unsigned char *_nsec,
+                                   unsigned char *nsec,
                                    const unsigned char *c,
                                    unsigned long long clen,
                                    const unsigned char *ad,

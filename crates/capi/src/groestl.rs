@@ -216,7 +216,11 @@ unsafe fn check_initialised(slot: *const Slot) -> Result<(), c_int> {
     // pattern is a valid `u64`. The magic is only ever written together with a valid hasher
     // (by `start`) and cleared by `slicewise_groestl_final`.
     let magic = unsafe { ptr::addr_of!((*slot).magic).read() };
-    if magic == MAGIC { Ok(()) } else { Err(SLICEWISE_ERR_STATE) }
+    if magic == MAGIC {
+        Ok(())
+    } else {
+        Err(SLICEWISE_ERR_STATE)
+    }
 }
 
 /// The hasher in an initialised state, for updating.

@@ -47,6 +47,9 @@ pub const SLICEWISE_ERR_BACKEND: c_int = -5;
 pub const SLICEWISE_ERR_STATE: c_int = -6;
 /// An internal error (a bug in slicewise, caught before it could reach the caller).
 pub const SLICEWISE_ERR_INTERNAL: c_int = -7;
+/// Memory for a private copy of an input that overlaps the output could not be allocated
+/// (the only allocation the hashing and AEAD functions may make).
+pub const SLICEWISE_ERR_NOMEM: c_int = -8;
 
 /// Runs an entry point's body, mapping `Ok` to `SLICEWISE_OK`, `Err(code)` to `code` and a
 /// panic to `SLICEWISE_ERR_INTERNAL`: no panic unwinds across the C boundary.
@@ -134,6 +137,7 @@ pub extern "C" fn slicewise_strerror(code: c_int) -> *const c_char {
         SLICEWISE_ERR_BACKEND => c"unknown or unavailable backend",
         SLICEWISE_ERR_STATE => c"hash state not initialised",
         SLICEWISE_ERR_INTERNAL => c"internal error",
+        SLICEWISE_ERR_NOMEM => c"out of memory",
         _ => c"unknown error",
     };
     s.as_ptr()
@@ -175,7 +179,12 @@ mod tests {
         // SAFETY: `c_name` returns a pointer to a leaked, NUL-terminated string.
         assert_eq!(unsafe { CStr::from_ptr(a) }, c"gfni");
         // SAFETY: both functions return static, NUL-terminated strings.
-        let (version, verify) = unsafe { (CStr::from_ptr(slicewise_version()), CStr::from_ptr(slicewise_strerror(-1))) };
+        let (version, verify) = unsafe {
+            (
+                CStr::from_ptr(slicewise_version()),
+                CStr::from_ptr(slicewise_strerror(-1)),
+            )
+        };
         assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
         assert_eq!(verify, c"verification failed");
     }

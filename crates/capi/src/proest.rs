@@ -11,7 +11,8 @@ use zeroize::Zeroizing;
 
 use crate::{
     SLICEWISE_ERR_ARGUMENT, SLICEWISE_ERR_BACKEND, SLICEWISE_ERR_INTERNAL, SLICEWISE_ERR_LENGTH,
-    SLICEWISE_ERR_NULL, SLICEWISE_ERR_VERIFY, SLICEWISE_OK, c_name, guard, input, length, overlaps,
+    SLICEWISE_ERR_NOMEM, SLICEWISE_ERR_NULL, SLICEWISE_ERR_VERIFY, SLICEWISE_OK, c_name, guard,
+    input, length, overlaps,
 };
 
 /// An input buffer: borrowed from the caller, or (when it overlaps the output) a private copy
@@ -44,11 +45,15 @@ unsafe fn input_beside<'a>(
 ) -> Result<Bytes<'a>, c_int> {
     // SAFETY: the caller's contract; the output is not borrowed yet.
     let s = unsafe { input(p, len) }?;
-    Ok(if overlaps(p, len, out, out_len) {
-        Bytes::Copied(Zeroizing::new(s.to_vec()))
-    } else {
-        Bytes::Borrowed(s)
-    })
+    if !overlaps(p, len, out, out_len) {
+        return Ok(Bytes::Borrowed(s));
+    }
+    // `try_reserve_exact`: running out of memory is an error code, not an abort.
+    let mut copy = Zeroizing::new(Vec::new());
+    copy.try_reserve_exact(len)
+        .map_err(|_| SLICEWISE_ERR_NOMEM)?;
+    copy.extend_from_slice(s);
+    Ok(Bytes::Copied(copy))
 }
 
 /// The inputs of one encryption or decryption, none overlapping its output, and the cipher.
@@ -109,7 +114,8 @@ fn code(e: Error) -> c_int {
     }
 }
 
-/// SUPERCOP's `crypto_aead_encrypt` for mode `M` (`nsec` is unused by Prøst and not taken).
+/// SUPERCOP's `crypto_aead_encrypt` for mode `M`. Prøst has no secret message number
+/// (`NSECBYTES` = 0): `_nsec` is ignored.
 ///
 /// # Safety
 /// As for the exported `*_encrypt` functions.
@@ -121,6 +127,7 @@ unsafe fn encrypt<M: Mode>(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
+    _nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
@@ -151,8 +158,9 @@ unsafe fn encrypt<M: Mode>(
     rc
 }
 
-/// SUPERCOP's `crypto_aead_decrypt` for mode `M`. On every failure `*mlen` (if `mlen` is not
-/// NULL) is 0 and the `max_plaintext_len(clen)` bytes at `m` (if `m` is not NULL) are zero.
+/// SUPERCOP's `crypto_aead_decrypt` for mode `M` (`_nsec` is ignored). On every failure
+/// `*mlen` (if `mlen` is not NULL) is 0 and the `max_plaintext_len(clen)` bytes at `m` (if `m`
+/// is not NULL) are zero.
 ///
 /// # Safety
 /// As for the exported `*_decrypt` functions.
@@ -160,6 +168,7 @@ unsafe fn encrypt<M: Mode>(
 unsafe fn decrypt<M: Mode>(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
+    _nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -216,7 +225,10 @@ unsafe fn decrypt<M: Mode>(
 /// it.
 fn backend() -> Result<Backend, c_int> {
     static CHOSEN: OnceLock<Result<Backend, Error>> = OnceLock::new();
-    CHOSEN.get_or_init(Backend::preferred).clone().map_err(|_| SLICEWISE_ERR_BACKEND)
+    CHOSEN
+        .get_or_init(Backend::preferred)
+        .clone()
+        .map_err(|_| SLICEWISE_ERR_BACKEND)
 }
 
 /// The name of the Prøst backend the AEAD functions use (`SLICEWISE_BACKEND` or the detected
@@ -385,12 +397,12 @@ pub unsafe extern "C" fn slicewise_proest128ape_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Ape<Proest128>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Ape<Proest128>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-APE-128 decryption (SUPERCOP `proest128apev1` `crypto_aead_decrypt`): 0, or -1 if
@@ -403,7 +415,7 @@ pub unsafe extern "C" fn slicewise_proest128ape_encrypt(
 pub unsafe extern "C" fn slicewise_proest128ape_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -412,7 +424,7 @@ pub unsafe extern "C" fn slicewise_proest128ape_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Ape<Proest128>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Ape<Proest128>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 /// Prøst-COPA-128 encryption (`proest128copav1`); as `slicewise_proest128ape_encrypt`.
@@ -427,12 +439,12 @@ pub unsafe extern "C" fn slicewise_proest128copa_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Copa<Proest128>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Copa<Proest128>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-COPA-128 decryption (`proest128copav1`); as `slicewise_proest128ape_decrypt`.
@@ -443,7 +455,7 @@ pub unsafe extern "C" fn slicewise_proest128copa_encrypt(
 pub unsafe extern "C" fn slicewise_proest128copa_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -452,7 +464,7 @@ pub unsafe extern "C" fn slicewise_proest128copa_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Copa<Proest128>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Copa<Proest128>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 /// Prøst-OTR-128 encryption (`proest128otrv1`); as `slicewise_proest128ape_encrypt`.
@@ -467,12 +479,12 @@ pub unsafe extern "C" fn slicewise_proest128otr_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Otr<Proest128>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Otr<Proest128>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-OTR-128 decryption (`proest128otrv1`); as `slicewise_proest128ape_decrypt`.
@@ -483,7 +495,7 @@ pub unsafe extern "C" fn slicewise_proest128otr_encrypt(
 pub unsafe extern "C" fn slicewise_proest128otr_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -492,7 +504,7 @@ pub unsafe extern "C" fn slicewise_proest128otr_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Otr<Proest128>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Otr<Proest128>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 /// Prøst-APE-256 encryption (`proest256apev1`); as `slicewise_proest128ape_encrypt`.
@@ -507,12 +519,12 @@ pub unsafe extern "C" fn slicewise_proest256ape_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Ape<Proest256>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Ape<Proest256>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-APE-256 decryption (`proest256apev1`); as `slicewise_proest128ape_decrypt`.
@@ -523,7 +535,7 @@ pub unsafe extern "C" fn slicewise_proest256ape_encrypt(
 pub unsafe extern "C" fn slicewise_proest256ape_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -532,7 +544,7 @@ pub unsafe extern "C" fn slicewise_proest256ape_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Ape<Proest256>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Ape<Proest256>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 /// Prøst-COPA-256 encryption (`proest256copav1`); as `slicewise_proest128ape_encrypt`.
@@ -547,12 +559,12 @@ pub unsafe extern "C" fn slicewise_proest256copa_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Copa<Proest256>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Copa<Proest256>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-COPA-256 decryption (`proest256copav1`); as `slicewise_proest128ape_decrypt`.
@@ -563,7 +575,7 @@ pub unsafe extern "C" fn slicewise_proest256copa_encrypt(
 pub unsafe extern "C" fn slicewise_proest256copa_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -572,7 +584,7 @@ pub unsafe extern "C" fn slicewise_proest256copa_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Copa<Proest256>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Copa<Proest256>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 /// Prøst-OTR-256 encryption (`proest256otrv1`); as `slicewise_proest128ape_encrypt`.
@@ -587,12 +599,12 @@ pub unsafe extern "C" fn slicewise_proest256otr_encrypt(
     mlen: c_ulonglong,
     ad: *const c_uchar,
     adlen: c_ulonglong,
-    _nsec: *const c_uchar,
+    nsec: *const c_uchar,
     npub: *const c_uchar,
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { encrypt::<Otr<Proest256>>(c, clen, m, mlen, ad, adlen, npub, k) }
+    unsafe { encrypt::<Otr<Proest256>>(c, clen, m, mlen, ad, adlen, nsec, npub, k) }
 }
 
 /// Prøst-OTR-256 decryption (`proest256otrv1`); as `slicewise_proest128ape_decrypt`.
@@ -603,7 +615,7 @@ pub unsafe extern "C" fn slicewise_proest256otr_encrypt(
 pub unsafe extern "C" fn slicewise_proest256otr_decrypt(
     m: *mut c_uchar,
     mlen: *mut c_ulonglong,
-    _nsec: *mut c_uchar,
+    nsec: *mut c_uchar,
     c: *const c_uchar,
     clen: c_ulonglong,
     ad: *const c_uchar,
@@ -612,7 +624,7 @@ pub unsafe extern "C" fn slicewise_proest256otr_decrypt(
     k: *const c_uchar,
 ) -> c_int {
     // SAFETY: same contract.
-    unsafe { decrypt::<Otr<Proest256>>(m, mlen, c, clen, ad, adlen, npub, k) }
+    unsafe { decrypt::<Otr<Proest256>>(m, mlen, nsec, c, clen, ad, adlen, npub, k) }
 }
 
 #[cfg(test)]

@@ -11,8 +11,11 @@
  *    set *mlen to 0 and leave exactly the plaintext region zeroed;
  * 4. the streaming API against the one-shot API at every split point, byte at a time, after
  *    memcpy of a state, on every backend this CPU has;
- * 5. argument errors (NULL pointers, bad sizes, misuse of a state).
+ * 5. argument errors (NULL pointers, bad sizes, misuse of a state);
+ * 6. four threads using the library at once, each with its own state and buffers.
  * Prints a summary and exits 1 on any failure. */
+#include <pthread.h>
+
 #include "kat.h"
 
 typedef int (*hash_fn)(unsigned char *, const unsigned char *, unsigned long long);
@@ -422,6 +425,63 @@ static void argument_errors(void) {
     CHECK(slicewise_proest_backend_name() != NULL, "proest backend name");
 }
 
+/* Threads: each hashes and encrypts/decrypts with its own state and buffers, and asks for the
+ * backend names (the first use of the process-wide choices may happen here, concurrently). */
+#define THREADS 4
+#define ROUNDS 200
+
+struct job {
+    unsigned char want_md[32], want_ct[300 + SLICEWISE_PROEST256OTR_ABYTES];
+    unsigned long long want_clen;
+    const unsigned char *msg, *key, *npub;
+    int ok;
+};
+
+static void *worker(void *arg) {
+    struct job *j = arg;
+    j->ok = 1;
+    for (int r = 0; r < ROUNDS; r++) {
+        unsigned char md[32], ct[sizeof j->want_ct], pt[sizeof j->want_ct];
+        unsigned long long clen = 0, mlen = 0;
+        slicewise_groestl_state st;
+        int rc = slicewise_groestl_init(&st, 256) | slicewise_groestl_update(&st, j->msg, 100) |
+                 slicewise_groestl_update(&st, j->msg + 100, 200) | slicewise_groestl_final(&st, md);
+        rc |= slicewise_proest256otr_encrypt(ct, &clen, j->msg, 300, j->msg, 7, NULL, j->npub, j->key);
+        rc |= slicewise_proest256otr_decrypt(pt, &mlen, NULL, ct, clen, j->msg, 7, j->npub, j->key);
+        j->ok &= rc == 0 && !memcmp(md, j->want_md, 32) && clen == j->want_clen && !memcmp(ct, j->want_ct, clen) &&
+                 mlen == 300 && !memcmp(pt, j->msg, 300) && slicewise_groestl_backend_name() != NULL &&
+                 slicewise_proest_backend_name() != NULL;
+    }
+    return NULL;
+}
+
+static void threads(void) {
+    static unsigned char msg[THREADS][300], key[SLICEWISE_PROEST256OTR_KEYBYTES], npub[SLICEWISE_PROEST256OTR_NPUBBYTES];
+    struct job jobs[THREADS];
+    pthread_t tid[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        for (size_t b = 0; b < sizeof msg[i]; b++) msg[i][b] = (unsigned char)(b * (i + 3));
+        jobs[i].msg = msg[i];
+        jobs[i].key = key;
+        jobs[i].npub = npub;
+        CHECK(slicewise_groestl256_hash(jobs[i].want_md, msg[i], 300) == 0 &&
+                  slicewise_proest256otr_encrypt(jobs[i].want_ct, &jobs[i].want_clen, msg[i], 300, msg[i], 7, NULL,
+                                                 npub, key) == 0,
+              "thread %d reference", i);
+    }
+    int started = 0;
+    for (int i = 0; i < THREADS; i++) started += pthread_create(&tid[i], NULL, worker, &jobs[i]) == 0;
+    CHECK(started == THREADS, "pthread_create");
+    unsigned long ok = 0;
+    for (int i = 0; i < started; i++) {
+        pthread_join(tid[i], NULL);
+        CHECK(jobs[i].ok, "thread %d got a different result", i);
+        ok += (unsigned long)jobs[i].ok;
+    }
+    printf("Threads: %lu of %d threads x %d rounds of streaming Grøstl-256 and Prøst-OTR-256 agree\n", ok, THREADS,
+           ROUNDS);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s KAT_DIR\n", argv[0]);
@@ -434,6 +494,7 @@ int main(int argc, char **argv) {
     proest_kats(argv[1]);
     streaming();
     argument_errors();
+    threads();
     printf("capi: %lu passed, %lu failed\n", g_checks - g_failures, g_failures);
     return g_failures ? 1 : 0;
 }
