@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test of the project: all Rust crates (unit, integration, CLI and doc tests).
-# The CLI tests compare `slicewise sum` with coreutils `sha256sum` when it is installed.
+# Runs every test of the project, each suite installing what it needs:
+#   1. all Rust crates (unit, KAT, differential, CLI and doc tests; the CLI tests compare
+#      `slicewise sum` with coreutils `sha256sum`);
+#   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The default build needs only rustup and a C/C++ compiler: nothing that runs bindgen (libclang).
+if grep -qE '^name = "(bindgen|clang-sys)"$' Cargo.lock; then
+    echo "test-all: Cargo.lock pulls in bindgen/clang-sys, which need libclang" >&2
+    exit 1
+fi
+
 cargo test --workspace --locked
+./scripts/test-c.sh
