@@ -247,11 +247,7 @@ fn groestlcoin_hash_many<'py>(py: Python<'py>, items: &Bound<'py, PyAny>, backen
     let slices: Vec<&[u8]> = objs.iter().map(|o| o.as_bytes()).collect();
     let total: usize = slices.iter().map(|s| s.len()).sum::<usize>().max(slices.len() * 256);
     let digests = maybe_detach(py, total, || many(b, &slices));
-    let list = PyList::empty(py);
-    for d in &digests {
-        list.append(PyBytes::new(py, d))?;
-    }
-    Ok(list)
+    PyList::new(py, digests.iter().map(|d| PyBytes::new(py, d)))
 }
 
 fn many(b: Backend, inputs: &[&[u8]]) -> Vec<[u8; 32]> {
