@@ -66,37 +66,47 @@ fn lock(m: &Mutex<Groestl>) -> MutexGuard<'_, Groestl> {
 pub(crate) struct GroestlHash {
     state: Mutex<Groestl>,
     variant: Variant,
+    backend: Backend,
 }
 
 impl GroestlHash {
     fn create(py: Python<'_>, variant: Variant, data: Option<&Bound<'_, PyAny>>, backend_name: Option<&str>) -> PyResult<Self> {
-        let h = Groestl::with_backend(variant, backend(backend_name)?).map_err(value_error)?;
-        let obj = GroestlHash { state: Mutex::new(h), variant };
+        let backend = backend(backend_name)?;
+        let h = Groestl::with_backend(variant, backend).map_err(value_error)?;
+        let obj = GroestlHash { state: Mutex::new(h), variant, backend };
         if let Some(d) = data {
             obj.absorb(py, d)?;
         }
         Ok(obj)
     }
 
+    /// Runs `f` on the state. If another thread holds the lock (it is hashing a long input with
+    /// the interpreter released), waits for it with the interpreter released too, so that
+    /// other Python threads are not stalled meanwhile.
+    fn with_state<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Groestl) -> T + Send) -> T {
+        if let Ok(mut g) = self.state.try_lock() {
+            return f(&mut g);
+        }
+        py.detach(|| f(&mut lock(&self.state)))
+    }
+
     fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let b = as_bytes(data)?;
         let s = b.as_bytes();
-        if s.len() < RELEASE_THRESHOLD
-            && let Ok(mut g) = self.state.try_lock()
-        {
-            g.update(s);
-            return Ok(());
+        if s.len() >= RELEASE_THRESHOLD {
+            py.detach(|| {
+                lock(&self.state).update(s);
+            });
+        } else {
+            self.with_state(py, |g| {
+                g.update(s);
+            });
         }
-        // Long input, or another thread is hashing into this object: wait for the lock (and
-        // hash) with the interpreter released, so that the other thread can finish.
-        py.detach(|| {
-            lock(&self.state).update(s);
-        });
         Ok(())
     }
 
-    fn finish(&self) -> DigestBytes {
-        lock(&self.state).clone().finalize()
+    fn finish(&self, py: Python<'_>) -> DigestBytes {
+        self.with_state(py, |g| g.clone()).finalize()
     }
 }
 
@@ -109,17 +119,17 @@ impl GroestlHash {
 
     /// The digest of the data so far (the object can still be updated).
     fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.finish().as_ref())
+        PyBytes::new(py, self.finish(py).as_ref())
     }
 
     /// The digest as a string of hexadecimal digits.
-    fn hexdigest(&self) -> String {
-        format!("{:x}", self.finish())
+    fn hexdigest(&self, py: Python<'_>) -> String {
+        format!("{:x}", self.finish(py))
     }
 
     /// An independent copy of this hash object.
-    fn copy(&self) -> Self {
-        GroestlHash { state: Mutex::new(lock(&self.state).clone()), variant: self.variant }
+    fn copy(&self, py: Python<'_>) -> Self {
+        GroestlHash { state: Mutex::new(self.with_state(py, |g| g.clone())), variant: self.variant, backend: self.backend }
     }
 
     /// The hashlib-style name, e.g. `groestl256`.
@@ -143,7 +153,7 @@ impl GroestlHash {
     /// The name of the backend that computes this hash.
     #[getter]
     fn backend(&self) -> &'static str {
-        lock(&self.state).backend().name()
+        self.backend.name()
     }
 
     fn __repr__(&self) -> String {
@@ -245,8 +255,9 @@ fn groestlcoin_hash_many<'py>(py: Python<'py>, items: &Bound<'py, PyAny>, backen
     let b = self::backend(backend)?;
     let objs: Vec<Bound<'py, PyBytes>> = items.try_iter()?.map(|it| as_bytes(&it?)).collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = objs.iter().map(|o| o.as_bytes()).collect();
-    let total: usize = slices.iter().map(|s| s.len()).sum::<usize>().max(slices.len() * 256);
-    let digests = maybe_detach(py, total, || many(b, &slices));
+    // Each message costs at least two Grøstl-512 blocks (256 bytes of work), whatever its length.
+    let work: usize = slices.iter().map(|s| s.len().max(256)).sum();
+    let digests = maybe_detach(py, work, || many(b, &slices));
     PyList::new(py, digests.iter().map(|d| PyBytes::new(py, d)))
 }
 
