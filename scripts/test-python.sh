@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package (crates/python, import name `slicewise`) in a virtualenv and runs
 # its pytest suite: every Grøstl and Prøst KAT through the Python API, the hashlib protocol,
-# agreement with PyPI groestlcoin-hash, thread safety, slp and its Dask fan-out.
+# agreement with PyPI groestlcoin-hash, thread safety, slp and its Dask fan-out, and the type
+# stubs against the compiled module (mypy stubtest).
 #
 # Idempotent: the virtualenv (target/pyenv, or $SLICEWISE_PYENV) and the cargo target directory
 # are reused, so a re-run only rebuilds what changed. Needs python3 (>= 3.9, with venv), Rust
@@ -28,7 +29,7 @@ fi
 py="$VENV/bin/python"
 "$py" --version
 
-"$py" -m pip install -q --disable-pip-version-check "maturin>=1.9.4,<2" pytest numpy "dask[distributed]"
+"$py" -m pip install -q --disable-pip-version-check "maturin>=1.9.4,<2" pytest numpy "dask[distributed]" mypy typing_extensions
 
 # The reference implementation is a C extension built from source on most platforms. If it
 # cannot be installed the agreement test is skipped, with this reason shown by pytest -rs.

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Python-level throughput of slicewise against PyPI groestlcoin-hash (and hashlib for scale).
 
-Measures, all in one run, median of --runs repetitions:
+Measures, all in one run:
 
-* Groestlcoin's hash of 80-byte block headers: ``groestlcoin_hash.getHash`` (PyPI, C), one
+* Groestlcoin's hash of 80-byte block headers, two ways: (1) interleaved short samples: every
+  repetition times each method once on a sample of about half a millisecond of work (100
+  headers for the one-by-one calls, 1000 for the batch), methods in turn, and reports the
+  median per header over --samples repetitions; short interleaved samples see the same machine
+  load and are rarely preempted, so they estimate the unloaded speed even on a shared machine;
+  (2) the whole list of --headers headers per call, median of --runs repetitions;
+* the methods: ``groestlcoin_hash.getHash`` (PyPI, C), one
   call per header; ``slicewise.groestlcoin_hash`` one call per header; the drop-in
   ``slicewise.compat.groestlcoin_hash.getHash``; ``slicewise.groestlcoin_hash_many`` on the
   whole batch (multi-buffer kernels);
-* Grøstl-256 and Grøstl-512 of 1 MiB (``bytes`` and a NumPy array), with hashlib's SHA-256,
+* Grøstl-256 and Grøstl-512 of 1 MiB (median of --runs) (``bytes`` and a NumPy array), with hashlib's SHA-256,
   SHA3-256 and BLAKE2b of the same buffer for scale (other algorithms: there is no Grøstl in
   hashlib).
 
-Prints a Markdown table. Usage: python bench_groestlcoin.py [--headers N] [--runs R] [--backend B]
+Prints Markdown tables. Usage:
+python bench_groestlcoin.py [--headers N] [--runs R] [--samples S] [--backend B]
 """
 
 from __future__ import annotations
@@ -23,13 +30,13 @@ import os
 import platform
 import statistics
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import slicewise
 from slicewise.compat import groestlcoin_hash as compat
 
 try:
-    import groestlcoin_hash as reference
+    import groestlcoin_hash as reference  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover
     reference = None
 
@@ -63,6 +70,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--headers", type=int, default=20_000, help="80-byte headers per batch (default 20000)")
     ap.add_argument("--runs", type=int, default=9, help="repetitions; the median is reported (default 9)")
+    ap.add_argument("--samples", type=int, default=201, help="interleaved short samples per method (default 201)")
     ap.add_argument("--backend", default=None, help="Grøstl backend for slicewise (default: the process default)")
     args = ap.parse_args()
 
@@ -76,37 +84,67 @@ def main() -> None:
     if reference is not None:
         assert batch == [reference.getHash(h, 80) for h in headers]
 
-    rows: List[Tuple[str, float, str, Optional[float]]] = []  # (what, seconds, unit, rate)
-    ref_rate: Optional[float] = None
+    one = slicewise.groestlcoin_hash
+    gh = compat.getHash
+    many = slicewise.groestlcoin_hash_many
+    # (label, function of a list of headers, sample size for the interleaved measurement)
+    methods: List[Tuple[str, Callable[[list], object], int]] = []
     if reference is not None:
         get = reference.getHash
-        t = median_seconds(lambda: [get(h, 80) for h in headers], args.runs)
-        ref_rate = n / t
-        rows.append(("groestlcoin_hash.getHash (PyPI, C), one by one", t, "headers/s", ref_rate))
-    one = slicewise.groestlcoin_hash
-    t = median_seconds(lambda: [one(h, backend=backend) for h in headers], args.runs)
-    rows.append((f"slicewise.groestlcoin_hash, one by one ({backend})", t, "headers/s", n / t))
-    gh = compat.getHash
-    t = median_seconds(lambda: [gh(h, 80) for h in headers], args.runs)
-    rows.append(("slicewise.compat.groestlcoin_hash.getHash, one by one", t, "headers/s", n / t))
-    many = slicewise.groestlcoin_hash_many
-    t = median_seconds(lambda: many(headers, backend=backend), args.runs)
-    rows.append((f"slicewise.groestlcoin_hash_many, batch of {n} ({backend})", t, "headers/s", n / t))
+        methods.append(("groestlcoin_hash.getHash (PyPI, C), one by one", lambda hs: [get(h, 80) for h in hs], 100))
+    methods += [
+        (f"slicewise.groestlcoin_hash, one by one ({backend})", lambda hs: [one(h, backend=backend) for h in hs], 200),
+        ("slicewise.compat.groestlcoin_hash.getHash, one by one", lambda hs: [gh(h, 80) for h in hs], 200),
+        (f"slicewise.groestlcoin_hash_many, batches ({backend})", lambda hs: many(hs, backend=backend), 1000),
+    ]
 
     print(f"CPU: {cpu_model()}; Python {platform.python_version()}; slicewise {slicewise.__version__}; "
           f"load average before: {os.getloadavg()[0]:.2f}")
+
+    # (1) interleaved short samples
+    per_header: List[List[float]] = [[] for _ in methods]
+    gc.disable()
+    try:
+        for rep in range(args.samples):
+            start = (rep * 1000) % (n - 1000) if n > 1000 else 0
+            for i, (_, fn, k) in enumerate(methods):
+                sample = headers[start : start + k]
+                t = time.perf_counter()
+                fn(sample)
+                per_header[i].append((time.perf_counter() - t) / len(sample))
+    finally:
+        gc.enable()
+    meds = [statistics.median(v) for v in per_header]
+    ref = meds[0] if reference is not None else None
     print()
-    print("| Groestlcoin hash of 80-byte headers | median per batch | headers/s | vs groestlcoin-hash |")
+    print(f"Interleaved samples (median of {args.samples}):")
+    print()
+    print("| Groestlcoin hash of 80-byte headers | headers per sample | ns/header | headers/s | vs groestlcoin-hash |")
+    print("|---|---:|---:|---:|---:|")
+    for (what, _, k), m in zip(methods, meds):
+        rel = f"{ref / m:.1f}×" if ref else "n/a (groestlcoin-hash missing)"
+        print(f"| {what} | {k} | {m * 1e9:,.0f} | {1 / m:,.0f} | {rel} |")
+
+    # (2) the whole list per call
+    def on_all(fn: Callable[[list], object]) -> Callable[[], object]:
+        return lambda: fn(headers)
+
+    whole = [median_seconds(on_all(fn), args.runs) for _, fn, _ in methods]
+    ref = whole[0] if reference is not None else None
+    print()
+    print(f"Whole list of {n} headers per call (median of {args.runs}):")
+    print()
+    print("| Groestlcoin hash of 80-byte headers | median per call | headers/s | vs groestlcoin-hash |")
     print("|---|---:|---:|---:|")
-    for what, secs, _, rate in rows:
-        rel = f"{rate / ref_rate:.1f}×" if ref_rate else "n/a (groestlcoin-hash missing)"
-        print(f"| {what} | {secs * 1e3:.2f} ms | {rate:,.0f} | {rel} |")
+    for (what, _, _), t in zip(methods, whole):
+        rel = f"{ref / t:.1f}×" if ref else "n/a (groestlcoin-hash missing)"
+        print(f"| {what.replace('batches', 'one call')} | {t * 1e3:.2f} ms | {n / t:,.0f} | {rel} |")
 
     mib = os.urandom(1 << 20)
     try:
         import numpy as np
 
-        arr: object = np.frombuffer(mib, dtype=np.uint8).copy()
+        arr: Any = np.frombuffer(mib, dtype=np.uint8).copy()
     except ImportError:  # pragma: no cover
         arr = None
     big = [
@@ -123,8 +161,8 @@ def main() -> None:
     print()
     print("| 1 MiB message | median | MiB/s |")
     print("|---|---:|---:|")
-    for what, fn in big:
-        secs = median_seconds(fn, args.runs)
+    for what, bfn in big:
+        secs = median_seconds(bfn, args.runs)
         print(f"| {what} | {secs * 1e3:.3f} ms | {1 / secs:,.0f} |")
     print()
     print(f"load average after: {os.getloadavg()[0]:.2f}")

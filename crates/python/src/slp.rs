@@ -285,7 +285,7 @@ fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
 /// `seconds=None` the result is deterministic. Runs with the interpreter released, on
 /// `threads` threads (default: all cores). Returns the best program, verified.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = Some(10.0), threads = None, seed = 0, runs = None, max_depth = None, resynth = 0))]
+#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0))]
 #[allow(clippy::too_many_arguments)]
 fn optimize(
     py: Python<'_>,

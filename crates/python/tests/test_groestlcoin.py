@@ -15,7 +15,7 @@ from slicewise.compat import groestlcoin_hash as compat
 from conftest import VECTORS
 
 try:
-    import groestlcoin_hash as reference
+    import groestlcoin_hash as reference  # type: ignore[import-not-found]
 except ImportError as e:  # pragma: no cover - depends on the environment
     reference = None
     REFERENCE_MISSING = f"PyPI groestlcoin-hash is not installed or failed to build ({e}); agreement test not run"

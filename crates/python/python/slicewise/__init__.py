@@ -26,7 +26,7 @@ from ._slicewise import (
     ProestCopa256,
     ProestOtr128,
     ProestOtr256,
-    algorithms_available,
+    algorithms_available as _algorithms,
     groestl224,
     groestl256,
     groestl384,
@@ -44,8 +44,8 @@ from . import compat, slp
 __version__: str = _slicewise.__version__
 
 # `algorithms_guaranteed` mirrors hashlib: everything here is always available.
-algorithms_guaranteed = frozenset(algorithms_available)
-algorithms_available = frozenset(algorithms_available)
+algorithms_guaranteed = frozenset(_algorithms)
+algorithms_available = frozenset(_algorithms)
 
 __all__ = [
     "GroestlHash",

@@ -2,13 +2,42 @@
 
 import os
 import sys
-from typing import Any, ClassVar, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, ClassVar, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union, final
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
 else:
     from typing_extensions import Buffer
 
+__all__ = [
+    "InvalidTag",
+    "__version__",
+    "GroestlHash",
+    "groestl224",
+    "groestl256",
+    "groestl384",
+    "groestl512",
+    "new",
+    "groestlcoin_hash",
+    "groestlcoin_hash_many",
+    "hash_bits",
+    "groestl_backends",
+    "groestl_default_backend",
+    "algorithms_available",
+    "ProestApe128",
+    "ProestCopa128",
+    "ProestOtr128",
+    "ProestApe256",
+    "ProestCopa256",
+    "ProestOtr256",
+    "proest_backends",
+    "Matrix",
+    "Program",
+    "ExactResult",
+    "optimize",
+    "exact",
+    "slp_algorithms",
+]
 __version__: str
 algorithms_available: Tuple[str, ...]
 slp_algorithms: Tuple[str, ...]
@@ -30,7 +59,7 @@ class GroestlHash:
     def block_size(self) -> int: ...
     @property
     def backend(self) -> str: ...
-    def update(self, data: Buffer, /) -> None: ...
+    def update(self, data: Buffer) -> None: ...
     def digest(self) -> bytes: ...
     def hexdigest(self) -> str: ...
     def copy(self) -> "GroestlHash": ...
@@ -48,12 +77,14 @@ def groestlcoin_hash_many(items: Iterable[Buffer], *, backend: Optional[str] = N
 
 # ------------------------------------------------------------------------------ Prøst AEADs
 
+_A = TypeVar("_A", bound="_ProestAead")
+
 class _ProestAead:
     KEY_SIZE: ClassVar[int]
     NONCE_SIZE: ClassVar[int]
     TAG_SIZE: ClassVar[int]
     ALGORITHM: ClassVar[str]
-    def __init__(self, key: Buffer, *, backend: Optional[str] = None) -> None: ...
+    def __new__(cls: type[_A], key: Buffer, *, backend: Optional[str] = None) -> _A: ...
     @classmethod
     def generate_key(cls) -> bytes: ...
     def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer] = None) -> bytes: ...
@@ -87,7 +118,7 @@ _MatrixLike = Union["Matrix", Sequence[Sequence[int]], str, "os.PathLike[str]", 
 
 @final
 class Matrix:
-    def __init__(self, rows: _MatrixLike) -> None: ...
+    def __new__(cls, rows: _MatrixLike) -> "Matrix": ...
     @staticmethod
     def parse(text: str) -> "Matrix": ...
     @property
