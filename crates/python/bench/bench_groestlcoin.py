@@ -66,6 +66,21 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def table(title: str, columns: List[str], rows: List[Tuple[str, List[str], float]], has_reference: bool) -> None:
+    """Prints a Markdown table of Groestlcoin rows: label, `columns`, headers/s and the speed-up
+    over the first row (groestlcoin-hash) when it is there. Each row carries its seconds per
+    header."""
+    print()
+    print(title)
+    print()
+    print("| Groestlcoin hash of 80-byte headers | " + " | ".join(columns) + " | headers/s | vs groestlcoin-hash |")
+    print("|---|" + "---:|" * (len(columns) + 2))
+    ref = rows[0][2] if has_reference else None
+    for what, cells, per in rows:
+        rel = f"{ref / per:.1f}×" if ref else "n/a (groestlcoin-hash missing)"
+        print(f"| {what} | " + " | ".join(cells) + f" | {1 / per:,.0f} | {rel} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--headers", type=int, default=20_000, help="80-byte headers per batch (default 20000)")
@@ -115,30 +130,24 @@ def main() -> None:
     finally:
         gc.enable()
     meds = [statistics.median(v) for v in per_header]
-    ref = meds[0] if reference is not None else None
-    print()
-    print(f"Interleaved samples (median of {args.samples}):")
-    print()
-    print("| Groestlcoin hash of 80-byte headers | headers per sample | ns/header | headers/s | vs groestlcoin-hash |")
-    print("|---|---:|---:|---:|---:|")
-    for (what, _, k), m in zip(methods, meds):
-        rel = f"{ref / m:.1f}×" if ref else "n/a (groestlcoin-hash missing)"
-        print(f"| {what} | {k} | {m * 1e9:,.0f} | {1 / m:,.0f} | {rel} |")
+    table(
+        f"Interleaved samples (median of {args.samples}):",
+        ["headers per sample", "ns/header"],
+        [(what, [f"{k}", f"{m * 1e9:,.0f}"], m) for (what, _, k), m in zip(methods, meds)],
+        reference is not None,
+    )
 
     # (2) the whole list per call
     def on_all(fn: Callable[[list], object]) -> Callable[[], object]:
         return lambda: fn(headers)
 
     whole = [median_seconds(on_all(fn), args.runs) for _, fn, _ in methods]
-    ref = whole[0] if reference is not None else None
-    print()
-    print(f"Whole list of {n} headers per call (median of {args.runs}):")
-    print()
-    print("| Groestlcoin hash of 80-byte headers | median per call | headers/s | vs groestlcoin-hash |")
-    print("|---|---:|---:|---:|")
-    for (what, _, _), t in zip(methods, whole):
-        rel = f"{ref / t:.1f}×" if ref else "n/a (groestlcoin-hash missing)"
-        print(f"| {what.replace('batches', 'one call')} | {t * 1e3:.2f} ms | {n / t:,.0f} | {rel} |")
+    table(
+        f"Whole list of {n} headers per call (median of {args.runs}):",
+        ["median per call"],
+        [(what.replace("batches", "one call"), [f"{t * 1e3:.2f} ms"], t / n) for (what, _, _), t in zip(methods, whole)],
+        reference is not None,
+    )
 
     mib = os.urandom(1 << 20)
     try:
