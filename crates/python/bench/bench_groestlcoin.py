@@ -101,7 +101,7 @@ def main() -> None:
         assert batch == [reference.getHash(h, 80) for h in headers]
 
     # Without --backend the calls pass no keyword argument, as most callers would (a keyword
-    # costs about 40 ns per call to parse).
+    # costs about 100 ns per call to parse).
     kw = {"backend": args.backend} if args.backend else {}
     one: Callable[[bytes], bytes] = functools.partial(slicewise.groestlcoin_hash, **kw) if kw else slicewise.groestlcoin_hash
     gh = compat.getHash
