@@ -1,0 +1,41 @@
+//! `slicewise._slicewise`: the compiled half of the `slicewise` Python package.
+//!
+//! * [`hash`]: Grøstl hash objects shaped like `hashlib`'s, Groestlcoin's hash and its
+//!   multi-buffer batch form;
+//! * [`aead`]: the six Prøst AEADs, shaped like pyca/cryptography's AEAD classes;
+//! * [`slp`]: the XOR-program synthesizer (heuristic restarts, SAT-exact search, programs that
+//!   pickle through their text form).
+//!
+//! The pure-Python package (`python/slicewise`) re-exports these and adds the parts that are
+//! Python by nature (the `groestlcoin_hash` compatibility module, the Dask fan-out).
+//!
+//! Built against the stable ABI (`abi3`, CPython ≥ 3.9). This crate has no `unsafe` code.
+#![forbid(unsafe_code)]
+
+mod aead;
+mod bytes;
+mod hash;
+mod slp;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+create_exception!(
+    slicewise,
+    InvalidTag,
+    PyException,
+    "Decryption failed: the ciphertext, tag, nonce, associated data or key do not match. \
+     No plaintext is returned."
+);
+
+/// Grøstl, Groestlcoin, Prøst and slp, implemented in Rust.
+#[pymodule]
+fn _slicewise(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    hash::register(m)?;
+    aead::register(m)?;
+    slp::register(m)?;
+    Ok(())
+}

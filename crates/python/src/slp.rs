@@ -1,0 +1,382 @@
+//! The XOR-program synthesizer: matrices, programs, heuristic search and SAT-exact search.
+//!
+//! Programs pickle through their text form (`__reduce__`), so they cross process boundaries
+//! (Dask workers, `multiprocessing`) and come back equal.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use slicewise_slp::BitMatrix;
+use slicewise_slp::emit::{Emit, EmitContext, emit};
+use slicewise_slp::matrix::MAX_DIM;
+use slicewise_slp::parse::{ParseOptions, parse_input};
+use slicewise_slp::program::Program as RsProgram;
+use slicewise_slp::sat::{ExactOptions, exact as sat_exact};
+use slicewise_slp::search::{Algorithm, SearchOptions, search};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Matrix>()?;
+    m.add_class::<Program>()?;
+    m.add_class::<ExactResult>()?;
+    m.add_function(wrap_pyfunction!(optimize, m)?)?;
+    m.add_function(wrap_pyfunction!(exact, m)?)?;
+    m.add("slp_algorithms", PyTuple::new(m.py(), Algorithm::NAMES)?)?;
+    Ok(())
+}
+
+/// `__reduce__`'s answer: a callable and its arguments.
+type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A binary matrix (at most 128×128): row `r` is output `y_r`, entry `(r, c)` the coefficient of
+/// input `x_c`.
+#[pyclass(frozen, module = "slicewise.slp", name = "Matrix", eq)]
+#[derive(Clone, PartialEq)]
+pub(crate) struct Matrix {
+    m: BitMatrix,
+}
+
+/// Matrix text in any format the CLI reads (0/1 rows, BP format, hex bytes over GF(2^8)).
+fn parse_text(text: &str) -> PyResult<BitMatrix> {
+    parse_input(text, &ParseOptions::default()).map(|i| i.matrix).map_err(value_error)
+}
+
+fn read_matrix_file(path: PathBuf) -> PyResult<BitMatrix> {
+    let meta = std::fs::metadata(&path).map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    if meta.len() > 16 << 20 {
+        return Err(PyValueError::new_err(format!("{}: file larger than 16 MiB", path.display())));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    parse_input(&text, &ParseOptions::default()).map(|i| i.matrix).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+}
+
+/// A matrix from rows of 0/1 (any sequence of sequences of ints or bools).
+fn from_rows(obj: &Bound<'_, PyAny>) -> PyResult<BitMatrix> {
+    let mut rows = Vec::new();
+    let mut cols: Option<usize> = None;
+    for (r, row) in obj.try_iter()?.enumerate() {
+        let row = row?;
+        if row.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err("matrix rows must be sequences of 0/1 integers, not str (use Matrix.parse for text)"));
+        }
+        let mut bits = 0u128;
+        let mut n = 0usize;
+        for (c, v) in row.try_iter().map_err(|_| PyTypeError::new_err("a matrix is a sequence of rows of 0/1 values"))?.enumerate() {
+            let v: i64 = v?.extract().map_err(|_| PyTypeError::new_err(format!("entry ({r}, {c}) is not an integer")))?;
+            if c >= MAX_DIM {
+                return Err(PyValueError::new_err(format!("more than {MAX_DIM} columns")));
+            }
+            match v {
+                0 => {}
+                1 => bits |= 1 << c,
+                _ => return Err(PyValueError::new_err(format!("entry ({r}, {c}) is {v}, not 0 or 1"))),
+            }
+            n = c + 1;
+        }
+        match cols {
+            None => cols = Some(n),
+            Some(k) if k != n => return Err(PyValueError::new_err(format!("row {r} has {n} entries, row 0 has {k}"))),
+            _ => {}
+        }
+        if r >= MAX_DIM {
+            return Err(PyValueError::new_err(format!("more than {MAX_DIM} rows")));
+        }
+        rows.push(bits);
+    }
+    let cols = cols.ok_or_else(|| PyValueError::new_err("empty matrix"))?;
+    if cols == 0 {
+        return Err(PyValueError::new_err("matrix rows are empty"));
+    }
+    Ok(BitMatrix::from_rows(cols, rows))
+}
+
+/// Any accepted matrix form: a `Matrix`, a path (`str` or `os.PathLike`) of a matrix file, an
+/// object with `tolist()` (a NumPy array), or a sequence of 0/1 rows.
+fn to_matrix(obj: &Bound<'_, PyAny>) -> PyResult<BitMatrix> {
+    if let Ok(m) = obj.cast::<Matrix>() {
+        return Ok(m.get().m.clone());
+    }
+    if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
+        return read_matrix_file(obj.extract::<PathBuf>()?);
+    }
+    if obj.hasattr("tolist")? {
+        return from_rows(&obj.call_method0("tolist")?);
+    }
+    from_rows(obj)
+}
+
+#[pymethods]
+impl Matrix {
+    /// A matrix from rows of 0/1, a NumPy array, another `Matrix` or a file path.
+    #[new]
+    fn new(rows: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(Matrix { m: to_matrix(rows)? })
+    }
+
+    /// Parses matrix text (0/1 rows, BP format, or hex bytes over GF(2^8) with polynomial 0x11b).
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(Matrix { m: parse_text(text)? })
+    }
+
+    /// Number of rows (outputs).
+    #[getter]
+    fn rows(&self) -> usize {
+        self.m.rows()
+    }
+
+    /// Number of columns (inputs).
+    #[getter]
+    fn cols(&self) -> usize {
+        self.m.cols()
+    }
+
+    /// XORs of the naive implementation (each row on its own).
+    #[getter]
+    fn naive_xor_count(&self) -> usize {
+        self.m.naive_xor_count()
+    }
+
+    /// The entries as a list of rows of 0/1 integers (`int`, not `bytes`).
+    fn tolist(&self) -> Vec<Vec<u32>> {
+        (0..self.m.rows()).map(|r| (0..self.m.cols()).map(|c| u32::from(self.m.get(r, c))).collect()).collect()
+    }
+
+    /// The matrix as 0/1 text, one row per line.
+    fn text(&self) -> String {
+        self.m.to_text()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (Vec<Vec<u32>>,)>> {
+        Ok((slf.get_type().into_any(), (slf.get().tolist(),)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Matrix {}x{} fingerprint {}>", self.m.rows(), self.m.cols(), self.m.fingerprint())
+    }
+}
+
+/// A linear straight-line program: every operation XORs two earlier signals.
+#[pyclass(frozen, module = "slicewise.slp", name = "Program")]
+#[derive(Clone)]
+pub(crate) struct Program {
+    p: RsProgram,
+}
+
+#[pymethods]
+impl Program {
+    /// Parses the program text format (`t0 = x1 + x2` …, `yJ = …`, `#` comments and header).
+    #[staticmethod]
+    #[pyo3(signature = (text, n_inputs = None))]
+    fn from_text(text: &str, n_inputs: Option<usize>) -> PyResult<Self> {
+        Ok(Program { p: RsProgram::parse(text, n_inputs).map_err(value_error)? })
+    }
+
+    /// Number of XOR gates.
+    #[getter]
+    fn xor_count(&self) -> usize {
+        self.p.xor_count()
+    }
+
+    /// Longest chain of XORs from an input to an output.
+    #[getter]
+    fn depth(&self) -> usize {
+        self.p.depth()
+    }
+
+    /// Number of inputs.
+    #[getter]
+    fn n_inputs(&self) -> usize {
+        self.p.n_inputs
+    }
+
+    /// Number of outputs.
+    #[getter]
+    fn n_outputs(&self) -> usize {
+        self.p.outputs.len()
+    }
+
+    /// The algorithm that produced the program (from its header).
+    #[getter]
+    fn algorithm(&self) -> &str {
+        &self.p.meta.algorithm
+    }
+
+    /// The seed of the run that produced the program.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.p.meta.seed
+    }
+
+    /// The operations as `(a, b)` signal pairs: signals `0..n_inputs` are the inputs, signal
+    /// `n_inputs + i` is operation `i`.
+    #[getter]
+    fn ops(&self) -> Vec<(usize, usize)> {
+        self.p.ops.clone()
+    }
+
+    /// The matrix the program computes.
+    fn matrix(&self) -> Matrix {
+        Matrix { m: self.p.matrix() }
+    }
+
+    /// Whether the program computes `matrix` exactly (any accepted matrix form).
+    fn verify(&self, matrix: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.p.verify(&to_matrix(matrix)?).is_ok())
+    }
+
+    /// The program in the text format (header line, notes, one operation per line).
+    fn text(&self) -> String {
+        self.p.to_text()
+    }
+
+    /// The program as `text`, `inplace`, `json`, `rust` or `c`; `name` is the function name of
+    /// the Rust and C forms.
+    #[pyo3(signature = (fmt = "text", *, name = "slp"))]
+    fn emit(&self, fmt: &str, name: &str) -> PyResult<String> {
+        let f: Emit = fmt.parse().map_err(PyValueError::new_err)?;
+        let ctx = EmitContext { name: name.to_string(), command: None, matrix_desc: None };
+        Ok(emit(&self.p, &self.p.matrix(), f, &ctx))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (String, usize)>> {
+        let p = &slf.get().p;
+        Ok((slf.get_type().getattr("from_text")?, (p.to_text(), p.n_inputs)))
+    }
+
+    /// Programs are equal when their gates and outputs are (the header is not compared).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Program>().is_ok_and(|o| {
+            let q = &o.get().p;
+            (self.p.n_inputs, &self.p.ops, &self.p.outputs) == (q.n_inputs, &q.ops, &q.outputs)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Program {} XORs, depth {}, {} -> {} ({}, seed {})>",
+            self.p.xor_count(),
+            self.p.depth(),
+            self.p.n_inputs,
+            self.p.outputs.len(),
+            self.p.meta.algorithm,
+            self.p.meta.seed
+        )
+    }
+}
+
+fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
+    match s {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(Duration::from_secs_f64(t))),
+        Some(_) => Err(PyValueError::new_err(format!("{name} must be a non-negative number of seconds"))),
+    }
+}
+
+/// Searches for a short XOR program computing `matrix` by seeded random restarts: run `r` uses
+/// seed `seed + r`, so a run is reproducible on its own. The search stops after `seconds` (at
+/// least one run completes) or after `runs` runs, whichever comes first; with `runs` and
+/// `seconds=None` the result is deterministic. Runs with the interpreter released, on
+/// `threads` threads (default: all cores). Returns the best program, verified.
+#[pyfunction]
+#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0))]
+#[allow(clippy::too_many_arguments)]
+fn optimize(
+    py: Python<'_>,
+    matrix: &Bound<'_, PyAny>,
+    algorithm: &str,
+    seconds: Option<f64>,
+    threads: Option<usize>,
+    seed: u64,
+    runs: Option<u64>,
+    max_depth: Option<usize>,
+    resynth: usize,
+) -> PyResult<Program> {
+    let m = to_matrix(matrix)?;
+    let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+    let time_limit = self::seconds("seconds", seconds)?;
+    if time_limit.is_none() && runs.is_none() {
+        return Err(PyValueError::new_err("give seconds or runs (or both): the search needs a bound"));
+    }
+    if runs == Some(0) {
+        return Err(PyValueError::new_err("runs must be at least 1"));
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth };
+    let report = py.detach(|| search(&m, &opts, &|_, _| {}, &|_| {}));
+    let report = report.ok_or_else(|| PyValueError::new_err(format!("no program found (is the depth bound {max_depth:?} achievable?)")))?;
+    report.program.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
+    Ok(Program { p: report.program })
+}
+
+/// The outcome of `exact`.
+#[pyclass(frozen, module = "slicewise.slp", name = "ExactResult", get_all)]
+pub(crate) struct ExactResult {
+    /// The best program found (SAT, or the heuristic upper bound), or `None`.
+    program: Option<Program>,
+    /// No program computing the matrix has fewer XORs than this.
+    lower_bound: usize,
+    /// Whether `program` is proven optimal (`program.xor_count == lower_bound`).
+    optimal: bool,
+    /// `(k, outcome, seconds)` per solver call, outcome `sat`, `unsat` or `timeout`.
+    log: Py<PyList>,
+}
+
+#[pymethods]
+impl ExactResult {
+    fn __repr__(&self) -> String {
+        let prog = self.program.as_ref().map_or("no program".to_string(), |p| format!("{} XORs", p.p.xor_count()));
+        format!("<ExactResult {prog}, lower bound {}, optimal {}>", self.lower_bound, if self.optimal { "True" } else { "False" })
+    }
+}
+
+/// Exact search with the CaDiCaL SAT solver: the optimal XOR count, or a proven lower bound when
+/// `seconds` run out. A heuristic search of `heuristic_seconds` first gives the upper bound.
+/// With `proof_dir`, the CNF of every k and the DRAT proof of every UNSAT answer are kept
+/// there. Matrices up to 64×64.
+#[pyfunction]
+#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0))]
+fn exact(py: Python<'_>, matrix: &Bound<'_, PyAny>, seconds: f64, proof_dir: Option<PathBuf>, heuristic_seconds: f64) -> PyResult<ExactResult> {
+    let m = to_matrix(matrix)?;
+    if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
+        return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
+    }
+    if m.cols() > 64 || m.rows() > 64 {
+        return Err(PyValueError::new_err(format!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols())));
+    }
+    let report = py.detach(|| {
+        let start = std::time::Instant::now();
+        let h = SearchOptions {
+            algorithm: Algorithm::Mix,
+            threads: 1,
+            seed: 0,
+            time_limit: Some(Duration::from_secs_f64(heuristic_seconds.min(seconds / 2.0))),
+            runs: None,
+            max_depth: None,
+            resynth: 0,
+        };
+        let upper = search(&m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
+        let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
+        sat_exact(&m, &ExactOptions { time_limit: remaining, proof_dir, upper }, |_, _, _| {})
+    });
+    let report = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    if let Some(p) = &report.program {
+        p.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
+    }
+    let log = PyList::empty(py);
+    for (k, tag, t) in &report.log {
+        log.append((*k, *tag, *t))?;
+    }
+    Ok(ExactResult {
+        program: report.program.map(|p| Program { p }),
+        lower_bound: report.lower_bound,
+        optimal: report.optimal,
+        log: log.unbind(),
+    })
+}

@@ -1,0 +1,151 @@
+"""The XOR-program synthesizer from Python: matrix forms, optimize, exact, programs (verify,
+emit, pickle), and the Dask fan-out on a local cluster."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import pickle
+
+import pytest
+
+import slicewise
+from slicewise import slp
+
+from conftest import VECTORS
+
+RANDOM8 = VECTORS / "slp" / "random8_s1.txt"
+MIXCOLUMNS = VECTORS / "slp" / "aes_mixcolumns.txt"
+
+
+def test_matrix_forms_agree():
+    np = pytest.importorskip("numpy")
+    m = slp.Matrix(RANDOM8)
+    rows = m.tolist()
+    assert (m.rows, m.cols) == (8, 8)
+    assert all(v in (0, 1) for r in rows for v in r)
+    assert slp.Matrix(str(RANDOM8)) == m
+    assert slp.Matrix(rows) == m
+    assert slp.Matrix(np.array(rows, dtype=np.uint8)) == m
+    assert slp.Matrix([[bool(v) for v in r] for r in rows]) == m
+    assert slp.Matrix.parse(m.text()) == m
+    assert pickle.loads(pickle.dumps(m)) == m
+    assert m.naive_xor_count == sum(max(sum(r) - 1, 0) for r in rows)
+
+
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        ([[0, 2]], ValueError),
+        ([[0, 1], [1]], ValueError),
+        ([], ValueError),
+        ([[]], ValueError),
+        (["0101"], TypeError),
+        ([[0, "1"]], TypeError),
+        ([[1] * 129], ValueError),
+        (5, TypeError),
+    ],
+)
+def test_bad_matrices(bad, exc):
+    with pytest.raises(exc):
+        slp.Matrix(bad)
+
+
+def test_missing_file_raises_os_error(tmp_path):
+    with pytest.raises(OSError):
+        slp.optimize(tmp_path / "absent.txt", seconds=1)
+
+
+def test_optimize_verified_and_reproducible():
+    p = slp.optimize(MIXCOLUMNS, algorithm="a2", seconds=None, runs=4, seed=7, threads=2)
+    assert p.verify(MIXCOLUMNS)
+    assert p.matrix() == slp.Matrix(MIXCOLUMNS)
+    assert p.xor_count < slp.Matrix(MIXCOLUMNS).naive_xor_count
+    assert 7 <= p.seed < 11
+    q = slp.optimize(MIXCOLUMNS, algorithm="a2", seconds=None, runs=4, seed=7, threads=1)
+    assert (q.xor_count, q.depth, q.seed) == (p.xor_count, p.depth, p.seed)
+    assert q == p
+    again = slp.optimize(MIXCOLUMNS, algorithm="a2", seconds=None, runs=1, seed=p.seed)
+    assert again == p  # every run is reproducible on its own
+
+
+def test_optimize_on_time_limit_and_depth_bound():
+    p = slp.optimize(RANDOM8, seconds=0.5, threads=2, max_depth=3)
+    assert p.depth <= 3 and p.verify(RANDOM8)
+    # a program for another matrix does not verify
+    other = [[1 - v for v in r] for r in slp.Matrix(RANDOM8).tolist()]
+    assert not p.verify(other)
+
+
+def test_optimize_argument_errors():
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        slp.optimize(RANDOM8, algorithm="magic", seconds=1)
+    with pytest.raises(ValueError, match="bound"):
+        slp.optimize(RANDOM8, seconds=None)
+    with pytest.raises(ValueError, match="non-negative"):
+        slp.optimize(RANDOM8, seconds=-1)
+    with pytest.raises(ValueError, match="at least 1"):
+        slp.optimize(RANDOM8, runs=0)
+
+
+def test_program_text_emit_and_pickle():
+    p = slp.optimize(RANDOM8, algorithm="rnbp", seconds=None, runs=3, seed=1)
+    text = p.text()
+    assert text.startswith(f"# algorithm: rnbp  seed: {p.seed}  xor-count: {p.xor_count}")
+    assert slp.Program.from_text(text) == p
+    q = pickle.loads(pickle.dumps(p))
+    assert q == p and (q.xor_count, q.depth, q.seed, q.algorithm) == (p.xor_count, p.depth, p.seed, p.algorithm)
+    assert len(p.ops) == p.xor_count and (p.n_inputs, p.n_outputs) == (8, 8)
+    doc = json.loads(p.emit("json"))
+    assert isinstance(doc, dict)
+    assert "pub fn mix<T" in p.emit("rust", name="mix")
+    assert "void lin(" in p.emit("c", name="lin") or "lin(" in p.emit("c", name="lin")
+    assert "^=" in p.emit("inplace")
+    with pytest.raises(ValueError, match="unknown output format"):
+        p.emit("pdf")
+    with pytest.raises(ValueError):
+        slp.Program.from_text("y0 = x0 + x0")
+
+
+def test_exact_small_optimum(tmp_path):
+    r = slp.exact([[1, 1, 1, 0], [1, 1, 0, 1]], seconds=20, proof_dir=tmp_path)
+    assert r.optimal and r.lower_bound == 3
+    assert r.program.xor_count == 3 and r.program.verify([[1, 1, 1, 0], [1, 1, 0, 1]])
+    assert ("unsat" in [tag for _, tag, _ in r.log])
+    assert (tmp_path / "README.txt").exists()
+    assert any(p.suffix == ".drat" for p in tmp_path.iterdir())
+
+
+def test_exact_limits():
+    with pytest.raises(ValueError, match="64x64"):
+        slp.exact([[1] * 65, [0] * 65], seconds=1)
+    with pytest.raises(ValueError):
+        slp.exact(RANDOM8, seconds=0)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_optimize_distributed_deterministic(dask_client):
+    p = slp.optimize_distributed(MIXCOLUMNS, dask_client, tasks=4, seconds=None, seed=100, runs_per_task=3, algorithm="a2")
+    assert isinstance(p, slp.Program) and p.verify(MIXCOLUMNS)
+    # task i owns seeds 100 + 3i .. 100 + 3i + 2: the cluster's answer is the best of those 12 runs
+    local = slp.optimize(MIXCOLUMNS, algorithm="a2", seconds=None, runs=12, seed=100, threads=2)
+    assert (p.xor_count, p.depth, p.seed) == (local.xor_count, local.depth, local.seed)
+    assert p == local
+
+
+def test_optimize_distributed_time_limited(dask_client):
+    p = slp.optimize_distributed(RANDOM8, dask_client, seconds=0.5)
+    assert p.verify(RANDOM8)
+    with pytest.raises(ValueError):
+        slp.optimize_distributed(RANDOM8, dask_client, seconds=None)
+    with pytest.raises(ValueError):
+        slp.optimize_distributed(RANDOM8, dask_client, tasks=0)
