@@ -2,7 +2,8 @@
 # Runs every test of the project, each suite installing what it needs:
 #   1. all Rust crates (unit, KAT, differential, CLI and doc tests; the CLI tests compare
 #      `slicewise sum` with coreutils `sha256sum`);
-#   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer).
+#   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer);
+#   3. the Python package (scripts/test-python.sh: a venv in target/pyenv, maturin, pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,4 @@ fi
 
 cargo test --workspace --locked
 ./scripts/test-c.sh
+./scripts/test-python.sh
