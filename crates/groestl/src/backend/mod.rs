@@ -10,7 +10,7 @@ use core::fmt;
 
 /// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
 /// and then runs the kernel compiled with the backend's target features.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! entry_points {
     (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
         #[allow(clippy::unused_unit, dead_code)]
@@ -26,7 +26,7 @@ macro_rules! entry_points {
         }
     )*};
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use entry_points;
 
 /// Calls `$f` of the backend's module; SIMD backends exist only on x86-64 (elsewhere they are
@@ -60,11 +60,15 @@ macro_rules! simd_dispatch {
             Backend::Avx2 => avx2::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::$f($($a),*),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Aes => arm::armv8aes::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
 }
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod arm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
@@ -114,6 +118,9 @@ pub enum Backend {
     Bitsliced,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
+    /// AArch64: bytesliced like `aesni`, S-box by `AESE` (which also adds the round constant),
+    /// ShiftBytes by `TBL`, MixBytes on NEON. Constant-time.
+    Armv8Aes,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
     TTable64,
     /// Eight 1 KiB tables of 32-bit words, lower halves by index rotation. Not constant-time.
@@ -168,7 +175,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Aes, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -188,6 +195,7 @@ impl Backend {
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
             Backend::Avx2Gather => "avx2gather",
+            Backend::Armv8Aes => "armv8aes",
         }
     }
 
@@ -214,7 +222,9 @@ impl Backend {
             Backend::Bitsliced => bitsliced::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Gather => avx2gather::available(),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Aes => arm::armv8aes::available(),
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -222,7 +232,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced | Backend::Armv8Aes => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
         }
     }
