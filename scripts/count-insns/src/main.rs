@@ -2,7 +2,8 @@
 //! fingerprint of the last result (so runs on different backends can be compared).
 //!
 //! OP: groestl224 | groestl256 | groestl384 | groestl512 | {ape,copa,otr}{128,256} |
-//! perm128 | perm256 (BYTES ignored: one P call per iteration).
+//! perm128 | perm256 (BYTES ignored: one P call per iteration) | many224 … many512 (eight
+//! messages of BYTES bytes through `hash_many`).
 //! BACKEND: a slicewise backend name, or `rustcrypto` for the `groestl` crate.
 
 use std::hint::black_box;
@@ -28,7 +29,16 @@ fn main() {
         "groestl512" => Some(Variant::Groestl512),
         _ => None,
     };
-    if let Some(v) = variant {
+    if let Some(v) = op.strip_prefix("many").and_then(|w| Variant::ALL.into_iter().find(|v| v.output_len() * 8 == w.parse::<usize>().unwrap_or(0))) {
+        // Eight messages of BYTES bytes through `hash_many`.
+        let b = slicewise_groestl::Backend::from_name(backend).unwrap();
+        let inputs: Vec<&[u8]> = vec![&msg[..]; 8];
+        let mut out = vec![slicewise_groestl::DigestBytes::default(); 8];
+        for _ in 0..n {
+            slicewise_groestl::hash_many(v, b, black_box(&inputs), &mut out).unwrap();
+        }
+        last = out.iter().flat_map(|d| d.as_ref().to_vec()).collect();
+    } else if let Some(v) = variant {
         for _ in 0..n {
             last = if backend == "rustcrypto" {
                 match v {
@@ -47,17 +57,19 @@ fn main() {
         last = match op {
             "perm128" => {
                 let p = Proest128::with_backend(b).unwrap();
-                let mut s = [0x1234u16; 16];
+                let mut s = [0; 16];
                 for _ in 0..n {
-                    p.permute(black_box(&mut s));
+                    s = black_box([0x1234u16; 16]);
+                    p.permute(&mut s);
                 }
                 s.iter().flat_map(|w| w.to_le_bytes()).collect()
             }
             "perm256" => {
                 let p = Proest256::with_backend(b).unwrap();
-                let mut s = [0x1234_5678u32; 16];
+                let mut s = [0; 16];
                 for _ in 0..n {
-                    p.permute(black_box(&mut s));
+                    s = black_box([0x1234_5678u32; 16]);
+                    p.permute(&mut s);
                 }
                 s.iter().flat_map(|w| w.to_le_bytes()).collect()
             }

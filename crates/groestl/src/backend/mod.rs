@@ -347,7 +347,7 @@ impl Backend {
 }
 
 /// A multi-buffer kernel: up to `lanes` messages per call, `out[j]` = `P(h) ⊕ h` of message `j`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 type Many<const N: usize> = (usize, fn(&[&[u8]], &[u64; N], &mut [[u64; N]]));
 
 /// The multi-buffer kernels of a backend (Grøstl-224/256, Grøstl-384/512), if it has them.
@@ -366,7 +366,7 @@ fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
 /// Runs `kernel` over `inputs` in chunks of its lane count; a last chunk of one message is left
 /// to the one-message path (a pass costs nearly as much with idle lanes). Returns how many
 /// messages were hashed.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: &[&[u8]], emit: &mut impl FnMut(usize, &[u64])) -> usize {
     let mut out = [[0u64; N]; 4];
     assert!((2..=4).contains(&lanes));
@@ -382,8 +382,8 @@ fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: 
 
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
 /// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
-/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups), one message at a time
-/// otherwise. `backend` must be available.
+/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`: two Grøstl-256
+/// messages per pass), one message at a time otherwise. `backend` must be available.
 pub(crate) fn hash_many(
     variant: crate::Variant,
     backend: Backend,
@@ -401,6 +401,14 @@ pub(crate) fn hash_many(
         } else {
             many_chunks(k512, iv[..8].try_into().unwrap(), inputs, &mut emit)
         };
+    }
+    // AArch64: two Grøstl-224/256 messages per pass (`armv8aes`; Grøstl-384/512 already runs
+    // P and Q as two independent groups).
+    #[cfg(target_arch = "aarch64")]
+    if backend == Backend::Armv8Aes && !variant.is_wide() {
+        let mut iv = [0u64; 8];
+        iv[7] = 8 * variant.output_len() as u64;
+        done = many_chunks((2, arm::armv8aes::many512_2), &iv, inputs, &mut emit);
     }
     for (i, msg) in inputs.iter().enumerate().skip(done) {
         let mut e = crate::engine::Engine::new(variant, backend);

@@ -204,43 +204,76 @@ unsafe fn zip2(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
 // Grøstl-224/256: P and Q side by side; the chaining value as row pairs `hp[k] = [row 2k | row
 // 2k+1]`.
 
+/// The eight P|Q row registers of one compression: `[h ⊕ m | m]` row by row.
 #[inline(always)]
-unsafe fn absorb512(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
-    // SAFETY: `aes` present (caller); loads read whole 64-byte chunks of `blocks`.
+unsafe fn input512(hp: &[uint8x16_t; 4], block: *const u8) -> [uint8x16_t; 8] {
+    // SAFETY: the caller passes 64 readable bytes at `block`.
     unsafe {
-        for block in blocks.chunks_exact(64) {
-            let m = transpose(vld1q_u8_x4(block.as_ptr()));
-            let mut x = [[m[0]; 8]; 1];
-            for k in 0..4 {
-                let p = xor(hp[k], m[k]);
-                x[0][2 * k] = zip1(p, m[k]);
-                x[0][2 * k + 1] = zip2(p, m[k]);
-            }
-            rounds(&mut x, &T512, [0]);
-            for k in 0..4 {
-                let (a, b) = (x[0][2 * k], x[0][2 * k + 1]);
-                hp[k] = xor(hp[k], xor(zip1(a, b), zip2(a, b)));
-            }
+        let m = transpose(vld1q_u8_x4(block));
+        let mut x = [m[0]; 8];
+        for k in 0..4 {
+            let p = xor(hp[k], m[k]);
+            x[2 * k] = zip1(p, m[k]);
+            x[2 * k + 1] = zip2(p, m[k]);
+        }
+        x
+    }
+}
+
+/// `h ← h ⊕ P ⊕ Q` from the permuted row registers.
+#[inline(always)]
+unsafe fn update512(hp: &mut [uint8x16_t; 4], x: &[uint8x16_t; 8]) {
+    // SAFETY: NEON.
+    unsafe {
+        for k in 0..4 {
+            let (a, b) = (x[2 * k], x[2 * k + 1]);
+            hp[k] = xor(hp[k], xor(zip1(a, b), zip2(a, b)));
         }
     }
 }
 
-/// `P(h) ⊕ h` on row pairs (the Q halves compute an unused value).
+#[inline(always)]
+unsafe fn absorb512(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
+    // SAFETY: `aes` present (caller); `input512` reads whole 64-byte chunks of `blocks`.
+    unsafe {
+        for block in blocks.chunks_exact(64) {
+            let mut x = [input512(hp, block.as_ptr())];
+            rounds(&mut x, &T512, [0]);
+            update512(hp, &x[0]);
+        }
+    }
+}
+
+/// The output transformation's input: `[h | h]` row by row (the Q halves compute an unused
+/// value).
+#[inline(always)]
+unsafe fn out_input512(hp: &[uint8x16_t; 4]) -> [uint8x16_t; 8] {
+    // SAFETY: NEON.
+    unsafe {
+        let mut x = [hp[0]; 8];
+        for k in 0..4 {
+            x[2 * k] = zip1(hp[k], hp[k]);
+            x[2 * k + 1] = zip2(hp[k], hp[k]);
+        }
+        x
+    }
+}
+
+/// `P(h) ⊕ h` as row pairs, from the permuted registers.
+#[inline(always)]
+unsafe fn out_result512(hp: &[uint8x16_t; 4], x: &[uint8x16_t; 8]) -> [uint8x16_t; 4] {
+    // SAFETY: NEON.
+    unsafe { [0, 1, 2, 3].map(|k| xor(zip1(x[2 * k], x[2 * k + 1]), hp[k])) }
+}
+
+/// `P(h) ⊕ h` on row pairs.
 #[inline(always)]
 unsafe fn out512(hp: &[uint8x16_t; 4]) -> [uint8x16_t; 4] {
     // SAFETY: `aes` present (caller).
     unsafe {
-        let mut x = [[hp[0]; 8]; 1];
-        for k in 0..4 {
-            x[0][2 * k] = zip1(hp[k], hp[k]);
-            x[0][2 * k + 1] = zip2(hp[k], hp[k]);
-        }
+        let mut x = [out_input512(hp)];
         rounds(&mut x, &T512, [0]);
-        let mut o = *hp;
-        for k in 0..4 {
-            o[k] = xor(zip1(x[0][2 * k], x[0][2 * k + 1]), hp[k]);
-        }
-        o
+        out_result512(hp, &x[0])
     }
 }
 
@@ -281,6 +314,71 @@ unsafe fn finish512_k(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
         let mut hp = rows512(h);
         absorb512(&mut hp, blocks);
         words512(out512(&hp))
+    }
+}
+
+/// A Grøstl-224/256 message as its whole blocks, in place, and its padded last one or two
+/// blocks (spec §6), for the multi-buffer kernel.
+struct Padded<'a> {
+    whole: &'a [u8],
+    tail: [u8; 128],
+    /// Blocks of the padded message.
+    blocks: usize,
+}
+
+impl<'a> Padded<'a> {
+    fn new(msg: &'a [u8]) -> Self {
+        let (whole, rest) = msg.split_at(msg.len() & !63);
+        let mut tail = [0u8; 128];
+        tail[..rest.len()].copy_from_slice(rest);
+        tail[rest.len()] = 0x80;
+        let end = if rest.len() < 56 { 64 } else { 128 };
+        let blocks = (whole.len() + end) / 64;
+        tail[end - 8..end].copy_from_slice(&(blocks as u64).to_be_bytes());
+        Padded { whole, tail, blocks }
+    }
+
+    /// 64 readable bytes: block `b`, or (past the end) the last block again.
+    fn block(&self, b: usize) -> *const u8 {
+        match b.checked_sub(self.whole.len() / 64) {
+            None => self.whole[64 * b..].as_ptr(),
+            Some(t) => self.tail[64 * t.min(self.blocks - self.whole.len() / 64 - 1)..].as_ptr(),
+        }
+    }
+}
+
+/// Up to `M` Grøstl-224/256 messages in lockstep, one group of eight row registers each (the
+/// `TBL` indices and `AESE` keys are loaded once per round for all of them); `out[j]` receives
+/// `P(h) ⊕ h` of message `j` (canonical words, before truncation), from the IV `h0`.
+#[inline(always)]
+unsafe fn many512_k<const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
+    // SAFETY: `aes` present (caller); `Padded::block` returns 64 readable bytes.
+    unsafe {
+        let n = msgs.len().min(M);
+        let pads: [Padded<'_>; M] = core::array::from_fn(|j| Padded::new(msgs.get(j).copied().unwrap_or(&[])));
+        let nmax = pads[..n].iter().map(|p| p.blocks).max().unwrap_or(0);
+        let mut hp = [rows512(h0); M];
+        for b in 0..nmax {
+            let mut x = [[hp[0][0]; 8]; M];
+            for j in 0..M {
+                x[j] = input512(&hp[j], pads[j].block(b));
+            }
+            rounds(&mut x, &T512, [0; M]);
+            for j in 0..n {
+                // Public lengths: a message that is done keeps its chaining value.
+                if b < pads[j].blocks {
+                    update512(&mut hp[j], &x[j]);
+                }
+            }
+        }
+        let mut x = [[hp[0][0]; 8]; M];
+        for j in 0..M {
+            x[j] = out_input512(&hp[j]);
+        }
+        rounds(&mut x, &T512, [0; M]);
+        for j in 0..n {
+            out[j] = words512(out_result512(&hp[j], &x[j]));
+        }
     }
 }
 
@@ -387,6 +485,7 @@ crate::backend::entry_points! {
     output1024(h: &[u64; 16]) -> [u64; 16] = output1024_k(h);
     finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = finish512_k(h, blocks);
     finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = finish1024_k(h, blocks);
+    many512_2(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = many512_k::<2>(msgs, h0, out);
 }
 
 #[cfg(test)]
