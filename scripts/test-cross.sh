@@ -79,12 +79,12 @@ for t in "${targets[@]}"; do
     status=1
   fi
   echo "-- backends ($t): KAT records that passed, per backend"
-  grep -E 'pass on [a-z0-9]+$|: [0-9]+/[0-9]+ vectors pass' "$log" | sed 's/^/   /' || true
+  grep -aE 'pass on [a-z0-9]+$|: [0-9]+/[0-9]+ vectors pass' "$log" | sed 's/^/   /' || true
   echo "-- skipped ($t)"
-  grep -E '^SKIPPED' "$log" | sed -E 's/ \(.*\)$//' | sort | uniq -c | sed 's/^/   /' || true
+  grep -aE '^SKIPPED' "$log" | sed -E 's/ \(.*\)$//' | sort | uniq -c | sed 's/^/   /' || true
   echo "-- test binaries ($t)"
-  grep -E '^test result' "$log" | sed 's/^/   /'
-  grep -E '^test .* FAILED$|^error' "$log" | sed 's/^/   /' || true
+  grep -aE '^test result' "$log" | sed 's/^/   /'
+  grep -aE '^test .* FAILED$|^error' "$log" | sed 's/^/   /' || true
   echo "== $t: $result in $(( $(date +%s) - start )) s (full log: $log)"
 done
 exit $status

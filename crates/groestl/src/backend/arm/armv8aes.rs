@@ -108,8 +108,8 @@ static TRANSPOSE: [u8; 64] = {
 
 // ---------------------------------------------------------------------------------------------
 // Register operations. Every function below is only called from the `#[target_feature(enable
-// = "aes")]` kernels of `entry_points!`, which run after `available()`; NEON itself is part of
-// the AArch64 baseline.
+// = "aes")]` (or `"aes,sha3"`) kernels of `entry_points!`, which run after `available()`; NEON
+// itself is part of the AArch64 baseline.
 
 #[inline(always)]
 unsafe fn xor(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
@@ -117,41 +117,79 @@ unsafe fn xor(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
     unsafe { veorq_u8(a, b) }
 }
 
-/// Multiplication by 2 in GF(2^8)/0x11b on every byte: `(a + a) ⊕ (0x1b ∧ (a < 0 as i8))`.
-#[inline(always)]
-unsafe fn mul2(a: uint8x16_t) -> uint8x16_t {
-    // SAFETY: NEON is baseline on AArch64.
-    unsafe {
-        let hi = vcltzq_s8(vreinterpretq_s8_u8(a));
-        veorq_u8(vaddq_u8(a, a), vandq_u8(hi, vdupq_n_u8(0x1b)))
+/// MixBytes arithmetic: the doubling and the program's output step, on plain NEON or with the
+/// three-input instructions of FEAT_SHA3.
+pub(crate) trait Arith {
+    /// Multiplication by 2 in GF(2^8)/0x11b on every byte.
+    unsafe fn mul2(a: uint8x16_t) -> uint8x16_t;
+    /// `MUL2(MUL2(x) ⊕ y) ⊕ z`, the output step of the MixBytes program.
+    unsafe fn mb_out(x: uint8x16_t, y: uint8x16_t, z: uint8x16_t) -> uint8x16_t;
+}
+
+/// Plain NEON: `(a + a) ⊕ (0x1b ∧ (a <ₛ 0))`, 4 instructions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plain;
+
+impl Arith for Plain {
+    #[inline(always)]
+    unsafe fn mul2(a: uint8x16_t) -> uint8x16_t {
+        // SAFETY: NEON is baseline on AArch64.
+        unsafe {
+            let hi = vcltzq_s8(vreinterpretq_s8_u8(a));
+            veorq_u8(vaddq_u8(a, a), vandq_u8(hi, vdupq_n_u8(0x1b)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: uint8x16_t, y: uint8x16_t, z: uint8x16_t) -> uint8x16_t {
+        // SAFETY: NEON is baseline on AArch64.
+        unsafe { xor(Self::mul2(xor(Self::mul2(x), y)), z) }
     }
 }
 
-/// `MUL2(MUL2(x) ⊕ y) ⊕ z`, the output step of the MixBytes program.
-#[inline(always)]
-unsafe fn mb_out(x: uint8x16_t, y: uint8x16_t, z: uint8x16_t) -> uint8x16_t {
-    // SAFETY: NEON is baseline on AArch64.
-    unsafe { xor(mul2(xor(mul2(x), y)), z) }
+/// FEAT_SHA3: `BCAX(a + a, 0x1b, a ≥ₛ 0)` (bit clear and XOR), 3 instructions; a doubling
+/// followed by an XOR is `BCAX(EOR(a + a, b), 0x1b, a ≥ₛ 0)`, 4 instead of 5.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sha3;
+
+impl Arith for Sha3 {
+    #[inline]
+    #[target_feature(enable = "sha3")]
+    unsafe fn mul2(a: uint8x16_t) -> uint8x16_t {
+        vbcaxq_u8(vaddq_u8(a, a), vdupq_n_u8(0x1b), vcgezq_s8(vreinterpretq_s8_u8(a)))
+    }
+    #[inline]
+    #[target_feature(enable = "sha3")]
+    unsafe fn mb_out(x: uint8x16_t, y: uint8x16_t, z: uint8x16_t) -> uint8x16_t {
+        let k = vdupq_n_u8(0x1b);
+        let w = vbcaxq_u8(veorq_u8(vaddq_u8(x, x), y), k, vcgezq_s8(vreinterpretq_s8_u8(x)));
+        vbcaxq_u8(veorq_u8(vaddq_u8(w, w), z), k, vcgezq_s8(vreinterpretq_s8_u8(w)))
+    }
+}
+
+/// AddRoundConstant, SubBytes and ShiftBytes of one row register: `AESE(TBL(x, m), k)`.
+#[inline]
+#[target_feature(enable = "aes")]
+unsafe fn sub_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+    vaeseq_u8(vqtbl1q_u8(x, m), k)
 }
 
 /// `rounds` rounds of AC+SB+SH (`TBL`, `AESE`) and MB on `G` groups of eight row registers;
 /// group `g` reads the bytes at offset `goff[g]` (0 or 16) of the `U`-byte table units.
-#[inline]
-#[target_feature(enable = "aes")]
-unsafe fn rounds<const G: usize, const U: usize, const R: usize>(x: &mut [[uint8x16_t; 8]; G], t: &Tables<U, R>, goff: [usize; G]) {
-    // SAFETY: the caller has the `aes` feature; offsets stay inside the tables (i < 8, r < R,
-    // goff[g] + 16 ≤ U).
+#[inline(always)]
+unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(x: &mut [[uint8x16_t; 8]; G], t: &Tables<U, R>, goff: [usize; G]) {
+    // SAFETY: the caller has the `aes` feature (and `sha3` for `A = Sha3`); offsets stay inside
+    // the tables (i < 8, r < R, goff[g] + 16 ≤ U).
     unsafe {
         for r in 0..R {
             for g in 0..G {
                 for i in 0..8 {
                     let m = vld1q_u8(t.mask[i].as_ptr().add(goff[g]));
                     let k = vld1q_u8(t.key[r][i].as_ptr().add(goff[g]));
-                    x[g][i] = vaeseq_u8(vqtbl1q_u8(x[g][i], m), k);
+                    x[g][i] = sub_shift(x[g][i], m, k);
                 }
             }
             for g in 0..G {
-                x[g] = mix_bytes_program!(x[g], xor, mul2, mb_out);
+                x[g] = mix_bytes_program!(x[g], xor, A::mul2, A::mb_out);
             }
         }
     }
@@ -233,12 +271,12 @@ unsafe fn update512(hp: &mut [uint8x16_t; 4], x: &[uint8x16_t; 8]) {
 }
 
 #[inline(always)]
-unsafe fn absorb512(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
+unsafe fn absorb512<A: Arith>(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
     // SAFETY: `aes` present (caller); `input512` reads whole 64-byte chunks of `blocks`.
     unsafe {
         for block in blocks.chunks_exact(64) {
             let mut x = [input512(hp, block.as_ptr())];
-            rounds(&mut x, &T512, [0]);
+            rounds::<A, _, _, _>(&mut x, &T512, [0]);
             update512(hp, &x[0]);
         }
     }
@@ -268,11 +306,11 @@ unsafe fn out_result512(hp: &[uint8x16_t; 4], x: &[uint8x16_t; 8]) -> [uint8x16_
 
 /// `P(h) ⊕ h` on row pairs.
 #[inline(always)]
-unsafe fn out512(hp: &[uint8x16_t; 4]) -> [uint8x16_t; 4] {
+unsafe fn out512<A: Arith>(hp: &[uint8x16_t; 4]) -> [uint8x16_t; 4] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut x = [out_input512(hp)];
-        rounds(&mut x, &T512, [0]);
+        rounds::<A, _, _, _>(&mut x, &T512, [0]);
         out_result512(hp, &x[0])
     }
 }
@@ -292,28 +330,28 @@ unsafe fn words512(hp: [uint8x16_t; 4]) -> [u64; 8] {
 }
 
 #[inline(always)]
-unsafe fn compress512_k(h: &mut [u64; 8], blocks: &[u8]) {
+unsafe fn compress512_k<A: Arith>(h: &mut [u64; 8], blocks: &[u8]) {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut hp = rows512(h);
-        absorb512(&mut hp, blocks);
+        absorb512::<A>(&mut hp, blocks);
         *h = words512(hp);
     }
 }
 
 #[inline(always)]
-unsafe fn output512_k(h: &[u64; 8]) -> [u64; 8] {
+unsafe fn output512_k<A: Arith>(h: &[u64; 8]) -> [u64; 8] {
     // SAFETY: `aes` present (caller).
-    unsafe { words512(out512(&rows512(h))) }
+    unsafe { words512(out512::<A>(&rows512(h))) }
 }
 
 #[inline(always)]
-unsafe fn finish512_k(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
+unsafe fn finish512_k<A: Arith>(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut hp = rows512(h);
-        absorb512(&mut hp, blocks);
-        words512(out512(&hp))
+        absorb512::<A>(&mut hp, blocks);
+        words512(out512::<A>(&hp))
     }
 }
 
@@ -351,7 +389,7 @@ impl<'a> Padded<'a> {
 /// `TBL` indices and `AESE` keys are loaded once per round for all of them); `out[j]` receives
 /// `P(h) ⊕ h` of message `j` (canonical words, before truncation), from the IV `h0`.
 #[inline(always)]
-unsafe fn many512_k<const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
+unsafe fn many512_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) {
     // SAFETY: `aes` present (caller); `Padded::block` returns 64 readable bytes.
     unsafe {
         let n = msgs.len().min(M);
@@ -363,7 +401,7 @@ unsafe fn many512_k<const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u
             for j in 0..M {
                 x[j] = input512(&hp[j], pads[j].block(b));
             }
-            rounds(&mut x, &T512, [0; M]);
+            rounds::<A, _, _, _>(&mut x, &T512, [0; M]);
             for j in 0..n {
                 // Public lengths: a message that is done keeps its chaining value.
                 if b < pads[j].blocks {
@@ -375,7 +413,7 @@ unsafe fn many512_k<const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u
         for j in 0..M {
             x[j] = out_input512(&hp[j]);
         }
-        rounds(&mut x, &T512, [0; M]);
+        rounds::<A, _, _, _>(&mut x, &T512, [0; M]);
         for j in 0..n {
             out[j] = words512(out_result512(&hp[j], &x[j]));
         }
@@ -420,7 +458,7 @@ unsafe fn words1024(r: [uint8x16_t; 8]) -> [u64; 16] {
 }
 
 #[inline(always)]
-unsafe fn absorb1024(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
+unsafe fn absorb1024<A: Arith>(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
     // SAFETY: `aes` present (caller); loads read whole 128-byte chunks of `blocks`.
     unsafe {
         for block in blocks.chunks_exact(128) {
@@ -429,7 +467,7 @@ unsafe fn absorb1024(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
             for i in 0..8 {
                 x[0][i] = xor(hr[i], m[i]);
             }
-            rounds(&mut x, &T1024, [0, 16]);
+            rounds::<A, _, _, _>(&mut x, &T1024, [0, 16]);
             for i in 0..8 {
                 hr[i] = xor(hr[i], xor(x[0][i], x[1][i]));
             }
@@ -438,11 +476,11 @@ unsafe fn absorb1024(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
 }
 
 #[inline(always)]
-unsafe fn out1024(hr: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
+unsafe fn out1024<A: Arith>(hr: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut x = [*hr; 1];
-        rounds(&mut x, &T1024, [0]);
+        rounds::<A, _, _, _>(&mut x, &T1024, [0]);
         let mut o = *hr;
         for i in 0..8 {
             o[i] = xor(x[0][i], hr[i]);
@@ -452,40 +490,62 @@ unsafe fn out1024(hr: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
 }
 
 #[inline(always)]
-unsafe fn compress1024_k(h: &mut [u64; 16], blocks: &[u8]) {
+unsafe fn compress1024_k<A: Arith>(h: &mut [u64; 16], blocks: &[u8]) {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut hr = rows1024(h);
-        absorb1024(&mut hr, blocks);
+        absorb1024::<A>(&mut hr, blocks);
         *h = words1024(hr);
     }
 }
 
 #[inline(always)]
-unsafe fn output1024_k(h: &[u64; 16]) -> [u64; 16] {
+unsafe fn output1024_k<A: Arith>(h: &[u64; 16]) -> [u64; 16] {
     // SAFETY: `aes` present (caller).
-    unsafe { words1024(out1024(&rows1024(h))) }
+    unsafe { words1024(out1024::<A>(&rows1024(h))) }
 }
 
 #[inline(always)]
-unsafe fn finish1024_k(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+unsafe fn finish1024_k<A: Arith>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut hr = rows1024(h);
-        absorb1024(&mut hr, blocks);
-        words1024(out1024(&hr))
+        absorb1024::<A>(&mut hr, blocks);
+        words1024(out1024::<A>(&hr))
     }
 }
 
-crate::backend::entry_points! {
-    features = "aes";
-    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = compress512_k(h, blocks);
-    compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = compress1024_k(h, blocks);
-    output512(h: &[u64; 8]) -> [u64; 8] = output512_k(h);
-    output1024(h: &[u64; 16]) -> [u64; 16] = output1024_k(h);
-    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = finish512_k(h, blocks);
-    finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = finish1024_k(h, blocks);
-    many512_2(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = many512_k::<2>(msgs, h0, out);
+/// The safe entry points of one MixBytes arithmetic `$a` compiled with `$f`.
+macro_rules! kernels {
+    ($f:literal, $a:ty) => {
+        crate::backend::entry_points! {
+            features = $f;
+            compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = compress512_k::<$a>(h, blocks);
+            compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = compress1024_k::<$a>(h, blocks);
+            output512(h: &[u64; 8]) -> [u64; 8] = output512_k::<$a>(h);
+            output1024(h: &[u64; 16]) -> [u64; 16] = output1024_k::<$a>(h);
+            finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = finish512_k::<$a>(h, blocks);
+            finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = finish1024_k::<$a>(h, blocks);
+            many512_2(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = many512_k::<$a, 2>(msgs, h0, out);
+        }
+    };
+}
+
+kernels!("aes", Plain);
+
+/// `armv8sha3`: the same kernels with MixBytes on the FEAT_SHA3 instructions (`BCAX`), for
+/// CPUs with both extensions (Cortex-A710/X2 and later, Neoverse V1/N2, Apple M1 and later).
+pub(crate) mod sha3 {
+    use super::*;
+
+    cpufeatures::new!(cpu, "aes", "sha3");
+
+    /// Whether this CPU has the AES and SHA3 instructions (`AT_HWCAP`, cached).
+    pub(crate) fn available() -> bool {
+        cpu::get()
+    }
+
+    kernels!("aes,sha3", Sha3);
 }
 
 #[cfg(test)]
