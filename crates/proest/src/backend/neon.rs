@@ -144,9 +144,12 @@ fn batch256(states: &mut [State<u32>; 4], inverse: bool) {
     }
 }
 
-/// Remainders of at least this many states go through a padded batch; a batch of 8 Prøst-128
-/// states costs about as many instructions as two single `u32x2` calls.
-const MIN_REST: usize = 2;
+/// Remainders of at least `min_rest(N)` states go through a padded batch, smaller ones through
+/// single `u32x2` calls: by instruction counts (`scripts/count-insns.sh`), a batch of 8
+/// Prøst-128 states costs about 2.5 single calls, a batch of 4 Prøst-256 states about 2.
+const fn min_rest(n: usize) -> usize {
+    if n == 8 { 3 } else { 2 }
+}
 
 /// The single-state path (`u32x2`) for P or P⁻¹.
 fn single<L: super::Kernels>(inverse: bool) -> fn(&mut State<L>) {
@@ -154,14 +157,14 @@ fn single<L: super::Kernels>(inverse: bool) -> fn(&mut State<L>) {
 }
 
 /// P or P⁻¹ on many states: whole batches of `N`, a padded batch for a remainder of at least
-/// [`MIN_REST`] states, single states otherwise.
+/// [`min_rest`] states, single states otherwise.
 fn many<L: super::Kernels, const N: usize>(states: &mut [State<L>], inverse: bool, batch: fn(&mut [State<L>; N], bool)) {
     let mut chunks = states.chunks_exact_mut(N);
     for c in &mut chunks {
         batch(c.try_into().expect("chunk of N"), inverse);
     }
     let rest = chunks.into_remainder();
-    if rest.len() < MIN_REST {
+    if rest.len() < min_rest(N) {
         rest.iter_mut().for_each(single::<L>(inverse));
         return;
     }
@@ -184,12 +187,18 @@ pub(crate) fn many256(states: &mut [State<u32>], inverse: bool) {
 
 /// An [`EmJob`] through the batches: the blocks of a batch are gathered (with the key and mask
 /// XORs) into a state array, permuted together, and scattered (with the post XORs) to `io`; the
-/// masks are doubled in general registers. A remainder shorter than [`MIN_REST`] goes to
+/// masks are doubled in general registers. A remainder shorter than [`min_rest`] goes to
 /// [`crate::em::em_serial`].
 fn em<L: super::Kernels, const N: usize>(job: &mut EmJob<'_>, batch: fn(&mut [State<L>; N], bool)) -> EmSums {
     let s = 16 * L::BYTES;
     let n = job.blocks;
-    let batched = if n % N >= MIN_REST { n } else { n - n % N };
+    let batched = if n % N >= min_rest(N) { n } else { n - n % N };
+    let mut sums = EmSums::default();
+    if batched == 0 {
+        // Nothing to batch: no state arrays to fill and wipe.
+        crate::em::em_serial::<L>(job, 0, &mut sums, |st, inv| single::<L>(inv)(st));
+        return sums;
+    }
     let (pre, post) = (Words::from_bytes(job.pre), Words::from_bytes(job.post_const));
     let mut m = Words::from_bytes(job.mask);
     let mut acc = [Words::zero(s); 3];
@@ -231,7 +240,6 @@ fn em<L: super::Kernels, const N: usize>(job: &mut EmJob<'_>, batch: fn(&mut [St
     m.wipe();
     masks.iter_mut().for_each(Words::wipe);
     zeroize::Zeroize::zeroize(&mut states);
-    let mut sums = EmSums::default();
     for (a, dst) in acc.iter_mut().zip([&mut sums.src, &mut sums.post, &mut sums.out]) {
         a.xor_into(&mut dst[..s]);
         a.wipe();
