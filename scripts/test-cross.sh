@@ -81,7 +81,7 @@ for t in "${targets[@]}"; do
   echo "-- backends ($t): KAT records that passed, per backend"
   grep -aE 'pass on [a-z0-9]+$|: [0-9]+/[0-9]+ vectors pass' "$log" | sed 's/^/   /' || true
   echo "-- skipped ($t)"
-  grep -aE '^SKIPPED' "$log" | sed -E 's/ \(.*\)$//' | sort | uniq -c | sed 's/^/   /' || true
+  grep -aoE '^SKIPPED: backend [a-z0-9]+' "$log" | sort | uniq -c | sed 's/^/   /' || true
   echo "-- test binaries ($t)"
   grep -aE '^test result' "$log" | sed 's/^/   /'
   grep -aE '^test .* FAILED$|^error' "$log" | sed 's/^/   /' || true

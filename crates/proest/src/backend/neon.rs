@@ -151,9 +151,10 @@ const fn min_rest(n: usize) -> usize {
     if n == 8 { 3 } else { 2 }
 }
 
-/// The single-state path (`u32x2`) for P or P⁻¹.
-fn single<L: super::Kernels>(inverse: bool) -> fn(&mut State<L>) {
-    if inverse { super::u32x2::inverse::<L> } else { super::u32x2::permute::<L> }
+/// P or P⁻¹ on one state (`u32x2`), called directly so that it inlines into the serial loop.
+#[inline(always)]
+fn one<L: super::Kernels>(s: &mut State<L>, inverse: bool) {
+    if inverse { super::u32x2::inverse(s) } else { super::u32x2::permute(s) }
 }
 
 /// P or P⁻¹ on many states: whole batches of `N`, a padded batch for a remainder of at least
@@ -165,7 +166,7 @@ fn many<L: super::Kernels, const N: usize>(states: &mut [State<L>], inverse: boo
     }
     let rest = chunks.into_remainder();
     if rest.len() < min_rest(N) {
-        rest.iter_mut().for_each(single::<L>(inverse));
+        rest.iter_mut().for_each(|s| one(s, inverse));
         return;
     }
     let mut buf = [[L::ZERO; 16]; N];
@@ -196,7 +197,7 @@ fn em<L: super::Kernels, const N: usize>(job: &mut EmJob<'_>, batch: fn(&mut [St
     let mut sums = EmSums::default();
     if batched == 0 {
         // Nothing to batch: no state arrays to fill and wipe.
-        crate::em::em_serial::<L>(job, 0, &mut sums, |st, inv| single::<L>(inv)(st));
+        crate::em::em_serial::<L>(job, 0, &mut sums, one::<L>);
         return sums;
     }
     let (pre, post) = (Words::from_bytes(job.pre), Words::from_bytes(job.post_const));
@@ -244,7 +245,7 @@ fn em<L: super::Kernels, const N: usize>(job: &mut EmJob<'_>, batch: fn(&mut [St
         a.xor_into(&mut dst[..s]);
         a.wipe();
     }
-    crate::em::em_serial::<L>(job, batched, &mut sums, |st, inv| single::<L>(inv)(st));
+    crate::em::em_serial::<L>(job, batched, &mut sums, one::<L>);
     sums
 }
 
