@@ -29,8 +29,8 @@ macro_rules! entry_points {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use entry_points;
 
-/// Calls `$f` of the backend's module; SIMD backends exist only on x86-64 (elsewhere they are
-/// never available, so never selected).
+/// Calls `$f` of the backend's module; SIMD backends exist only on their architecture (x86-64
+/// or AArch64; elsewhere they are never available, so never selected).
 macro_rules! dispatch {
     ($b:expr, $f:ident($($a:expr),*)) => {
         match $b {
@@ -232,7 +232,6 @@ impl Backend {
             Backend::Armv8Aes => arm::armv8aes::available(),
             #[cfg(target_arch = "aarch64")]
             Backend::Armv8Sha3 => arm::armv8aes::sha3::available(),
-            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -390,8 +389,9 @@ fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: 
 
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
 /// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
-/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`: two Grøstl-256
-/// messages per pass), one message at a time otherwise. `backend` must be available.
+/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`:
+/// two Grøstl-224/256 messages per pass), one message at a time otherwise. `backend` must be
+/// available.
 pub(crate) fn hash_many(
     variant: crate::Variant,
     backend: Backend,
