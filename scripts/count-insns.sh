@@ -21,7 +21,7 @@ case "$arch" in
   aarch64)
     triple=aarch64-unknown-linux-gnu
     qemu=(qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu)
-    gbackends="armv8sha3 armv8aes portable ttable64 rustcrypto"
+    gbackends="armv8sha3 armv8aes neon portable ttable64 rustcrypto"
     pbackends="neon u32x2 portable"
     ;;
   armv7)

@@ -64,6 +64,8 @@ macro_rules! simd_dispatch {
             Backend::Armv8Aes => arm::armv8aes::$f($($a),*),
             #[cfg(target_arch = "aarch64")]
             Backend::Armv8Sha3 => arm::armv8aes::sha3::$f($($a),*),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => arm::armv8aes::vperm::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -126,6 +128,9 @@ pub enum Backend {
     /// AArch64: `armv8aes` with MixBytes on the FEAT_SHA3 `BCAX` instruction (doubling in 3
     /// instructions instead of 4). Constant-time.
     Armv8Sha3,
+    /// AArch64 without the AES instructions: `armv8aes` with the S-box from `TBL` nibble
+    /// look-ups (the vector-permute method of `vperm`). Constant-time.
+    Neon,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
     TTable64,
     /// Eight 1 KiB tables of 32-bit words, lower halves by index rotation. Not constant-time.
@@ -180,7 +185,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -202,6 +207,7 @@ impl Backend {
             Backend::Avx2Gather => "avx2gather",
             Backend::Armv8Aes => "armv8aes",
             Backend::Armv8Sha3 => "armv8sha3",
+            Backend::Neon => "neon",
         }
     }
 
@@ -232,6 +238,8 @@ impl Backend {
             Backend::Armv8Aes => arm::armv8aes::available(),
             #[cfg(target_arch = "aarch64")]
             Backend::Armv8Sha3 => arm::armv8aes::sha3::available(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => arm::armv8aes::vperm::available(),
             _ => false,
         }
     }
@@ -239,7 +247,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
         }
     }

@@ -46,8 +46,11 @@ struct Tables<const U: usize, const R: usize> {
     key: [[[u8; U]; 8]; R],
 }
 
-static T512: Tables<16, ROUNDS_512> = build();
-static T1024: Tables<32, ROUNDS_1024> = build();
+static T512: Tables<16, ROUNDS_512> = build(true);
+static T1024: Tables<32, ROUNDS_1024> = build(true);
+/// The tables without the AES ShiftRows (for the `neon` backend's vector-permute S-box).
+static T512_SH: Tables<16, ROUNDS_512> = build(false);
+static T1024_SH: Tables<32, ROUNDS_1024> = build(false);
 
 /// AddRoundConstant (spec §9.2) of round `r` at row `row`, column `col` of P or Q.
 const fn round_constant(q: bool, r: usize, row: usize, col: usize) -> u8 {
@@ -60,7 +63,7 @@ const fn round_constant(q: bool, r: usize, row: usize, col: usize) -> u8 {
     }
 }
 
-const fn build<const U: usize, const R: usize>() -> Tables<U, R> {
+const fn build<const U: usize, const R: usize>(aes: bool) -> Tables<U, R> {
     let cols = U / 2;
     let mut t = Tables { mask: [[0; U]; 8], key: [[[0; U]; 8]; R] };
     let mut row = 0;
@@ -78,9 +81,9 @@ const fn build<const U: usize, const R: usize>() -> Tables<U, R> {
             let src = (p % cols + sigma) % cols;
             // `AESE` applies ShiftRows to what `TBL` produced: out[i] = in[sr(i)] within a
             // 16-byte AES state, byte i = 4·column + row. So `TBL` must put at `sr(i)` what
-            // belongs at `i`.
+            // belongs at `i` (without `AESE`, at `i` itself).
             let (lane, i) = (p / 16, p % 16);
-            let at = 16 * lane + 4 * ((i / 4 + i % 4) % 4) + i % 4;
+            let at = if aes { 16 * lane + 4 * ((i / 4 + i % 4) % 4) + i % 4 } else { p };
             t.mask[row][at] = ((p - p % cols + src) % 16) as u8;
             let mut r = 0;
             while r < R {
@@ -119,7 +122,23 @@ unsafe fn xor(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
 
 /// MixBytes arithmetic: the doubling and the program's output step, on plain NEON or with the
 /// three-input instructions of FEAT_SHA3.
-pub(crate) trait Arith {
+trait Arith {
+    /// Whether `sub_shift` is `AESE` (which applies the AES ShiftRows after the `TBL`).
+    const AES: bool = true;
+    /// AddRoundConstant, SubBytes and ShiftBytes of one row register (`m`: `TBL` indices, `k`:
+    /// the round constant at the positions `m` moves it to).
+    #[inline(always)]
+    unsafe fn sub_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+        // SAFETY: the kernels of AES backends have the `aes` feature (caller).
+        unsafe { aese_shift(x, m, k) }
+    }
+    /// The tables this `sub_shift` needs.
+    fn t512() -> &'static Tables<16, ROUNDS_512> {
+        if Self::AES { &T512 } else { &T512_SH }
+    }
+    fn t1024() -> &'static Tables<32, ROUNDS_1024> {
+        if Self::AES { &T1024 } else { &T1024_SH }
+    }
     /// Multiplication by 2 in GF(2^8)/0x11b on every byte.
     unsafe fn mul2(a: uint8x16_t) -> uint8x16_t;
     /// `MUL2(MUL2(x) ⊕ y) ⊕ z`, the output step of the MixBytes program.
@@ -128,7 +147,7 @@ pub(crate) trait Arith {
 
 /// Plain NEON: `(a + a) ⊕ (0x1b ∧ (a <ₛ 0))`, 4 instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Plain;
+struct Plain;
 
 impl Arith for Plain {
     #[inline(always)]
@@ -149,7 +168,7 @@ impl Arith for Plain {
 /// FEAT_SHA3: `BCAX(a + a, 0x1b, a ≥ₛ 0)` (bit clear and XOR), 3 instructions; a doubling
 /// followed by an XOR is `BCAX(EOR(a + a, b), 0x1b, a ≥ₛ 0)`, 4 instead of 5.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Sha3;
+struct Sha3;
 
 impl Arith for Sha3 {
     #[inline]
@@ -166,14 +185,73 @@ impl Arith for Sha3 {
     }
 }
 
+/// The AES S-box without the AES instructions: Hamburg's vector-permute method ("Accelerating
+/// AES with Vector Permute Instructions", CHES 2009; [V] §5.3) with `TBL` look-ups of 4-bit
+/// indices, as the x86 `vperm` backend does with `PSHUFB`. The nibbles go to Hamburg's GF(2^4)²
+/// basis (two 16-entry tables), five look-ups in the GF(2^4) inverse tables invert (an entry
+/// 0x80 is an out-of-range `TBL` index, which gives 0, as `PSHUFB` gives 0 for it), and two
+/// output tables apply the affine map, giving `S(x) ⊕ 0x63`. The table constants are the
+/// public-domain `vpaes` ones the `vperm` backend uses; a unit test checks all 256 inputs.
+/// Register permutes with data-independent timing: constant-time.
+#[derive(Clone, Copy, Debug)]
+struct Vperm;
+
+use crate::consts::vpaes::*;
+
+#[inline(always)]
+unsafe fn table(t: [u64; 2]) -> uint8x16_t {
+    // SAFETY: NEON is baseline on AArch64.
+    unsafe { vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(t[0]), vcreate_u64(t[1]))) }
+}
+
+/// `S(x) ⊕ 0x63` on 16 bytes.
+#[inline(always)]
+unsafe fn sbox63(x: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is baseline on AArch64.
+    unsafe {
+        let tbl = |t: [u64; 2], i: uint8x16_t| vqtbl1q_u8(table(t), i);
+        let lo = vandq_u8(x, vdupq_n_u8(0x0f));
+        let hi = vshrq_n_u8::<4>(x);
+        let t = xor(tbl(IPT_LO, lo), tbl(IPT_HI, hi));
+        let k = vandq_u8(t, vdupq_n_u8(0x0f));
+        let i = vshrq_n_u8::<4>(t);
+        let j = xor(i, k);
+        let ak = tbl(INVA, k);
+        let iak = xor(tbl(INV, i), ak);
+        let jak = xor(tbl(INV, j), ak);
+        let io = xor(tbl(INV, iak), j);
+        let jo = xor(tbl(INV, jak), i);
+        xor(tbl(SBOU, io), tbl(SBOT, jo))
+    }
+}
+
+impl Arith for Vperm {
+    const AES: bool = false;
+    #[inline(always)]
+    unsafe fn sub_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+        // SAFETY: NEON is baseline on AArch64.
+        unsafe { xor(sbox63(xor(vqtbl1q_u8(x, m), k)), vdupq_n_u8(0x63)) }
+    }
+    #[inline(always)]
+    unsafe fn mul2(a: uint8x16_t) -> uint8x16_t {
+        // SAFETY: NEON is baseline on AArch64.
+        unsafe { Plain::mul2(a) }
+    }
+    #[inline(always)]
+    unsafe fn mb_out(x: uint8x16_t, y: uint8x16_t, z: uint8x16_t) -> uint8x16_t {
+        // SAFETY: NEON is baseline on AArch64.
+        unsafe { Plain::mb_out(x, y, z) }
+    }
+}
+
 /// AddRoundConstant, SubBytes and ShiftBytes of one row register: `AESE(TBL(x, m), k)`.
 #[inline]
 #[target_feature(enable = "aes")]
-unsafe fn sub_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+unsafe fn aese_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
     vaeseq_u8(vqtbl1q_u8(x, m), k)
 }
 
-/// `rounds` rounds of AC+SB+SH (`TBL`, `AESE`) and MB on `G` groups of eight row registers;
+/// `rounds` rounds of AC+SB+SH (`TBL`, `AESE` or the vector-permute S-box) and MB on `G` groups of eight row registers;
 /// group `g` reads the bytes at offset `goff[g]` (0 or 16) of the `U`-byte table units.
 #[inline(always)]
 unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(x: &mut [[uint8x16_t; 8]; G], t: &Tables<U, R>, goff: [usize; G]) {
@@ -185,7 +263,7 @@ unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(x: &m
                 for i in 0..8 {
                     let m = vld1q_u8(t.mask[i].as_ptr().add(goff[g]));
                     let k = vld1q_u8(t.key[r][i].as_ptr().add(goff[g]));
-                    x[g][i] = sub_shift(x[g][i], m, k);
+                    x[g][i] = A::sub_shift(x[g][i], m, k);
                 }
             }
             for g in 0..G {
@@ -276,7 +354,7 @@ unsafe fn absorb512<A: Arith>(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
     unsafe {
         for block in blocks.chunks_exact(64) {
             let mut x = [input512(hp, block.as_ptr())];
-            rounds::<A, _, _, _>(&mut x, &T512, [0]);
+            rounds::<A, _, _, _>(&mut x, A::t512(), [0]);
             update512(hp, &x[0]);
         }
     }
@@ -310,7 +388,7 @@ unsafe fn out512<A: Arith>(hp: &[uint8x16_t; 4]) -> [uint8x16_t; 4] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut x = [out_input512(hp)];
-        rounds::<A, _, _, _>(&mut x, &T512, [0]);
+        rounds::<A, _, _, _>(&mut x, A::t512(), [0]);
         out_result512(hp, &x[0])
     }
 }
@@ -401,7 +479,7 @@ unsafe fn many512_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out
             for j in 0..M {
                 x[j] = input512(&hp[j], pads[j].block(b));
             }
-            rounds::<A, _, _, _>(&mut x, &T512, [0; M]);
+            rounds::<A, _, _, _>(&mut x, A::t512(), [0; M]);
             for j in 0..n {
                 // Public lengths: a message that is done keeps its chaining value.
                 if b < pads[j].blocks {
@@ -413,7 +491,7 @@ unsafe fn many512_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out
         for j in 0..M {
             x[j] = out_input512(&hp[j]);
         }
-        rounds::<A, _, _, _>(&mut x, &T512, [0; M]);
+        rounds::<A, _, _, _>(&mut x, A::t512(), [0; M]);
         for j in 0..n {
             out[j] = words512(out_result512(&hp[j], &x[j]));
         }
@@ -467,7 +545,7 @@ unsafe fn absorb1024<A: Arith>(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
             for i in 0..8 {
                 x[0][i] = xor(hr[i], m[i]);
             }
-            rounds::<A, _, _, _>(&mut x, &T1024, [0, 16]);
+            rounds::<A, _, _, _>(&mut x, A::t1024(), [0, 16]);
             for i in 0..8 {
                 hr[i] = xor(hr[i], xor(x[0][i], x[1][i]));
             }
@@ -480,7 +558,7 @@ unsafe fn out1024<A: Arith>(hr: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
     // SAFETY: `aes` present (caller).
     unsafe {
         let mut x = [*hr; 1];
-        rounds::<A, _, _, _>(&mut x, &T1024, [0]);
+        rounds::<A, _, _, _>(&mut x, A::t1024(), [0]);
         let mut o = *hr;
         for i in 0..8 {
             o[i] = xor(x[0][i], hr[i]);
@@ -548,6 +626,19 @@ pub(crate) mod sha3 {
     kernels!("aes,sha3", Sha3);
 }
 
+/// `neon`: the same kernels without the AES instructions, S-box by [`Vperm`], for AArch64 cores
+/// without the Cryptographic Extension (NEON is baseline: always available).
+pub(crate) mod vperm {
+    use super::*;
+
+    /// Always: NEON is part of the AArch64 baseline.
+    pub(crate) fn available() -> bool {
+        true
+    }
+
+    kernels!("neon", Vperm);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -572,6 +663,19 @@ mod tests {
                     let q = src >= 8;
                     assert_eq!(T512.key[r][i][p], round_constant(q, r, i, src % 8), "round {r} row {i} byte {p}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn vperm_sbox_is_the_aes_sbox() {
+        for c in 0..16 {
+            let x: [u8; 16] = core::array::from_fn(|i| (16 * c + i) as u8);
+            let mut y = [0u8; 16];
+            // SAFETY: NEON is baseline on AArch64; the load and store stay in 16-byte arrays.
+            unsafe { vst1q_u8(y.as_mut_ptr(), sbox63(vld1q_u8(x.as_ptr()))) };
+            for i in 0..16 {
+                assert_eq!(y[i] ^ 0x63, crate::consts::SBOX[x[i] as usize], "S({:#04x})", x[i]);
             }
         }
     }
