@@ -58,6 +58,21 @@ const fn build_sbox() -> [u8; 256] {
     s
 }
 
+/// The 16-entry tables of the vector-permute AES S-box (Hamburg, CHES 2009; the public-domain
+/// `vpaes` constants, last round), as little-endian 64-bit halves: the input basis change
+/// (`IPT_LO`/`IPT_HI` for the low/high nibble), the GF(2^4) inverse tables (`INV`, `INVA`; an
+/// entry 0x80 makes the look-up of it return 0) and the output affine map (`SBOU`, `SBOT`),
+/// giving `S(x) ⊕ 0x63`. Used by the x86 `vperm` (`PSHUFB`) and AArch64 `neon` (`TBL`) backends.
+#[allow(dead_code)]
+pub mod vpaes {
+    pub const IPT_LO: [u64; 2] = [0xC2B2_E898_5A2A_7000, 0xCABA_E090_5222_7808];
+    pub const IPT_HI: [u64; 2] = [0x4C01_307D_317C_4D00, 0xCD80_B1FC_B0FD_CC81];
+    pub const SBOU: [u64; 2] = [0xD0D2_6D17_6FBD_C700, 0x15AA_BF7A_C502_A878];
+    pub const SBOT: [u64; 2] = [0xCFE4_74A5_5FBB_6A00, 0x8E1E_90D1_412B_35FA];
+    pub const INV: [u64; 2] = [0x0E05_060F_0D08_0180, 0x0407_0309_0A0B_0C02];
+    pub const INVA: [u64; 2] = [0x0104_0A06_0F0B_0780, 0x030D_0E0C_0205_0809];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,6 +119,11 @@ macro_rules! permutation_type {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::avx2_em(job)
                     }
+                    #[cfg(target_arch = "aarch64")]
+                    Backend::Neon => {
+                        job.check(Self::STATE_BYTES);
+                        <$lane as Kernels>::neon_em(job)
+                    }
                     _ => crate::em::em_many_serial(self, job),
                 }
             }

@@ -10,7 +10,7 @@ use core::fmt;
 
 /// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
 /// and then runs the kernel compiled with the backend's target features.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! entry_points {
     (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
         #[allow(clippy::unused_unit, dead_code)]
@@ -26,11 +26,11 @@ macro_rules! entry_points {
         }
     )*};
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use entry_points;
 
-/// Calls `$f` of the backend's module; SIMD backends exist only on x86-64 (elsewhere they are
-/// never available, so never selected).
+/// Calls `$f` of the backend's module; SIMD backends exist only on their architecture (x86-64
+/// or AArch64; elsewhere they are never available, so never selected).
 macro_rules! dispatch {
     ($b:expr, $f:ident($($a:expr),*)) => {
         match $b {
@@ -62,11 +62,19 @@ macro_rules! simd_dispatch {
             Backend::Vaes => vaes::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::$f($($a),*),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Aes => arm::armv8aes::$f($($a),*),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Sha3 => arm::armv8aes::sha3::$f($($a),*),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => arm::armv8aes::vperm::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
 }
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod arm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
@@ -121,6 +129,15 @@ pub enum Backend {
     Bitsliced,
     /// Bitsliced in general-purpose registers; constant-time, runs everywhere.
     Portable,
+    /// AArch64: bytesliced like `aesni`, S-box by `AESE` (which also adds the round constant),
+    /// ShiftBytes by `TBL`, MixBytes on NEON. Constant-time.
+    Armv8Aes,
+    /// AArch64: `armv8aes` with MixBytes on the FEAT_SHA3 `BCAX` instruction (doubling in 3
+    /// instructions instead of 4). Constant-time.
+    Armv8Sha3,
+    /// AArch64 without the AES instructions: `armv8aes` with the S-box from `TBL` nibble
+    /// look-ups (the vector-permute method of `vperm`). Constant-time.
+    Neon,
     /// Eight 2 KiB tables of 64-bit words (paper [V] §3.1). Not constant-time.
     TTable64,
     /// Eight 1 KiB tables of 32-bit words, lower halves by index rotation. Not constant-time.
@@ -175,7 +192,7 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -196,6 +213,9 @@ impl Backend {
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
             Backend::Avx2Gather => "avx2gather",
+            Backend::Armv8Aes => "armv8aes",
+            Backend::Armv8Sha3 => "armv8sha3",
+            Backend::Neon => "neon",
         }
     }
 
@@ -224,7 +244,12 @@ impl Backend {
             Backend::Bitsliced => bitsliced::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Gather => avx2gather::available(),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Aes => arm::armv8aes::available(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8Sha3 => arm::armv8aes::sha3::available(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => arm::armv8aes::vperm::available(),
             _ => false,
         }
     }
@@ -232,7 +257,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
         }
     }
@@ -269,7 +294,9 @@ impl Backend {
             // gain only decode bandwidth; measured in issue 9 on an EPYC 7001, avx2 and aesni
             // are within a few percent (avx2 ahead at 1 MiB), so avx2 stays first.
             CpuClass::AmdZen1 => &[Avx2, Aesni, Vperm, Bitsliced, Portable],
-            _ => &[Gfni, Avx512, Vaes, Avx2, Aesni, Vperm, Bitsliced, Portable],
+            // Every other x86 class, and AArch64 (class `Other`): the ARM order is by instruction
+            // counts under qemu (docs/benchmarks-arm.md), there being no ARM hardware to time.
+            _ => &[Gfni, Avx512, Vaes, Avx2, Aesni, Vperm, Bitsliced, Armv8Sha3, Armv8Aes, Neon, Portable],
         }
     }
 
@@ -373,7 +400,7 @@ impl Backend {
 }
 
 /// A multi-buffer kernel: up to `lanes` messages per call, `out[j]` = `P(h) ⊕ h` of message `j`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 type Many<const N: usize> = (usize, fn(&[&[u8]], &[u64; N], &mut [[u64; N]]));
 
 /// The multi-buffer kernels of a backend (Grøstl-224/256, Grøstl-384/512), if it has them.
@@ -398,7 +425,7 @@ fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
 /// Runs `kernel` over `inputs` in chunks of its lane count; a last chunk of one message is left
 /// to the one-message path (a pass costs nearly as much with idle lanes). Returns how many
 /// messages were hashed.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: &[&[u8]], emit: &mut impl FnMut(usize, &[u64])) -> usize {
     let mut out = [[0u64; N]; 8];
     assert!((2..=8).contains(&lanes));
@@ -414,8 +441,9 @@ fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: 
 
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
 /// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
-/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups), one message at a time
-/// otherwise. `backend` must be available.
+/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`:
+/// two Grøstl-224/256 messages per pass), one message at a time otherwise. `backend` must be
+/// available.
 pub(crate) fn hash_many(
     variant: crate::Variant,
     backend: Backend,
@@ -433,6 +461,14 @@ pub(crate) fn hash_many(
         } else {
             many_chunks(k512, iv[..8].try_into().unwrap(), inputs, &mut emit)
         };
+    }
+    // AArch64: two Grøstl-224/256 messages per pass (Grøstl-384/512 already runs P and Q as
+    // two independent groups).
+    #[cfg(target_arch = "aarch64")]
+    if let (false, Some(k)) = (variant.is_wide(), arm::many512(backend)) {
+        let mut iv = [0u64; 8];
+        iv[7] = 8 * variant.output_len() as u64;
+        done = many_chunks(k, &iv, inputs, &mut emit);
     }
     for (i, msg) in inputs.iter().enumerate().skip(done) {
         let mut e = crate::engine::Engine::new(variant, backend);

@@ -25,13 +25,7 @@ pub(crate) fn available() -> bool {
     cpu::get()
 }
 
-/// Little-endian 64-bit halves of the 16-entry tables.
-const IPT_LO: [u64; 2] = [0xC2B2_E898_5A2A_7000, 0xCABA_E090_5222_7808];
-const IPT_HI: [u64; 2] = [0x4C01_307D_317C_4D00, 0xCD80_B1FC_B0FD_CC81];
-const SBOU: [u64; 2] = [0xD0D2_6D17_6FBD_C700, 0x15AA_BF7A_C502_A878];
-const SBOT: [u64; 2] = [0xCFE4_74A5_5FBB_6A00, 0x8E1E_90D1_412B_35FA];
-const INV: [u64; 2] = [0x0E05_060F_0D08_0180, 0x0407_0309_0A0B_0C02];
-const INVA: [u64; 2] = [0x0104_0A06_0F0B_0780, 0x030D_0E0C_0205_0809];
+use crate::consts::vpaes::*;
 
 #[inline(always)]
 unsafe fn table(t: [u64; 2]) -> __m128i {

@@ -7,6 +7,7 @@
 //! | `u32x2` | two lanes per word (ARM11 technique): 16-bit pairs in `u32`; for Prøst-256 32-bit pairs in `u64` | yes | yes | yes |
 //! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
 //! | `avx512` | lane-sliced many-state kernels (32 / 16 states per ZMM batch) and the `em_many` kernel; single Prøst-128 P in one YMM | yes | yes | yes |
+//! | `neon` | AArch64: lane-sliced many-state kernels (8 / 4 states per batch of 16 NEON registers) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
 //!
 //! The first three are plain Rust and available on every CPU; `avx2` and `avx512` are detected
 //! at run time. The environment variable `SLICEWISE_BACKEND` overrides [`Backend::detect`]
@@ -23,7 +24,9 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod mixslp;
 pub(crate) mod portable;
-#[cfg(target_arch = "x86_64")]
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod sliced;
 pub(crate) mod u32x2;
 
@@ -40,6 +43,12 @@ pub(crate) trait Kernels: u32x2::Paired {
     fn avx512_em(job: &mut EmJob<'_>) -> EmSums;
     /// `avx2` backend: a wide Even–Mansour job (already checked).
     fn avx2_em(job: &mut EmJob<'_>) -> EmSums;
+    /// `neon` backend (AArch64): P or P^-1 on many states.
+    #[cfg(target_arch = "aarch64")]
+    fn neon_many(states: &mut [State<Self>], inverse: bool);
+    /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
+    #[cfg(target_arch = "aarch64")]
+    fn neon_em(job: &mut EmJob<'_>) -> EmSums;
 }
 
 macro_rules! kernels {
@@ -90,6 +99,16 @@ macro_rules! kernels {
             fn avx512_one(_: &mut State<Self>, _: bool) {
                 unreachable!("the avx512 backend is never available off x86-64")
             }
+            #[cfg(target_arch = "aarch64")]
+            #[inline]
+            fn neon_many(states: &mut [State<Self>], inverse: bool) {
+                neon::$many(states, inverse)
+            }
+            #[cfg(target_arch = "aarch64")]
+            #[inline]
+            fn neon_em(job: &mut EmJob<'_>) -> EmSums {
+                neon::$em(job)
+            }
         }
     };
 }
@@ -115,13 +134,16 @@ pub enum Backend {
     /// Lane-sliced AVX-512 many-state kernels (32 Prøst-128 / 16 Prøst-256 states per batch)
     /// and a single-state AVX-512 kernel.
     Avx512,
+    /// AArch64: lane-sliced NEON many-state kernels (8 Prøst-128 / 4 Prøst-256 states per
+    /// batch); single states by `u32x2`.
+    Neon,
 }
 
 impl Backend {
     /// Every backend, in a fixed order.
-    pub const ALL: [Backend; 5] = [Backend::Portable, Backend::MixSlp, Backend::U32x2, Backend::Avx2, Backend::Avx512];
+    pub const ALL: [Backend; 6] = [Backend::Portable, Backend::MixSlp, Backend::U32x2, Backend::Avx2, Backend::Avx512, Backend::Neon];
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: [&'static str; 5] = ["portable", "mixslp", "u32x2", "avx2", "avx512"];
+    pub const NAMES: [&'static str; 6] = ["portable", "mixslp", "u32x2", "avx2", "avx512", "neon"];
 
     /// Iterates over every backend (available or not).
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -141,6 +163,7 @@ impl Backend {
             Backend::U32x2 => "u32x2",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
         }
     }
 
@@ -152,6 +175,7 @@ impl Backend {
             Backend::U32x2 => "two lanes per machine word (ARM11 technique)",
             Backend::Avx2 => "lane-sliced AVX2 (16/8 states per batch); single states by u32x2",
             Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
+            Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states by u32x2",
         }
     }
 
@@ -173,13 +197,15 @@ impl Backend {
             Backend::Avx512 => avx512::available(),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Avx2 | Backend::Avx512 => false,
+            // NEON is part of the AArch64 baseline.
+            Backend::Neon => cfg!(target_arch = "aarch64"),
         }
     }
 
     /// Whether the backend runs in time independent of secret data. Every backend is.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::MixSlp | Backend::U32x2 | Backend::Avx2 | Backend::Avx512 => true,
+            Backend::Portable | Backend::MixSlp | Backend::U32x2 | Backend::Avx2 | Backend::Avx512 | Backend::Neon => true,
         }
     }
 
@@ -188,6 +214,11 @@ impl Backend {
     /// on the project's Zen 4 machine `avx512` is the fastest for every mode and size, 10–25×
     /// faster than `u32x2` for COPA and OTR at 16 KiB, and no slower for APE).
     pub fn detect() -> Backend {
+        // AArch64 (separate from the x86 order): NEON is baseline; `neon` batches many states
+        // and runs single states on `u32x2`, so it is never slower than `u32x2`.
+        #[cfg(target_arch = "aarch64")]
+        return Backend::Neon;
+        #[allow(unreachable_code)]
         if Backend::Avx512.is_available() {
             Backend::Avx512
         } else if Backend::Avx2.is_available() {
@@ -255,7 +286,7 @@ impl Backend {
         match self {
             Backend::Portable => portable::permute(s),
             Backend::MixSlp => mixslp::permute(s),
-            Backend::U32x2 | Backend::Avx2 => u32x2::permute(s),
+            Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::permute(s),
             Backend::Avx512 => L::avx512_one(s, false),
         }
     }
@@ -266,7 +297,7 @@ impl Backend {
         match self {
             Backend::Portable => portable::inverse(s),
             Backend::MixSlp => mixslp::inverse(s),
-            Backend::U32x2 | Backend::Avx2 => u32x2::inverse(s),
+            Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::inverse(s),
             Backend::Avx512 => L::avx512_one(s, true),
         }
     }
@@ -280,6 +311,10 @@ impl Backend {
             Backend::U32x2 => states.iter_mut().for_each(u32x2::permute),
             Backend::Avx2 => L::avx2_many(states, false),
             Backend::Avx512 => L::avx512_many(states, false),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => L::neon_many(states, false),
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
         }
     }
 
@@ -292,6 +327,10 @@ impl Backend {
             Backend::U32x2 => states.iter_mut().for_each(u32x2::inverse),
             Backend::Avx2 => L::avx2_many(states, true),
             Backend::Avx512 => L::avx512_many(states, true),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => L::neon_many(states, true),
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
         }
     }
 }

@@ -1,0 +1,18 @@
+//! Backends for ARM targets (issue 10), detected at run time. AArch64: `armv8aes` (NEON + the
+//! AES instructions of the ARMv8 Cryptographic Extension) and `armv8sha3` (the same with
+//! MixBytes on the FEAT_SHA3 `BCAX` instruction), and `neon` for cores without the AES
+//! instructions (vector-permute S-box with `TBL`).
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod armv8aes;
+
+/// The Grøstl-224/256 multi-buffer kernel of an AArch64 backend, with its lane count.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn many512(backend: super::Backend) -> Option<super::Many<8>> {
+    match backend {
+        super::Backend::Armv8Aes => Some((2, armv8aes::many512_2)),
+        super::Backend::Armv8Sha3 => Some((2, armv8aes::sha3::many512_2)),
+        super::Backend::Neon => Some((2, armv8aes::vperm::many512_2)),
+        _ => None,
+    }
+}

@@ -1,0 +1,101 @@
+//! `count-insns OP BACKEND BYTES N`: runs OP on BYTES bytes N times on BACKEND and prints a
+//! fingerprint of the last result (so runs on different backends can be compared).
+//!
+//! OP: groestl224 | groestl256 | groestl384 | groestl512 | {ape,copa,otr}{128,256} |
+//! perm128 | perm256 (BYTES ignored: one P call per iteration) | many224 … many512 (eight
+//! messages of BYTES bytes through `hash_many`).
+//! BACKEND: a slicewise backend name, or `rustcrypto` for the `groestl` crate.
+
+use std::hint::black_box;
+
+use groestl::Digest as _;
+use slicewise_groestl::{Variant, hash_bits};
+use slicewise_proest::{Permutation, Proest128, Proest256};
+
+fn fingerprint(b: &[u8]) -> String {
+    b.iter().take(16).map(|x| format!("{x:02x}")).collect()
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    assert_eq!(a.len(), 5, "usage: count-insns OP BACKEND BYTES N");
+    let (op, backend, bytes, n) = (a[1].as_str(), a[2].as_str(), a[3].parse::<usize>().unwrap(), a[4].parse::<usize>().unwrap());
+    let msg: Vec<u8> = (0..bytes).map(|i| (i * 131 + 7) as u8).collect();
+    let mut last = Vec::new();
+    let variant = match op {
+        "groestl224" => Some(Variant::Groestl224),
+        "groestl256" => Some(Variant::Groestl256),
+        "groestl384" => Some(Variant::Groestl384),
+        "groestl512" => Some(Variant::Groestl512),
+        _ => None,
+    };
+    if let Some(v) = op.strip_prefix("many").and_then(|w| Variant::ALL.into_iter().find(|v| v.output_len() * 8 == w.parse::<usize>().unwrap_or(0))) {
+        // Eight messages of BYTES bytes through `hash_many`.
+        let b = slicewise_groestl::Backend::from_name(backend).unwrap();
+        let inputs: Vec<&[u8]> = vec![&msg[..]; 8];
+        let mut out = vec![slicewise_groestl::DigestBytes::default(); 8];
+        for _ in 0..n {
+            slicewise_groestl::hash_many(v, b, black_box(&inputs), &mut out).unwrap();
+        }
+        last = out.iter().flat_map(|d| d.as_ref().to_vec()).collect();
+    } else if let Some(v) = variant {
+        for _ in 0..n {
+            last = if backend == "rustcrypto" {
+                match v {
+                    Variant::Groestl224 => groestl::Groestl224::digest(black_box(&msg)).to_vec(),
+                    Variant::Groestl256 => groestl::Groestl256::digest(black_box(&msg)).to_vec(),
+                    Variant::Groestl384 => groestl::Groestl384::digest(black_box(&msg)).to_vec(),
+                    Variant::Groestl512 => groestl::Groestl512::digest(black_box(&msg)).to_vec(),
+                }
+            } else {
+                let b = slicewise_groestl::Backend::from_name(backend).unwrap();
+                hash_bits(v, b, black_box(&msg), 8 * bytes as u64).unwrap().as_ref().to_vec()
+            };
+        }
+    } else {
+        let b = slicewise_proest::Backend::from_name(backend).unwrap();
+        last = match op {
+            "perm128" => {
+                let p = Proest128::with_backend(b).unwrap();
+                let mut s = [0; 16];
+                for _ in 0..n {
+                    s = black_box([0x1234u16; 16]);
+                    p.permute(&mut s);
+                }
+                s.iter().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            "perm256" => {
+                let p = Proest256::with_backend(b).unwrap();
+                let mut s = [0; 16];
+                for _ in 0..n {
+                    s = black_box([0x1234_5678u32; 16]);
+                    p.permute(&mut s);
+                }
+                s.iter().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            _ => {
+                macro_rules! enc {
+                    ($t:ty, $k:expr, $nonce:expr) => {{
+                        let c = <$t>::with_backend(&[7u8; $k], b).unwrap();
+                        let mut out = vec![0u8; <$t>::ciphertext_len(bytes).unwrap()];
+                        for _ in 0..n {
+                            c.encrypt_into(&[9u8; $nonce], &[], black_box(&msg), &mut out).unwrap();
+                        }
+                        out[out.len() - 16..].to_vec()
+                    }};
+                }
+                use slicewise_proest::*;
+                match op {
+                    "ape128" => enc!(ProestApe128, 16, 32),
+                    "copa128" => enc!(ProestCopa128, 32, 16),
+                    "otr128" => enc!(ProestOtr128, 32, 16),
+                    "ape256" => enc!(ProestApe256, 32, 64),
+                    "copa256" => enc!(ProestCopa256, 64, 32),
+                    "otr256" => enc!(ProestOtr256, 64, 32),
+                    _ => panic!("unknown op {op}"),
+                }
+            }
+        };
+    }
+    println!("{op} {backend} {bytes} x{n}: {}", fingerprint(&last));
+}
