@@ -3,7 +3,9 @@
 #   1. all Rust crates (unit, KAT, differential, CLI and doc tests; the CLI tests compare
 #      `slicewise sum` with coreutils `sha256sum`);
 #   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer);
-#   3. the Python package (scripts/test-python.sh: a venv in target/pyenv, maturin, pytest).
+#   3. the Python package (scripts/test-python.sh: a venv in target/pyenv, maturin, pytest);
+#   4. the Grøstl and Prøst suites on ARM under qemu-user (scripts/test-cross.sh: AArch64 and
+#      ARMv7; CROSS_TARGETS="aarch64 armv7 armv6" adds ARMv6 through nightly -Zbuild-std).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,3 +18,4 @@ fi
 cargo test --workspace --locked
 ./scripts/test-c.sh
 ./scripts/test-python.sh
+./scripts/test-cross.sh
