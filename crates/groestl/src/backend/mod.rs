@@ -8,6 +8,11 @@
 
 use core::fmt;
 
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::string::{String, ToString};
+#[cfg(not(feature = "alloc"))]
+use crate::text::{InlineStr as String, ToInlineString as _};
+
 /// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
 /// and then runs the kernel compiled with the backend's target features.
 #[cfg(target_arch = "x86_64")]
