@@ -40,7 +40,9 @@ macro_rules! dispatch {
     ($b:expr, $f:ident($($a:expr),*)) => {
         match $b {
             Backend::Portable => portable::$f($($a),*),
+            #[cfg(not(target_arch = "avr"))]
             Backend::TTable64 => ttable64::$f($($a),*),
+            #[cfg(not(target_arch = "avr"))]
             Backend::TTable32 => ttable32::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Bitsliced => bitsliced::$f($($a),*),
@@ -67,6 +69,8 @@ macro_rules! simd_dispatch {
             Backend::Vaes => vaes::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Vperm => vperm::$f($($a),*),
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => mcu::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -93,7 +97,12 @@ pub(crate) mod bitsliced;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
 pub(crate) mod portable;
+#[cfg(any(target_arch = "arm", target_arch = "avr", test))]
+pub(crate) mod mcu;
+// The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable32;
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable64;
 
 /// The name of the environment variable that overrides backend detection.
@@ -133,6 +142,10 @@ pub enum Backend {
     /// The `ttable64` tables with four look-ups per AVX2 `VPGATHERQQ`, column-wise state in YMM
     /// registers (paper [V] §4.2). Not constant-time; an experiment.
     Avx2Gather,
+    /// Low-memory bytesliced for microcontrollers (Cortex-M, AVR): one row per word, S-box as
+    /// a Boyar–Peralta circuit on bit planes, one state buffer. Constant-time.
+    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    Mcu,
 }
 
 /// Why a backend could not be used.
@@ -180,7 +193,11 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
     pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -201,6 +218,8 @@ impl Backend {
             Backend::TTable64 => "ttable64",
             Backend::TTable32 => "ttable32",
             Backend::Avx2Gather => "avx2gather",
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => "mcu",
         }
     }
 
@@ -212,7 +231,8 @@ impl Backend {
     /// Whether this CPU has the instructions the backend needs.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 => true,
+            Backend::Portable => true,
+            Backend::TTable64 | Backend::TTable32 => cfg!(not(target_arch = "avr")),
             #[cfg(target_arch = "x86_64")]
             Backend::Aesni => aesni::available(),
             #[cfg(target_arch = "x86_64")]
@@ -229,6 +249,8 @@ impl Backend {
             Backend::Bitsliced => bitsliced::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Gather => avx2gather::available(),
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => true,
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -239,6 +261,8 @@ impl Backend {
         match self {
             Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => true,
         }
     }
 
@@ -265,6 +289,14 @@ impl Backend {
     pub fn preference(class: crate::cpu::CpuClass) -> &'static [Backend] {
         use crate::cpu::CpuClass;
         use Backend::*;
+        // Bare-metal Cortex-M and AVR: `mcu` (docs/embedded.md has the figures).
+        #[cfg(any(all(target_arch = "arm", target_os = "none"), target_arch = "avr"))]
+        const MCU: Option<&[Backend]> = Some(&[Mcu, Portable]);
+        #[cfg(not(any(all(target_arch = "arm", target_os = "none"), target_arch = "avr")))]
+        const MCU: Option<&[Backend]> = None;
+        if let Some(order) = MCU {
+            return order;
+        }
         match class {
             // Measured on Zen 5 (issue 3) and Zen 4 (issue 9): gfni wins every size. Without
             // GFNI (a VM that hides it; Zen 3 has VAES only) vaes beats avx512 on Grøstl-512
