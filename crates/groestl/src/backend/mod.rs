@@ -39,6 +39,7 @@ pub(crate) use entry_points;
 macro_rules! dispatch {
     ($b:expr, $f:ident($($a:expr),*)) => {
         match $b {
+            #[cfg(not(target_arch = "avr"))]
             Backend::Portable => portable::$f($($a),*),
             #[cfg(not(target_arch = "avr"))]
             Backend::TTable64 => ttable64::$f($($a),*),
@@ -96,6 +97,9 @@ pub(crate) mod vperm;
 pub(crate) mod bitsliced;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
+// The bitsliced `u64` code unrolls to more code than an AVR has flash (about 160 KiB for the
+// two widths); `mcu` is the AVR backend.
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
 #[cfg(any(target_arch = "arm", target_arch = "avr", test))]
 pub(crate) mod mcu;
@@ -231,8 +235,7 @@ impl Backend {
     /// Whether this CPU has the instructions the backend needs.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Portable => true,
-            Backend::TTable64 | Backend::TTable32 => cfg!(not(target_arch = "avr")),
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 => cfg!(not(target_arch = "avr")),
             #[cfg(target_arch = "x86_64")]
             Backend::Aesni => aesni::available(),
             #[cfg(target_arch = "x86_64")]
