@@ -2,13 +2,19 @@
 //! Groestlcoin double hash, Prøst AEAD vectors (encrypt, decrypt, rejection of a tampered
 //! ciphertext) and the Prøst permutation, on every backend the target has. Prints one line
 //! per group and `RESULT: PASS` or `RESULT: FAIL`; `embedded/run.sh` looks for the verdict.
+//! With `--features bench` the image is the measurement firmware instead (`src/bench.rs`).
 #![no_std]
 #![no_main]
-#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
+// The measurement build leaves the test helpers unused.
+#![cfg_attr(feature = "bench", allow(dead_code))]
+#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch, abi_avr_interrupt))]
 
 #[cfg_attr(target_arch = "arm", path = "platform/arm.rs")]
 #[cfg_attr(target_arch = "avr", path = "platform/avr.rs")]
 mod platform;
+#[cfg(feature = "bench")]
+mod bench;
+#[cfg(not(feature = "bench"))]
 mod tests;
 
 #[allow(dead_code)]
@@ -16,22 +22,9 @@ mod vectors {
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 
+mod print;
 pub(crate) use platform::out;
-
-/// Prints a number in decimal.
-pub(crate) fn put_u32(mut n: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out(core::str::from_utf8(&buf[i..]).unwrap_or("?"));
-}
+pub(crate) use print::put_u32;
 
 /// Pass/fail counts of one group of checks.
 pub(crate) struct Tally {
@@ -75,6 +68,12 @@ impl Tally {
     }
 }
 
+#[cfg(feature = "bench")]
+fn run() -> ! {
+    bench::run()
+}
+
+#[cfg(not(feature = "bench"))]
 fn run() -> ! {
     let mut total = Tally::new();
     tests::all(&mut total);

@@ -32,6 +32,11 @@ trait Row: Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output = S
     fn with_byte(self, c: usize, b: u8) -> Self;
     /// Column `c` of the result is column `(c + k) mod COLS` of `self`.
     fn shift_cols(self, k: u32) -> Self;
+    /// 32-bit parts (4 columns each): every step but ShiftBytes is column-wise, so it runs on
+    /// one part of all eight rows at a time, in 32-bit registers.
+    const PARTS: usize = Self::COLS / 4;
+    fn part(self, i: usize) -> u32;
+    fn set_part(&mut self, i: usize, w: u32);
 }
 
 macro_rules! row {
@@ -55,9 +60,18 @@ macro_rules! row {
             fn shift_cols(self, k: u32) -> Self {
                 self.rotate_right(8 * k)
             }
+            #[inline(always)]
+            fn part(self, i: usize) -> u32 {
+                (self >> (32 * i)) as u32
+            }
+            #[inline(always)]
+            fn set_part(&mut self, i: usize, w: u32) {
+                *self = (*self & !(<$t>::from(u32::MAX) << (32 * i))) | (<$t>::from(w) << (32 * i));
+            }
         }
     };
 }
+row!(u32, 4);
 row!(u64, 8);
 row!(u128, 16);
 
@@ -81,7 +95,7 @@ fn swapmove<R: Row>(s: &mut [R; 8], a: usize, b: usize, shift: u32, mask: u8) {
 /// Transposes the 8×8 bit matrix in every byte column: afterwards word `i` holds bit `i` of
 /// every byte of the eight rows (and byte `c`, bit `r` of it came from row `r`, column `c`).
 /// Its own inverse.
-#[inline(never)]
+#[inline(always)]
 fn transpose<R: Row>(s: &mut [R; 8]) {
     for (shift, mask, pairs) in [(1, 0x55, [(1, 0), (3, 2), (5, 4), (7, 6)]), (2, 0x33, [(2, 0), (3, 1), (6, 4), (7, 5)]), (4, 0x0f, [(4, 0), (5, 1), (6, 2), (7, 3)])] {
         for (a, b) in pairs {
@@ -90,7 +104,27 @@ fn transpose<R: Row>(s: &mut [R; 8]) {
     }
 }
 
+/// SubBytes then MixBytes (ShiftBytes commutes with SubBytes and is done first by the caller),
+/// one 32-bit part of the rows at a time.
 #[inline(never)]
+fn sub_mix<R: Row>(s: &mut [R; 8]) {
+    // AVR has 8-bit registers: splitting buys nothing there and costs byte moves.
+    if cfg!(target_arch = "avr") {
+        sub_bytes(s);
+        mix_bytes(s);
+        return;
+    }
+    for i in 0..R::PARTS {
+        let mut p: [u32; 8] = core::array::from_fn(|r| s[r].part(i));
+        sub_bytes(&mut p);
+        mix_bytes(&mut p);
+        for (row, w) in s.iter_mut().zip(p) {
+            row.set_part(i, w);
+        }
+    }
+}
+
+#[inline(always)]
 fn sub_bytes<R: Row>(s: &mut [R; 8]) {
     transpose(s);
     // Word i is bit i; the circuit wants the most significant bit first.
@@ -99,7 +133,7 @@ fn sub_bytes<R: Row>(s: &mut [R; 8]) {
     transpose(s);
 }
 
-#[inline(never)]
+#[inline(always)]
 fn mix_bytes<R: Row>(a: &mut [R; 8]) {
     let t: [R; 8] = core::array::from_fn(|i| a[i] ^ a[(i + 1) % 8]);
     let x: [R; 8] = core::array::from_fn(|i| t[i] ^ t[(i + 3) % 8]);
@@ -125,11 +159,11 @@ fn permute<R: Row>(s: &mut [R; 8], q: bool, rounds: usize, sigma: &[u32; 8]) {
         } else {
             s[0] = s[0] ^ rc;
         }
-        sub_bytes(s);
+        // ShiftBytes before SubBytes: both are byte-wise, so they commute.
         for (row, &k) in s.iter_mut().zip(sigma) {
             *row = row.shift_cols(k);
         }
-        mix_bytes(s);
+        sub_mix(s);
     }
 }
 

@@ -22,6 +22,32 @@ pub fn finish(pass: bool) -> ! {
     }
 }
 
+/// The stack pointer.
+#[cfg(feature = "bench")]
+pub fn stack_pointer() -> usize {
+    cortex_m::register::msp::read() as usize
+}
+
+/// Marks the start or end of a measured interval for the instruction-trace analysis
+/// (`embedded/cycles.py` counts the instructions between consecutive calls).
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub extern "C" fn bench_mark() {
+    cortex_m::asm::nop();
+}
+
+#[cfg(feature = "bench")]
+pub fn cycles_start() {
+    bench_mark();
+}
+
+/// No cycle counter under QEMU: 0 (the trace gives the count).
+#[cfg(feature = "bench")]
+pub fn cycles_stop() -> u32 {
+    bench_mark();
+    0
+}
+
 #[cortex_m_rt::entry]
 fn main() -> ! {
     crate::run()
