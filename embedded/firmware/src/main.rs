@@ -7,7 +7,8 @@
 #![no_main]
 // The measurement build leaves the test helpers unused.
 #![cfg_attr(feature = "bench", allow(dead_code))]
-#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch, abi_avr_interrupt))]
+#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
+#![cfg_attr(all(target_arch = "avr", feature = "bench"), feature(abi_avr_interrupt))]
 
 #[cfg_attr(target_arch = "arm", path = "platform/arm.rs")]
 #[cfg_attr(target_arch = "avr", path = "platform/avr.rs")]

@@ -1,6 +1,9 @@
 //! ATmega1284P under simavr: output on USART0 (simavr prints it on stderr), test data in
 //! program memory read with `LPM`, exit by sleeping with interrupts off (simavr then stops).
 
+// The Timer1 items serve the measurement build only.
+#![cfg_attr(not(feature = "bench"), allow(dead_code))]
+
 use core::arch::asm;
 use core::ptr::{read_volatile, write_volatile};
 
