@@ -87,6 +87,12 @@ pub(crate) fn run() -> ! {
     out(GBackend::detect().name());
     out(" proest=");
     out(PBackend::detect().name());
+    out("\nsize_of Groestl ");
+    put_u32(core::mem::size_of::<Groestl>() as u32);
+    out(" ProestOtr128 ");
+    put_u32(core::mem::size_of::<ProestOtr128>() as u32);
+    out(" ProestApe128 ");
+    put_u32(core::mem::size_of::<ProestApe128>() as u32);
     out("\n");
     // Calibration: the measurement's own overhead.
     measure("empty", 0, || black_box(()));
