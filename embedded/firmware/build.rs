@@ -57,7 +57,7 @@ fn xz(path: &Path) -> String {
 
 fn unhex(s: &str) -> Vec<u8> {
     let s = s.trim();
-    assert!(s.len() % 2 == 0, "odd hex {s:?}");
+    assert!(s.len().is_multiple_of(2), "odd hex {s:?}");
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
 }
 
@@ -156,7 +156,7 @@ fn main() {
     // Grøstl Short KAT: whole-byte records first, then bit-length ones, shortest first.
     let short = groestl_family(&tv.join("groestl"), "ShortMsgKAT");
     let mut order: Vec<_> = (0..short.len()).collect();
-    order.sort_by_key(|&i| (short[i].0 % 8 != 0, short[i].0));
+    order.sort_by_key(|&i| (!short[i].0.is_multiple_of(8), short[i].0));
     let (mut blob, mut count, mut whole) = (Vec::new(), 0, 0);
     for i in order {
         let (len, msg, mds) = &short[i];
