@@ -21,19 +21,29 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+extern crate alloc;
+
 #[macro_use]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
 mod generated;
 mod backend;
+// The S-box table and field helpers serve the T-table backends, which AVR does not build.
+#[cfg_attr(target_arch = "avr", allow(dead_code))]
 mod consts;
 pub mod cpu;
 mod engine;
 mod sbox_circuit;
+#[cfg(not(feature = "alloc"))]
+mod text;
 
 use core::fmt;
 
 pub use backend::{Backend, ENV_VAR, Error};
 pub use digest::{self, Digest};
 pub use engine::Variant;
+#[cfg(not(feature = "alloc"))]
+pub use text::InlineStr;
 
 use digest::common::BlockSizeUser;
 use digest::consts::{U28, U32, U48, U64, U128};

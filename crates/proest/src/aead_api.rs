@@ -1,7 +1,7 @@
 //! The public AEAD type [`ProestAead`] and the six named variants.
 
-use alloc::vec;
-use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 use core::fmt;
 
 use aead::array::ArraySize;
@@ -11,6 +11,7 @@ use zeroize::Zeroize;
 
 use crate::backend::Backend;
 use crate::error::Error;
+#[cfg(feature = "alloc")]
 use crate::modes::core_trait::{OpenJob, SealJob};
 use crate::modes::{Ape, Copa, MAX_S, Mode, Otr, unpad_ct};
 use crate::permutation::{Permutation, Proest128, Proest256};
@@ -107,6 +108,7 @@ impl<M: Mode> ProestAead<M> {
         Ok(len)
     }
 
+    #[cfg(feature = "alloc")]
     /// Encrypts `msg`; returns the SUPERCOP ciphertext (padded message, then the tag).
     pub fn encrypt(&self, nonce: &[u8], ad: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
         Self::check_nonce(nonce)?;
@@ -158,6 +160,7 @@ impl<M: Mode> ProestAead<M> {
         result
     }
 
+    #[cfg(feature = "alloc")]
     /// Decrypts and verifies `ct`; returns the plaintext, or [`Error::Authentication`] (or a
     /// length error) and no plaintext at all.
     pub fn decrypt(&self, nonce: &[u8], ad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
@@ -183,6 +186,7 @@ pub struct Packet<'a> {
     pub msg: &'a [u8],
 }
 
+#[cfg(feature = "alloc")]
 impl<M: Mode> ProestAead<M> {
     /// Encrypts many independent messages under this key at once (packets, for example);
     /// returns one ciphertext per packet, each exactly what [`ProestAead::encrypt`] returns.
@@ -208,6 +212,7 @@ impl<M: Mode> ProestAead<M> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<M: Mode> ProestAead<M> {
     /// Decrypts and verifies many independent ciphertexts under this key at once (`msg` of
     /// each [`Packet`] is the ciphertext); returns one result per packet, each exactly what
@@ -341,6 +346,7 @@ impl<M: ModeSizes> aead::AeadCore for ProestAead<M> {
     const TAG_POSITION: aead::TagPosition = aead::TagPosition::Postfix;
 }
 
+#[cfg(feature = "alloc")]
 impl<M: ModeSizes> aead::Aead for ProestAead<M> {
     fn encrypt<'msg, 'aad>(
         &self,

@@ -241,6 +241,7 @@ impl Words {
 
     /// The raw words (the first `n` used).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn words(&self) -> [u64; MAX_S / 8] {
         self.w
     }

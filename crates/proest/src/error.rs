@@ -1,7 +1,48 @@
 //! The crate's error type.
 
+#[cfg(feature = "alloc")]
 use alloc::string::String;
 use core::fmt;
+
+/// Without `alloc`, [`Error::UnknownBackend`] holds the name in this fixed buffer instead of a
+/// `String`: its first [`Name::CAPACITY`] bytes, cut at a character boundary.
+#[cfg(not(feature = "alloc"))]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Name {
+    bytes: [u8; Name::CAPACITY],
+    len: usize,
+}
+
+#[cfg(not(feature = "alloc"))]
+impl Name {
+    /// Bytes of the name kept.
+    pub const CAPACITY: usize = 32;
+
+    /// The kept name.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        let len = (0..=s.len().min(Name::CAPACITY)).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+        let mut bytes = [0; Name::CAPACITY];
+        bytes[..len].copy_from_slice(&s.as_bytes()[..len]);
+        Name { bytes, len }
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
+type String = Name;
 
 /// Everything that can go wrong in this crate.
 ///
@@ -68,11 +109,13 @@ impl fmt::Display for Error {
             Error::Authentication => f.write_str(
                 "decryption failed: the ciphertext, tag, nonce, associated data or key do not match",
             ),
-            Error::UnknownBackend(name) => write!(
-                f,
-                "unknown Prøst backend {name:?} (known: {})",
-                crate::backend::Backend::NAMES.join(", ")
-            ),
+            Error::UnknownBackend(name) => {
+                write!(f, "unknown Prøst backend {name:?} (known: ")?;
+                for (i, known) in crate::backend::Backend::NAMES.iter().enumerate() {
+                    write!(f, "{}{known}", if i > 0 { ", " } else { "" })?;
+                }
+                f.write_str(")")
+            }
             Error::BackendUnavailable(name) => {
                 write!(f, "Prøst backend {name:?} is not available on this CPU")
             }

@@ -7,6 +7,7 @@
 // Index loops mirror the specification's notation in the round and mode code.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
@@ -26,6 +27,8 @@ pub use aead_api::{
 };
 pub use backend::Backend;
 pub use error::Error;
+#[cfg(not(feature = "alloc"))]
+pub use error::Name;
 pub use lane::{Lane, State};
 pub use permutation::{Permutation, Proest128, Proest256};
 

@@ -8,6 +8,11 @@
 
 use core::fmt;
 
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::string::{String, ToString};
+#[cfg(not(feature = "alloc"))]
+use crate::text::{InlineStr as String, ToInlineString as _};
+
 /// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
 /// and then runs the kernel compiled with the backend's target features.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -34,8 +39,11 @@ pub(crate) use entry_points;
 macro_rules! dispatch {
     ($b:expr, $f:ident($($a:expr),*)) => {
         match $b {
+            #[cfg(not(target_arch = "avr"))]
             Backend::Portable => portable::$f($($a),*),
+            #[cfg(not(target_arch = "avr"))]
             Backend::TTable64 => ttable64::$f($($a),*),
+            #[cfg(not(target_arch = "avr"))]
             Backend::TTable32 => ttable32::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Bitsliced => bitsliced::$f($($a),*),
@@ -68,6 +76,8 @@ macro_rules! simd_dispatch {
             Backend::Armv8Sha3 => arm::armv8aes::sha3::$f($($a),*),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => arm::armv8aes::vperm::$f($($a),*),
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => mcu::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -95,8 +105,16 @@ pub(crate) mod vperm;
 pub(crate) mod bitsliced;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod bytesliced;
+// The bitsliced `u64` code unrolls to more code than an AVR has flash (about 160 KiB for the
+// two widths); `mcu` is the AVR backend.
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
+#[cfg(any(target_arch = "arm", target_arch = "avr", test))]
+pub(crate) mod mcu;
+// The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable32;
+#[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable64;
 
 /// The name of the environment variable that overrides backend detection.
@@ -145,6 +163,10 @@ pub enum Backend {
     /// The `ttable64` tables with four look-ups per AVX2 `VPGATHERQQ`, column-wise state in YMM
     /// registers (paper [V] §4.2). Not constant-time; an experiment.
     Avx2Gather,
+    /// Low-memory bytesliced for microcontrollers (Cortex-M, AVR): one row per word, S-box as
+    /// a Boyar–Peralta circuit on bit planes, one state buffer. Constant-time.
+    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    Mcu,
 }
 
 /// Why a backend could not be used.
@@ -192,7 +214,11 @@ impl core::str::FromStr for Backend {
 
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
     pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -216,6 +242,8 @@ impl Backend {
             Backend::Armv8Aes => "armv8aes",
             Backend::Armv8Sha3 => "armv8sha3",
             Backend::Neon => "neon",
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => "mcu",
         }
     }
 
@@ -227,7 +255,7 @@ impl Backend {
     /// Whether this CPU has the instructions the backend needs.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Portable | Backend::TTable64 | Backend::TTable32 => true,
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 => cfg!(not(target_arch = "avr")),
             #[cfg(target_arch = "x86_64")]
             Backend::Aesni => aesni::available(),
             #[cfg(target_arch = "x86_64")]
@@ -250,6 +278,8 @@ impl Backend {
             Backend::Armv8Sha3 => arm::armv8aes::sha3::available(),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => arm::armv8aes::vperm::available(),
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => true,
             _ => false,
         }
     }
@@ -259,6 +289,8 @@ impl Backend {
         match self {
             Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => true,
         }
     }
 
@@ -285,6 +317,16 @@ impl Backend {
     pub fn preference(class: crate::cpu::CpuClass) -> &'static [Backend] {
         use crate::cpu::CpuClass;
         use Backend::*;
+        // 32-bit ARM (Cortex-M and, until it has NEON kernels, ARMv6/ARMv7 Linux) and AVR:
+        // `mcu` (docs/embedded.md has the figures; on ARMv7 it also counts fewer instructions
+        // than `portable`, docs/benchmarks-arm.md).
+        #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+        const MCU: Option<&[Backend]> = Some(&[Mcu, Portable]);
+        #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
+        const MCU: Option<&[Backend]> = None;
+        if let Some(order) = MCU {
+            return order;
+        }
         match class {
             // Measured on Zen 5 (issue 3) and Zen 4 (issue 9): gfni wins every size. Without
             // GFNI (a VM that hides it; Zen 3 has VAES only) vaes beats avx512 on Grøstl-512

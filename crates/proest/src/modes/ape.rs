@@ -4,8 +4,11 @@
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use super::core_trait::{ModeCore, OpenJob, SealJob};
+use super::core_trait::ModeCore;
+#[cfg(feature = "alloc")]
+use super::core_trait::{OpenJob, SealJob};
 use super::{Blk, MAX_S, Mode, Sink, xor_into};
+#[cfg(feature = "alloc")]
 use crate::lane::{Lane, load_state, store_state};
 use crate::permutation::{Permutation, Proest128, Proest256};
 
@@ -45,6 +48,7 @@ impl<P: Permutation> Ape<P> {
 
 impl<P: Permutation> Ape<P> {
     /// [`Ape::init`] for many (nonce, AD) pairs in lockstep through `permute_many`.
+    #[cfg(feature = "alloc")]
     fn init_batch<'a>(&self, inputs: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> alloc::vec::Vec<Blk> {
         let (s, r) = (Self::S, Self::R);
         let zero = [<P::Lane as Lane>::ZERO; 16];
@@ -123,6 +127,7 @@ impl<P: Permutation> ModeCore for Ape<P> {
 
     /// Many messages in lockstep: step `i` of every message that still has one (nonce halves,
     /// AD blocks, message blocks, each followed by a P call) runs in one `permute_many`.
+    #[cfg(feature = "alloc")]
     fn seal_batch(&self, jobs: &mut [SealJob<'_>]) {
         let (s, r) = (Self::S, Self::R);
         let zero = [<P::Lane as Lane>::ZERO; 16];
@@ -180,6 +185,7 @@ impl<P: Permutation> ModeCore for Ape<P> {
     /// Many ciphertexts in lockstep: first the IVs (nonce and AD absorbed with `permute_many`),
     /// then the backwards P⁻¹ chains, step `t` of every chain that still has one in one
     /// `inverse_many` call.
+    #[cfg(feature = "alloc")]
     fn open_batch(&self, jobs: &mut [OpenJob<'_>]) -> alloc::vec::Vec<Choice> {
         let (s, r) = (Self::S, Self::R);
         let zero = [<P::Lane as Lane>::ZERO; 16];
@@ -266,6 +272,7 @@ impl<P: Permutation> ModeCore for Ape<P> {
 /// a full block if at least `r` bytes remain, else the final block with its 10* padding (a
 /// string of `n` bytes has ⌊n/r⌋ full blocks and then one padded block of `n mod r` bytes).
 #[inline]
+#[cfg(feature = "alloc")]
 fn absorb(v: &mut Blk, blk: &[u8], r: usize) {
     if blk.len() >= r {
         xor_into(&mut v[..r], &blk[..r]);

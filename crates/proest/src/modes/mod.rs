@@ -93,12 +93,14 @@ pub(crate) mod core_trait {
         /// [`ModeCore::open`] on every job (lengths already checked); one verification
         /// result per job. The default runs them one after the other; APE overrides it to run
         /// the messages in lockstep through the wide calls.
+        #[cfg(feature = "alloc")]
         fn open_batch(&self, jobs: &mut [OpenJob<'_>]) -> alloc::vec::Vec<Choice> {
             jobs.iter_mut().map(|j| self.open(j.nonce, j.ad, j.body, j.tag, j.out, j.last)).collect()
         }
     }
 
     /// One ciphertext of a batch, split as for [`ModeCore::open`].
+    #[cfg(feature = "alloc")]
     pub struct OpenJob<'a> {
         pub(crate) nonce: &'a [u8],
         pub(crate) ad: &'a [u8],
@@ -108,6 +110,7 @@ pub(crate) mod core_trait {
         pub(crate) last: &'a mut [u8],
     }
 
+    #[cfg(feature = "alloc")]
     impl core::fmt::Debug for OpenJob<'_> {
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             f.debug_struct("OpenJob").field("ad_len", &self.ad.len()).field("body_len", &self.body.len()).finish()

@@ -1,0 +1,137 @@
+//! Measurement firmware (issue 11, `docs/embedded.md`; built with `--features bench`): for each measured operation, the peak
+//! stack (stack painting: the free stack below the caller is filled with a pattern and
+//! scanned afterwards) and, on AVR, the exact cycle count from Timer1 (prescaler 1, overflows
+//! counted by an interrupt). On Cortex-M, QEMU has no cycle counter: each operation is
+//! bracketed by calls of `bench_mark`, and `embedded/cycles.py` counts the instructions between
+//! them in QEMU's single-step execution trace and applies the Cortex-M0 cycle model.
+//!
+//! Long-message cost is the difference of two message lengths (1024 and 2048 bytes), which
+//! cancels set-up and finalisation.
+use core::hint::black_box;
+use crate::{out, platform, put_u32};
+use slicewise_groestl::{Backend as GBackend, Groestl, Variant, groestlcoin_hash};
+use slicewise_proest::{Backend as PBackend, ProestApe128, ProestOtr128};
+
+/// Bytes of stack painted below the caller's frame.
+const PAINT: usize = 8192;
+const PATTERN: u8 = 0xA5;
+const LONG: usize = 2048;
+
+static mut MSG: [u8; LONG] = [0; LONG];
+static mut CT: [u8; LONG + 64] = [0; LONG + 64];
+
+/// Fills `[sp - PAINT, sp - 64)` with the pattern.
+#[inline(never)]
+fn paint() -> usize {
+    let sp = platform::stack_pointer();
+    for a in sp - PAINT..sp - 64 {
+        // SAFETY: free stack below this frame (64 bytes of margin), not in use by anything.
+        unsafe { core::ptr::write_volatile(a as *mut u8, PATTERN) };
+    }
+    sp
+}
+
+/// Bytes below `sp` that were written since `paint` (the lowest non-pattern byte).
+#[inline(never)]
+fn used(sp: usize) -> usize {
+    let mut low = sp - 64;
+    for a in (sp - PAINT..sp - 64).rev() {
+        // SAFETY: reads the painted region back.
+        if unsafe { core::ptr::read_volatile(a as *const u8) } != PATTERN {
+            low = a;
+        }
+    }
+    sp - low
+}
+
+/// Runs `f` twice: once for its stack (no timer interrupt), once for its cycles.
+fn measure(name: &str, arg: usize, mut f: impl FnMut()) {
+    let sp = paint();
+    f();
+    let stack = used(sp);
+    platform::cycles_start();
+    f();
+    let cycles = platform::cycles_stop();
+    out(name);
+    out(" ");
+    put_u32(arg as u32);
+    out(": cycles ");
+    put_u32(cycles);
+    out(" stack ");
+    put_u32(stack as u32);
+    out("\n");
+}
+
+fn msg(len: usize) -> &'static [u8] {
+    // SAFETY: MSG is written once in `run` before any call of `msg`, then only read.
+    unsafe { &(&*core::ptr::addr_of!(MSG))[..len] }
+}
+
+#[inline(never)]
+fn groestl(v: Variant, len: usize) {
+    groestl_on(GBackend::detect(), v, len);
+}
+
+#[inline(never)]
+fn groestl_on(b: GBackend, v: Variant, len: usize) {
+    let mut h = Groestl::with_backend(v, b).expect("available");
+    h.update(black_box(msg(len)));
+    let mut out = [0u8; 64];
+    h.finalize_into_reset(&mut out);
+    black_box(&out);
+}
+
+pub(crate) fn run() -> ! {
+    // SAFETY: single-threaded start-up, before any reader.
+    unsafe {
+        for (i, b) in (*core::ptr::addr_of_mut!(MSG)).iter_mut().enumerate() {
+            *b = (i * 7 + 3) as u8;
+        }
+    }
+    out("bench groestl=");
+    out(GBackend::detect().name());
+    out(" proest=");
+    out(PBackend::detect().name());
+    out("\nsize_of Groestl ");
+    put_u32(core::mem::size_of::<Groestl>() as u32);
+    out(" ProestOtr128 ");
+    put_u32(core::mem::size_of::<ProestOtr128>() as u32);
+    out(" ProestApe128 ");
+    put_u32(core::mem::size_of::<ProestApe128>() as u32);
+    out("\n");
+    // Calibration: the measurement's own overhead.
+    measure("empty", 0, || black_box(()));
+    for len in [1024, LONG] {
+        measure("groestl-256", len, || groestl(Variant::Groestl256, len));
+    }
+    for len in [1024, LONG] {
+        measure("groestl-512", len, || groestl(Variant::Groestl512, len));
+    }
+    // The default's competitor where it exists (not on AVR).
+    if GBackend::Portable.is_available() {
+        for len in [1024, LONG] {
+            measure("groestl-256-portable", len, || groestl_on(GBackend::Portable, Variant::Groestl256, len));
+        }
+    }
+    measure("groestlcoin", 80, || {
+        black_box(groestlcoin_hash(black_box(msg(80))));
+    });
+    let key = [7u8; 32];
+    let otr = ProestOtr128::with_backend(&key, PBackend::detect()).expect("available");
+    let ape = ProestApe128::with_backend(&key[..16], PBackend::detect()).expect("available");
+    let nonce = [9u8; 32];
+    // SAFETY: CT is only used here, one call at a time.
+    let ct = unsafe { &mut *core::ptr::addr_of_mut!(CT) };
+    for len in [1024, LONG] {
+        measure("proest128otr-enc", len, || {
+            black_box(otr.encrypt_into(&nonce[..16], &[], black_box(msg(len)), ct)).ok();
+        });
+    }
+    for len in [1024, LONG] {
+        measure("proest128ape-enc", len, || {
+            black_box(ape.encrypt_into(&nonce, &[], black_box(msg(len)), ct)).ok();
+        });
+    }
+    out("bench done\n");
+    platform::finish(true)
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# On-target tests (issue 11): builds the KAT firmware in embedded/ for Cortex-M0
+# (thumbv6m-none-eabi, QEMU microbit), Cortex-M4 (thumbv7em-none-eabihf, QEMU mps2-an386) and
+# AVR (avr-none, ATmega1284P, simavr; two images, Grøstl and Prøst, since both exceed 128 KiB
+# of flash together) and runs each on its emulator; fails unless every image prints
+# `RESULT: PASS`. Installs what it needs: the Debian packages (apt-get), the two Thumb targets
+# (rustup) and a nightly toolchain with rust-src for AVR (`-Zbuild-std=core`).
+#   scripts/test-embedded.sh [--no-install] [m0] [m4] [avr]     (default: all three)
+# NIGHTLY=nightly-YYYY-MM-DD selects the nightly toolchain (default: nightly).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+nightly=${NIGHTLY:-nightly}
+install=1
+targets=()
+for a in "$@"; do
+    case $a in
+    --no-install) install=0 ;;
+    m0 | m4 | avr) targets+=("$a") ;;
+    *) echo "usage: $0 [--no-install] [m0] [m4] [avr]" >&2; exit 2 ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(m0 m4 avr)
+
+if [ "$install" = 1 ]; then
+    need=()
+    for pkg in qemu-system-arm simavr gcc-avr avr-libc binutils-avr xz-utils; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+    done
+    if [ ${#need[@]} -gt 0 ]; then
+        echo "== apt-get install ${need[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    fi
+    rustup target add thumbv6m-none-eabi thumbv7em-none-eabihf >/dev/null
+    if [[ " ${targets[*]} " == *" avr "* ]]; then
+        rustup toolchain install "$nightly" --profile minimal --component rust-src >/dev/null
+    fi
+fi
+
+cd "$root/embedded"
+images=()
+build() { # target, output name, cargo args...
+    local target=$1 name=$2
+    shift 2
+    echo "== build $name ($target)"
+    cargo "$@" build --release --target "$target" --bin kat "${CARGO_EXTRA[@]}"
+    local elf=$root/target/$target/release/kat
+    [ -f "$elf" ] || elf=$elf.elf
+    mkdir -p "$root/target/embedded"
+    cp "$elf" "$root/target/embedded/$name.elf"
+    images+=("$target $name")
+}
+for t in "${targets[@]}"; do
+    case $t in
+    m0) CARGO_EXTRA=(); build thumbv6m-none-eabi kat-m0 ;;
+    m4) CARGO_EXTRA=(); build thumbv7em-none-eabihf kat-m4 ;;
+    avr)
+        CARGO_EXTRA=(-Zbuild-std=core --no-default-features --features groestl)
+        build avr-none kat-avr-groestl "+$nightly"
+        CARGO_EXTRA=(-Zbuild-std=core --no-default-features --features proest)
+        build avr-none kat-avr-proest "+$nightly"
+        ;;
+    esac
+done
+
+failed=0
+for img in "${images[@]}"; do
+    read -r target name <<<"$img"
+    echo "== run $name ($target)"
+    start=$SECONDS
+    if "$root/embedded/run.sh" "$target" "$root/target/embedded/$name.elf" | grep -E 'passed|FAIL|PANIC|RESULT'; then
+        echo "   $name: PASS in $((SECONDS - start)) s"
+    else
+        echo "   $name: FAILED"
+        failed=$((failed + 1))
+    fi
+done
+echo "embedded: $(( ${#images[@]} - failed )) passed, $failed failed"
+[ "$failed" -eq 0 ]
