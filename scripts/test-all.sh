@@ -5,7 +5,9 @@
 #   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer);
 #   3. the Python package (scripts/test-python.sh: a venv in target/pyenv, maturin, pytest);
 #   4. the Grøstl and Prøst suites on ARM under qemu-user (scripts/test-cross.sh: AArch64 and
-#      ARMv7; CROSS_TARGETS="aarch64 armv7 armv6" adds ARMv6 through nightly -Zbuild-std).
+#      ARMv7; CROSS_TARGETS="aarch64 armv7 armv6" adds ARMv6 through nightly -Zbuild-std);
+#   5. on-target KAT firmware: Cortex-M0/M4 under qemu-system-arm, ATmega1284P under simavr
+#      (scripts/test-embedded.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,3 +21,4 @@ cargo test --workspace --locked
 ./scripts/test-c.sh
 ./scripts/test-python.sh
 ./scripts/test-cross.sh
+./scripts/test-embedded.sh
