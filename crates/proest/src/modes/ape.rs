@@ -80,7 +80,7 @@ impl<P: Permutation> Ape<P> {
         for v in &mut vs {
             v[s - 1] ^= 0x01;
         }
-        super::wipe(&mut states, zero);
+        super::wipe(&mut states);
         vs
     }
 }
@@ -173,8 +173,8 @@ impl<P: Permutation> ModeCore for Ape<P> {
                 }
             }
         }
-        super::wipe(&mut vs, [0u8; MAX_S]);
-        super::wipe(&mut states, zero);
+        super::wipe(&mut vs);
+        super::wipe(&mut states);
     }
 
     /// Many ciphertexts in lockstep: first the IVs (nonce and AD absorbed with `permute_many`),
@@ -226,9 +226,9 @@ impl<P: Permutation> ModeCore for Ape<P> {
             oks.push(v[r..s].ct_eq(&iv[r..s]));
         }
         p.zeroize();
-        super::wipe(&mut vs, [0u8; MAX_S]);
-        super::wipe(&mut ivs, [0u8; MAX_S]);
-        super::wipe(&mut states, zero);
+        super::wipe(&mut vs);
+        super::wipe(&mut ivs);
+        super::wipe(&mut states);
         oks
     }
 
