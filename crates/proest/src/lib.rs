@@ -13,6 +13,8 @@ extern crate std;
 
 mod aead_api;
 pub mod backend;
+#[doc(hidden)]
+pub mod ct;
 pub mod em;
 mod error;
 pub mod generated;
