@@ -27,6 +27,9 @@ mod backend;
 mod consts;
 mod engine;
 mod sbox_circuit;
+#[cfg(test)]
+#[path = "../../../test-support/backend_report.rs"]
+mod backend_report;
 
 use core::fmt;
 

@@ -710,8 +710,7 @@ mod tests {
     /// covered by the integration tests) agrees with `portable`.
     #[test]
     fn single256_zmm_matches_portable() {
-        if !super::available() {
-            std::eprintln!("SKIPPED: backend avx512 not available (single256_zmm)");
+        if !crate::backend_report::gate("proest", "avx512", super::available(), "single256_zmm unit test") {
             return;
         }
         let mut x: [u32; 16] = core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 7));
