@@ -134,11 +134,13 @@ fn round_trips<M: Mode>() {
         rng.fill_bytes(&mut key);
         let c = ProestAead::<M>::with_backend(&key, b).unwrap();
         assert_eq!(c.backend(), b);
-        for len in (0..300).chain([1000, 4095, 4096, 4097, 20_000]) {
+        // Under Miri (memory-safety check of the mode code): a few short lengths only.
+        let lens: Vec<usize> = if cfg!(miri) { vec![0, 1, 33, 70] } else { (0..300).chain([1000, 4095, 4096, 4097, 20_000]).collect() };
+        for len in lens {
             let mut msg = vec![0u8; len];
             rng.fill_bytes(&mut msg);
             // now and then an AD of many blocks (several wide batches)
-            let ad_max = if len % 37 == 0 { 5000 } else { 150 };
+            let ad_max = if cfg!(miri) { 40 } else if len % 37 == 0 { 5000 } else { 150 };
             let mut ad = vec![0u8; rng.random_range(0..ad_max)];
             rng.fill_bytes(&mut ad);
             let mut nonce = vec![0u8; M::NONCE_LEN];

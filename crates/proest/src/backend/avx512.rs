@@ -687,7 +687,7 @@ pub(crate) fn one128(s: &mut State<u16>, inverse: bool) {
 
 /// P or P^-1 on one Prøst-256 state: `u32x2` in general registers, which measured faster
 /// (278 against 290 TSC cycles for P) than the one-ZMM kernel [`single256_zmm`] on the
-/// project's Zen 4 machine, where the `VPERMT2D` ZMM latencies dominate.
+/// project's Zen 5 machine, where the `VPERMT2D` ZMM latencies dominate.
 pub(crate) fn one256(s: &mut State<u32>, inverse: bool) {
     if inverse { super::u32x2::inverse(s) } else { super::u32x2::permute(s) }
 }
