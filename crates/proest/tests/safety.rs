@@ -235,7 +235,9 @@ fn rustcrypto_traits() {
 fn random_packets<M: Mode>(rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) {
     let mut key = vec![0u8; M::KEY_LEN];
     rng.fill_bytes(&mut key);
-    let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
+    // Under Miri: six short packets (packet 4 is made invalid below, so at least five).
+    let count = if cfg!(miri) { 6 } else { 45 };
+    let lens: Vec<(usize, usize)> = (0..count).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
     let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
         .iter()
         .map(|&(m, a)| {
