@@ -99,7 +99,7 @@ step "fuzz smoke runs (${smoke} s per target, AddressSanitizer)"
 python3 fuzz/seed-corpora.py
 (cd fuzz && cargo +nightly fuzz build -O)
 for t in $(cd fuzz && cargo +nightly fuzz list); do
-  if (cd fuzz && cargo +nightly fuzz run -O "$t" -- -max_total_time="$smoke" -jobs=1 2>&1 | tail -n 3); then
+  if (cd fuzz && cargo +nightly fuzz run -O "$t" -- -max_total_time="$smoke" 2>&1 | tail -n 3); then
     ok "fuzz $t: no crash in ${smoke} s"
   else
     bad "fuzz $t crashed (artifact in fuzz/artifacts/$t)"
