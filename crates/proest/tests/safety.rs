@@ -135,7 +135,7 @@ fn round_trips<M: Mode>() {
         let c = ProestAead::<M>::with_backend(&key, b).unwrap();
         assert_eq!(c.backend(), b);
         // Under Miri (memory-safety check of the mode code): a few short lengths only.
-        let lens: Vec<usize> = if cfg!(miri) { vec![0, 1, 33, 70] } else { (0..300).chain([1000, 4095, 4096, 4097, 20_000]).collect() };
+        let lens: Vec<usize> = if cfg!(miri) { vec![1, 70] } else { (0..300).chain([1000, 4095, 4096, 4097, 20_000]).collect() };
         for len in lens {
             let mut msg = vec![0u8; len];
             rng.fill_bytes(&mut msg);
