@@ -7,7 +7,11 @@
 #   4. the Grøstl and Prøst suites on ARM under qemu-user (scripts/test-cross.sh: AArch64 and
 #      ARMv7; CROSS_TARGETS="aarch64 armv7 armv6" adds ARMv6 through nightly -Zbuild-std);
 #   5. on-target KAT firmware: Cortex-M0/M4 under qemu-system-arm, ATmega1284P under simavr
-#      (scripts/test-embedded.sh).
+#      (scripts/test-embedded.sh);
+#   6. the trust checks (scripts/test-trust.sh): DRAT proofs re-checked by `rate`, constant time
+#      under Valgrind and by a dudect-style timing test, Miri, fuzz smoke runs;
+# and ends with which backends ran and which this CPU skipped (scripts/backend-summary.sh;
+# SLICEWISE_REQUIRE_BACKENDS=all or NAME,... turns a skip into a failure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,8 +21,11 @@ if grep -qE '^name = "(bindgen|clang-sys)"$' Cargo.lock; then
     exit 1
 fi
 
+rm -rf "${CARGO_TARGET_DIR:-target}/backend-report"   # only this run's backend reports count
 cargo test --workspace --locked
 ./scripts/test-c.sh
 ./scripts/test-python.sh
 ./scripts/test-cross.sh
 ./scripts/test-embedded.sh
+./scripts/test-trust.sh
+./scripts/backend-summary.sh

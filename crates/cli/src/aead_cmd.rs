@@ -26,6 +26,8 @@ use slicewise_proest::{
 };
 use zeroize::{Zeroize, Zeroizing};
 
+use crate::keyparse::{parse_key, parse_nonce};
+
 /// The six Prøst AEADs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Alg {
@@ -146,28 +148,10 @@ pub struct KeygenArgs {
     force: bool,
 }
 
-/// Reads a key file: hex text (whitespace-trimmed) of exactly 2·len digits, or exactly `len`
-/// raw bytes. Content that is entirely hex digits is always taken as hex (a random raw key is
-/// all hex digits with negligible probability), so a hex key of the wrong length is an error
-/// rather than being misread as raw bytes.
+/// Reads a key file ([`crate::keyparse::parse_key`] says which contents are accepted).
 fn read_key(path: &Path, len: usize) -> anyhow::Result<Zeroizing<Vec<u8>>> {
     let raw = Zeroizing::new(fs::read(path).with_context(|| format!("reading key file {}", path.display()))?);
-    let text = raw.trim_ascii();
-    let is_hex = !text.is_empty() && text.iter().all(u8::is_ascii_hexdigit);
-    if is_hex && text.len() == 2 * len {
-        let mut key = Zeroizing::new(vec![0u8; len]);
-        hex::decode_to_slice(text, &mut key).expect("checked hex digits");
-        return Ok(key);
-    }
-    if !is_hex && raw.len() == len {
-        return Ok(Zeroizing::new(raw.to_vec()));
-    }
-    bail!(
-        "bad key in {}: expected {len} raw bytes or {} hex digits, found {}",
-        path.display(),
-        2 * len,
-        if is_hex { format!("{} hex digits", text.len()) } else { format!("{} bytes", raw.len()) }
-    )
+    parse_key(&raw, len).map_err(|e| anyhow!("bad key in {}: {e}", path.display()))
 }
 
 fn read_input(input: Option<&Path>) -> anyhow::Result<Vec<u8>> {
@@ -223,13 +207,7 @@ fn setup(a: &AeadArgs) -> anyhow::Result<Setup> {
     drop(key);
     let nonce = match &a.nonce {
         None => None,
-        Some(h) => {
-            let n = hex::decode(h.trim()).map_err(|e| anyhow!("bad --nonce: not hex ({e})"))?;
-            if n.len() != cipher.nonce_len() {
-                bail!("bad --nonce: expected {} bytes ({} hex digits), got {} bytes", cipher.nonce_len(), 2 * cipher.nonce_len(), n.len());
-            }
-            Some(n)
-        }
+        Some(h) => Some(parse_nonce(h, cipher.nonce_len()).map_err(|e| anyhow!(e))?),
     };
     let ad = match &a.ad_file {
         None => Vec::new(),

@@ -1,4 +1,6 @@
-//! `slicewise bench`: median cycles/byte, every comparison row measured in the same run.
+//! `slicewise bench`: median cycles/byte; the Rust comparison rows (RustCrypto `groestl`,
+//! `groestl-aesni`) are measured in the same run (the Prøst reference C figures that
+//! `bench proest` prints come from `shared/anchors.md`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

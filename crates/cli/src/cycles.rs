@@ -2,8 +2,9 @@
 //!
 //! Figures are TSC cycles (rdtsc), the unit SUPERCOP and `../shared/anchors.md` use. One
 //! sample times `reps` back-to-back calls, so that short messages are not swamped by the
-//! cost of reading the counter; the figure reported is the median over many samples, and
-//! every sample is preceded by a warm-up.
+//! cost of reading the counter; the figure reported is the median over many samples. Each
+//! cell (one function, one size) starts with one warm-up of about 20 ms before its first
+//! sample; the samples themselves follow back to back, without a warm-up of their own.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -7,7 +7,9 @@ use clap::{Parser, Subcommand};
 
 mod backends;
 mod bench;
+mod checkline;
 mod cycles;
+mod keyparse;
 mod plot;
 mod sum;
 mod aead_cmd;

@@ -27,6 +27,9 @@ enum SlpCommand {
     Exact(ExactArgs),
     /// Check a program (SLP text or generated Rust) against a matrix.
     Verify(VerifyArgs),
+    /// Re-check an `exact --proof` directory: rebuild every CNF from the stored matrix and
+    /// options, compare, and verify every UNSAT proof with a DRAT checker.
+    CheckProof(CheckProofArgs),
 }
 
 #[derive(Debug, Args)]
@@ -115,14 +118,31 @@ struct ExactArgs {
     /// Overall time budget in seconds.
     #[arg(long, short = 't', default_value_t = 60.0)]
     time_limit: f64,
-    /// Keep the CNF of every k and CaDiCaL's DRAT proof of every UNSAT answer in this directory.
+    /// Keep the CNF of every k and CaDiCaL's DRAT proof of every UNSAT answer in this directory,
+    /// with the matrix (`matrix.txt`), the encoding options (`options.json`) and the answers
+    /// (`result.json`). The directory must be empty or new.
     #[arg(long)]
     proof: Option<PathBuf>,
+    /// With --proof: replace the files of a previous run in the directory.
+    #[arg(long, requires = "proof")]
+    force: bool,
+    /// Stop after refuting this k (a lower bound of at most K + 1).
+    #[arg(long, value_name = "K")]
+    max_k: Option<usize>,
     /// Seconds of heuristic search for the initial upper bound.
     #[arg(long, default_value_t = 2.0)]
     heuristic_time: f64,
     #[command(flatten)]
     out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+struct CheckProofArgs {
+    /// A directory written by `slicewise slp exact --proof DIR`.
+    dir: PathBuf,
+    /// The DRAT checker, called as `CHECKER kK.cnf kK.drat` (it must print `s VERIFIED`).
+    #[arg(long, default_value = "rate")]
+    checker: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -142,6 +162,7 @@ pub fn run(args: SlpArgs) -> Result<ExitCode> {
         SlpCommand::Optimize(a) => optimize(a),
         SlpCommand::Exact(a) => exact(a),
         SlpCommand::Verify(a) => verify(a),
+        SlpCommand::CheckProof(a) => check_proof(a),
     }
 }
 
@@ -373,7 +394,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
 }
 
 fn exact(a: ExactArgs) -> Result<ExitCode> {
-    use slicewise_slp::sat::{ExactOptions, exact as sat_exact};
+    use slicewise_slp::sat::{EncodeOptions, ExactOptions, exact as sat_exact};
     let (input, desc) = load_matrix(&a.input)?;
     let m = &input.matrix;
     if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.heuristic_time.is_finite() && a.heuristic_time >= 0.0) {
@@ -401,7 +422,14 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     }
     let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
     let quiet = a.out.quiet;
-    let opts = ExactOptions { time_limit: remaining, proof_dir: a.proof.clone(), upper };
+    let opts = ExactOptions {
+        proof_dir: a.proof.clone(),
+        upper,
+        encoding: EncodeOptions::from_env(),
+        max_k: a.max_k,
+        force: a.force,
+        ..ExactOptions::new(remaining)
+    };
     let report = sat_exact(m, &opts, |k, tag, t| {
         if !quiet {
             eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)");
@@ -418,6 +446,20 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
             start.elapsed().as_secs_f64()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {
+    let r = slicewise_slp::sat::check_proof_dir(&a.dir, &a.checker)?;
+    println!(
+        "OK: {} CNFs rebuilt identically (k = {:?}), {} UNSAT proofs verified by {} (k = {:?}): no program has fewer than {} XORs",
+        r.cnfs_matched.len(),
+        r.cnfs_matched,
+        r.proofs_verified.len(),
+        a.checker.display(),
+        r.proofs_verified,
+        r.lower_bound
+    );
     Ok(ExitCode::SUCCESS)
 }
 

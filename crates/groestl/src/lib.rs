@@ -36,6 +36,9 @@ mod engine;
 mod sbox_circuit;
 #[cfg(not(feature = "alloc"))]
 mod text;
+#[cfg(test)]
+#[path = "../../../test-support/backend_report.rs"]
+mod backend_report;
 
 use core::fmt;
 

@@ -91,3 +91,22 @@ fn spec_empty_and_short_values() {
         "ac353c1095ace21439251007862d6c62f829ddbe6de4f78e68d310a9205a736d8b11d99bffe448f57a1cfa2934f044a5"
     );
 }
+
+/// `test-vectors/groestl/SHA256SUMS` (SHA-256 of the uncompressed KAT files, which are stored
+/// as `.txt.xz`) matches the files the tests read.
+#[test]
+fn vector_files_match_sha256sums() {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let sums = std::fs::read_to_string(common::vectors_dir().join("SHA256SUMS")).expect("SHA256SUMS");
+    let mut checked = 0;
+    for line in sums.lines().filter(|l| !l.trim().is_empty()) {
+        let (hash, name) = line.split_once("  ").expect("sha256sum format");
+        let raw = std::fs::read(common::vectors_dir().join(format!("{name}.xz"))).unwrap_or_else(|e| panic!("{name}.xz: {e}"));
+        let mut text = Vec::new();
+        xz2::read::XzDecoder::new(&raw[..]).read_to_end(&mut text).expect("xz");
+        assert_eq!(hex::encode(Sha256::digest(&text)), hash, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8, "four sizes, short and long messages");
+}

@@ -147,9 +147,12 @@ impl<M: Mode> ProestAead<M> {
     /// Wipes `last` in either case.
     fn conclude(tag_ok: Choice, out: &mut [u8], last: &mut [u8; MAX_S], split: usize, max: usize) -> Result<usize, Error> {
         let (pad_ok, pos) = unpad_ct(&last[..M::LAST_BLOCK]);
-        // One decision on both checks, computed without branches.
-        let ok = tag_ok & pad_ok;
+        // One decision on both checks, computed without branches. The verdict is public (the
+        // caller learns it), and so is the length of a verified plaintext: `declassify` says so
+        // to the constant-time checker (`crate::ct`) and is the identity otherwise.
+        let ok = crate::ct::declassify(tag_ok & pad_ok);
         let result = if bool::from(ok) {
+            let pos = crate::ct::declassify(pos);
             out[split..split + pos].copy_from_slice(&last[..pos]);
             Ok(split + pos)
         } else {

@@ -124,12 +124,10 @@ impl Drop for EmSums {
     }
 }
 
-/// Zeroes `b` with plain (vectorised) stores kept alive by `black_box` (`zeroize`'s volatile
-/// byte stores cost more than a small wide call).
-#[inline(always)]
+/// Zeroes `b` with `zeroize` (volatile stores the compiler cannot remove as dead).
+#[inline]
 pub(crate) fn wipe(b: &mut [u8]) {
-    b.fill(0);
-    core::hint::black_box(b);
+    zeroize::Zeroize::zeroize(b);
 }
 
 impl EmSums {
@@ -277,11 +275,10 @@ impl Words {
         w[0] = (w[0] << 1) ^ (poly & 0u64.wrapping_sub(carry));
     }
 
-    /// Zeroes the words (kept by `black_box`).
-    #[inline(always)]
+    /// Zeroes the words with `zeroize`.
+    #[inline]
     pub(crate) fn wipe(&mut self) {
-        self.w = [0; MAX_S / 8];
-        core::hint::black_box(&mut self.w);
+        zeroize::Zeroize::zeroize(&mut self.w);
     }
 }
 

@@ -14,6 +14,11 @@ extern crate std;
 
 mod aead_api;
 pub mod backend;
+#[doc(hidden)]
+pub mod ct;
+#[cfg(test)]
+#[path = "../../../test-support/backend_report.rs"]
+mod backend_report;
 pub mod em;
 mod error;
 pub mod generated;

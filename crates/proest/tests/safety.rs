@@ -134,11 +134,13 @@ fn round_trips<M: Mode>() {
         rng.fill_bytes(&mut key);
         let c = ProestAead::<M>::with_backend(&key, b).unwrap();
         assert_eq!(c.backend(), b);
-        for len in (0..300).chain([1000, 4095, 4096, 4097, 20_000]) {
+        // Under Miri (memory-safety check of the mode code): a few short lengths only.
+        let lens: Vec<usize> = if cfg!(miri) { vec![1, 70] } else { (0..300).chain([1000, 4095, 4096, 4097, 20_000]).collect() };
+        for len in lens {
             let mut msg = vec![0u8; len];
             rng.fill_bytes(&mut msg);
             // now and then an AD of many blocks (several wide batches)
-            let ad_max = if len % 37 == 0 { 5000 } else { 150 };
+            let ad_max = if cfg!(miri) { 40 } else if len % 37 == 0 { 5000 } else { 150 };
             let mut ad = vec![0u8; rng.random_range(0..ad_max)];
             rng.fill_bytes(&mut ad);
             let mut nonce = vec![0u8; M::NONCE_LEN];
@@ -233,7 +235,9 @@ fn rustcrypto_traits() {
 fn random_packets<M: Mode>(rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) {
     let mut key = vec![0u8; M::KEY_LEN];
     rng.fill_bytes(&mut key);
-    let lens: Vec<(usize, usize)> = (0..45).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
+    // Under Miri: six short packets (packet 4 is made invalid below, so at least five).
+    let count = if cfg!(miri) { 6 } else { 45 };
+    let lens: Vec<(usize, usize)> = (0..count).map(|i| ((i * 7) % 70 + (i / 40) * 3000, (i * 5) % 90)).collect();
     let data: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = lens
         .iter()
         .map(|&(m, a)| {

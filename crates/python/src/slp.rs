@@ -363,7 +363,7 @@ fn exact(py: Python<'_>, matrix: &Bound<'_, PyAny>, seconds: f64, proof_dir: Opt
         };
         let upper = search(&m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
         let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        sat_exact(&m, &ExactOptions { time_limit: remaining, proof_dir, upper }, |_, _, _| {})
+        sat_exact(&m, &ExactOptions { proof_dir, upper, ..ExactOptions::new(remaining) }, |_, _, _| {})
     });
     let report = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
     if let Some(p) = &report.program {

@@ -273,6 +273,10 @@ fn parse_hex(lines: &[(usize, &str)]) -> Result<Vec<Vec<u8>>, ParseError> {
     let mut rows: Vec<Vec<u8>> = Vec::new();
     for &(no, l) in lines {
         let toks = tokens(l);
+        if toks.is_empty() {
+            // Only separators: not a row (a zero-width matrix would print as empty text).
+            return Err(ParseError::new(no, "row has no hex bytes"));
+        }
         let mut row = Vec::with_capacity(toks.len());
         for t in toks {
             if !is_hex_byte(t) {
@@ -371,6 +375,9 @@ mod tests {
         assert!(e.message.contains("expected 2 rows"));
         let e = parse_input("02 0g\n", &ParseOptions { format: MatrixFormat::Hex, ..Default::default() }).unwrap_err();
         assert_eq!(e.line, 1);
+        // Found by the `slp_parse` fuzzer: a line of separators was a zero-byte row.
+        let e = parse_input(",\n", &ParseOptions { format: MatrixFormat::Hex, ..Default::default() }).unwrap_err();
+        assert!(e.message.contains("no hex bytes"), "{e:?}");
         assert!(parse_field("0x1b").is_err());
         assert!(parse_field("zz").is_err());
         assert!(parse_hex_list("02,xyz").is_err());

@@ -325,6 +325,10 @@ impl Program {
         if !saw_line {
             return Err(ParseError::new(0, "empty program"));
         }
+        // A program without outputs computes nothing (and would print as an empty program).
+        if p.outputs.is_empty() {
+            return Err(ParseError::new(0, "program has no outputs (no `yJ = …` line)"));
+        }
         Ok(p)
     }
 }
@@ -425,6 +429,9 @@ mod tests {
         assert_eq!(Program::parse("# c\nt0 = x0 x1\n", None).unwrap_err().line, 2);
         assert!(Program::parse("", None).is_err());
         assert!(Program::parse("y0 = x0 + x0\n", None).is_err());
+        // Found by the `slp_parse` fuzzer: accepted, but printed as an empty program.
+        let e = Program::parse("t0 = x0\n", None).unwrap_err();
+        assert!(e.message.contains("no outputs"), "{e:?}");
     }
 
     #[test]

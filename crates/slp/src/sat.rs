@@ -5,18 +5,39 @@
 //! Line i (signal n+i) has one-hot operand selectors `op1[i][s]`, `op2[i][s]` over the earlier
 //! signals, with op1 < op2, operand values `u1[i][j]`, `u2[i][j]` and value `v[i][j] = u1 ⊕ u2`
 //! for every input bit j. Output selectors `out[r][i]` put each distinct target of weight ≥ 2 on
-//! some line. Normal-form constraints (each one keeps at least one optimal program):
-//! * every line is an output or used by a later line (no dead code);
-//! * every line differs from every input, from zero, and from every other line;
-//! * two consecutive lines where the later one does not use the earlier one are ordered by
-//!   their operand pair (lexicographically increasing).
+//! some line. On top of that the CNF restricts the programs it admits to a normal form; each
+//! restriction keeps at least one program of every length that computes the matrix:
+//! 1. **no dead code**: every line is an output or an operand of a later line;
+//! 2. **no redundant lines**: every line differs from zero and from every input, and (option
+//!    `distinct`, on by default) from every other line;
+//! 3. **canonical order**: for lines i < j, if line j uses no line at position ≥ i (so it could
+//!    stand at position i), then v(i) < v(j) as integers (bit n−1 most significant). This is
+//!    the topological order that always places the smallest-valued ready line next; with
+//!    distinct values it is unique, so it also breaks the symmetry between the orderings of
+//!    one program;
+//! 4. **re-association** (option `associativity`, on by default; see [`associativity`]): a line
+//!    t that is no output and has exactly one user u = t + c satisfies depth(c) ≥ depth(t) − 1;
+//!    and an output of weight w sits on a line of depth ≥ ⌈log2 w⌉ (a true property of every
+//!    program, not a restriction).
 //!
-//! A program with fewer lines can always be brought into this form without adding lines (drop
-//! dead and duplicate lines, then sort adjacent independent lines, which only decreases the
-//! sequence of operand pairs), so UNSAT for every k < L proves that no program has fewer than L
-//! XORs. Each k gets a fresh solver; with a proof directory the CNF of every k and CaDiCaL's
-//! DRAT proof of every UNSAT answer are kept, so the bound can be checked independently
-//! (`drat-trim kK.cnf kK.drat`).
+//! Nothing else is constrained: in particular there is no ordering of consecutive independent
+//! lines by their operand pairs.
+//!
+//! **Why UNSAT for every k < L proves that no program has fewer than L XORs.** Take any
+//! program with k' < L lines and rewrite it: (a) delete dead lines and lines equal to zero, an
+//! input or an earlier line (replacing their uses); (b) while some line violates rule 4,
+//! re-associate it as described in [`associativity`], then go back to (a); (c) reorder the
+//! lines into the canonical order of rule 3 (a topological order: values, uses and depths do
+//! not change). Each step of (a) lowers the number of lines; each step of (b) keeps it and
+//! lowers the pair (Σ depths, multiset of the depths of the violating lines) — the argument is
+//! at [`associativity`] — so the rewriting ends, with a program of k'' ≤ k' lines in normal
+//! form. Every distinct target of weight ≥ 2 needs its own line, so k'' is at least the first k
+//! tried, and the CNF for k'' is satisfiable: a contradiction with UNSAT for k''.
+//!
+//! Each k gets a fresh solver; with a proof directory the CNF of every k and CaDiCaL's DRAT
+//! proof of every UNSAT answer are kept together with the matrix (`matrix.txt`), the encoding
+//! options (`options.json`) and the answers (`result.json`), so that [`check_proof_dir`] (or
+//! `slicewise slp check-proof DIR`) can rebuild every CNF and check every proof independently.
 
 #![allow(clippy::needless_range_loop)] // index-heavy CNF construction reads best with indices
 
@@ -73,8 +94,39 @@ struct Enc {
     op2: Vec<Vec<i32>>,
 }
 
+/// Which optional parts of the encoding are on, and the solver configuration: everything
+/// needed, with the matrix, to rebuild the CNF of a proof directory bit for bit. Stored there
+/// as `options.json`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EncodeOptions {
+    /// Lines differ from each other (off with `SLP_SAT_NODISTINCT`).
+    pub distinct: bool,
+    /// The re-association normal form and the depth/weight bound (off with `SLP_SAT_NOASSOC`).
+    pub associativity: bool,
+    /// CaDiCaL configuration (`SLP_SAT_CONFIG`: `unsat`, `sat` or `plain`), if any.
+    pub solver_config: Option<String>,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions { distinct: true, associativity: true, solver_config: None }
+    }
+}
+
+impl EncodeOptions {
+    /// The defaults, changed by the experiment variables `SLP_SAT_NODISTINCT`,
+    /// `SLP_SAT_NOASSOC` and `SLP_SAT_CONFIG`.
+    pub fn from_env() -> Self {
+        EncodeOptions {
+            distinct: std::env::var_os("SLP_SAT_NODISTINCT").is_none(),
+            associativity: std::env::var_os("SLP_SAT_NOASSOC").is_none(),
+            solver_config: std::env::var("SLP_SAT_CONFIG").ok().filter(|c| ["unsat", "sat", "plain"].contains(&c.as_str())),
+        }
+    }
+}
+
 /// Builds the CNF for "a program with exactly `k` XORs computes the distinct non-trivial rows".
-fn encode(n: usize, targets: &[Row], k: usize) -> (Cnf, Enc) {
+fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, Enc) {
     let mut f = Cnf::default();
     let mut op1 = Vec::with_capacity(k);
     let mut op2 = Vec::with_capacity(k);
@@ -129,8 +181,7 @@ fn encode(n: usize, targets: &[Row], k: usize) -> (Cnf, Enc) {
             f.add(&c);
         }
         // Different from every earlier line.
-        let distinct = std::env::var("SLP_SAT_NODISTINCT").is_err();
-        for pv in val.iter().filter(|_| distinct) {
+        for pv in val.iter().filter(|_| opts.distinct) {
             let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
             for j in 0..n {
                 f.add(&[-d[j], v[j], pv[j]]);
@@ -215,7 +266,7 @@ fn encode(n: usize, targets: &[Row], k: usize) -> (Cnf, Enc) {
         }
         f.add(&c);
     }
-    if std::env::var("SLP_SAT_NOASSOC").is_err() {
+    if opts.associativity {
         let dep = associativity(&mut f, n, k, &op1, &op2, &outs);
         // A line of depth d has weight at most 2^d.
         for (t, o) in targets.iter().zip(&outs) {
@@ -254,10 +305,26 @@ fn encode(n: usize, targets: &[Row], k: usize) -> (Cnf, Enc) {
 /// Re-association normal form. Depth variables `dep[i][d]` ("line i has depth ≥ d") are
 /// exact. For a line t that is no output and has a single user u = t + c, require
 /// depth(c) ≥ depth(t) − 1: the single-use line combines the two shallowest of the three
-/// operands of u. Any program can be brought into this form without adding lines: re-pairing
-/// (a+b)+c as (a+c)+b when b is strictly deeper than c keeps the line count and strictly lowers
-/// the sum of all depths, and removing the dead or duplicate lines this may create lowers the
-/// line count; the pair (lines, Σ depth) decreases, so the rewriting terminates.
+/// operands of u.
+///
+/// Any program can be brought into this form without adding lines. Let t = a + b violate it,
+/// with depth(a) ≤ depth(b), so depth(t) = depth(b) + 1 and depth(c) < depth(b). Re-pair
+/// u = (a + b) + c as t' = a + c, u = t' + b: the line count and the value of u stay, only the
+/// value of t changes (t had no other user and is no output).
+/// * If depth(a) < depth(b): depth(t') = 1 + max(depth(a), depth(c)) < depth(t), so t' and u
+///   (and possibly lines after u) get shallower and **Σ depths strictly decreases**.
+/// * If depth(a) = depth(b): depth(t') = depth(t) and no depth changes, so Σ depths stays the
+///   same; a second measure is needed. The violation at t is gone (t''s single user u now has
+///   the other operand b, depth(b) = depth(t') − 1); the only line that can newly violate the
+///   rule is a (its single user is now t', with the other operand c, and depth(c) may be
+///   < depth(a) − 1); b's new partner t' is deeper than its old one, and c's new partner a
+///   has depth(a) = depth(b) > depth(c), so neither violates it. So one violating line of
+///   depth depth(t) is replaced by at most one of depth depth(t) − 1: **the multiset of the
+///   depths of the violating lines strictly decreases** (multiset order, well-founded).
+///
+/// t' may equal zero, an input or another line; removing it lowers the line count. So the
+/// triple (lines, Σ depths, multiset of violating depths) decreases lexicographically at every
+/// step and the rewriting terminates.
 fn associativity(f: &mut Cnf, n: usize, k: usize, op1: &[Vec<i32>], op2: &[Vec<i32>], outs: &[Vec<i32>]) -> Vec<Vec<i32>> {
     let dmax = k + 1;
     // dep[s][d] for every signal; inputs have depth 0 (constant false for d >= 1).
@@ -349,17 +416,27 @@ pub enum KResult {
     Unknown,
 }
 
-fn solve_k(n: usize, targets: &[Row], k: usize, deadline: Instant, proof: Option<&Path>, m: &BitMatrix) -> Result<(KResult, Duration)> {
+/// The DIMACS text of the CNF for `k` (as written to, and compared with, `kK.cnf`).
+fn cnf_text(m: &BitMatrix, k: usize, opts: &EncodeOptions) -> String {
+    let (cnf, _) = encode(m.cols(), &nontrivial_targets(m), k, opts);
+    cnf_dimacs(&cnf, m, k)
+}
+
+fn cnf_dimacs(cnf: &Cnf, m: &BitMatrix, k: usize) -> String {
+    cnf.dimacs(&format!("slicewise slp exact: is there a {k}-XOR program? {}x{} matrix {}", m.rows(), m.cols(), m.fingerprint()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_k(n: usize, targets: &[Row], k: usize, deadline: Instant, proof: Option<&Path>, m: &BitMatrix, opts: &EncodeOptions) -> Result<(KResult, Duration)> {
     let start = Instant::now();
-    let (cnf, enc) = encode(n, targets, k);
+    let (cnf, enc) = encode(n, targets, k, opts);
     let mut s = Solver::new();
-    if let Ok(cfg @ ("unsat" | "sat" | "plain")) = std::env::var("SLP_SAT_CONFIG").as_deref() {
+    if let Some(cfg) = &opts.solver_config {
         s.configure(cfg)?;
     }
     if let Some(dir) = proof {
         let cnf_path = dir.join(format!("k{k}.cnf"));
-        std::fs::write(&cnf_path, cnf.dimacs(&format!("slicewise slp exact: is there a {k}-XOR program? {}x{} matrix {}", m.rows(), m.cols(), m.fingerprint())))
-            .with_context(|| format!("writing {}", cnf_path.display()))?;
+        std::fs::write(&cnf_path, cnf_dimacs(&cnf, m, k)).with_context(|| format!("writing {}", cnf_path.display()))?;
         s.trace_proof(&dir.join(format!("k{k}.drat")), true).context("attaching the DRAT tracer")?;
     }
     for c in &cnf.clauses {
@@ -396,7 +473,7 @@ fn solve_k(n: usize, targets: &[Row], k: usize, deadline: Instant, proof: Option
 
 /// Answers "is there a program with exactly `k` XORs?" for `m` (one fresh solver).
 pub fn solve_exactly(m: &BitMatrix, k: usize, time_limit: Duration, proof: Option<&Path>) -> Result<(KResult, Duration)> {
-    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, proof, m)
+    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, proof, m, &EncodeOptions::from_env())
 }
 
 /// Options of [`exact`].
@@ -408,6 +485,68 @@ pub struct ExactOptions {
     pub proof_dir: Option<PathBuf>,
     /// A known program (upper bound); the search stops below its length.
     pub upper: Option<Program>,
+    /// The encoding ([`EncodeOptions::from_env`] for the command line).
+    pub encoding: EncodeOptions,
+    /// Stop after this k (the lower bound is then at most `max_k + 1`).
+    pub max_k: Option<usize>,
+    /// Use a non-empty proof directory anyway, after deleting the files a previous run left
+    /// there (`kK.cnf`, `kK.drat`, `matrix.txt`, `options.json`, `result.json`, `README.txt`).
+    pub force: bool,
+}
+
+impl ExactOptions {
+    /// A search with this time limit, the default encoding, no proofs and no upper bound.
+    pub fn new(time_limit: Duration) -> Self {
+        ExactOptions { time_limit, proof_dir: None, upper: None, encoding: EncodeOptions::default(), max_k: None, force: false }
+    }
+}
+
+/// Whether `name` is a file that [`exact`] writes into a proof directory.
+fn is_proof_file(name: &str) -> bool {
+    let k_file = |ext: &str| name.strip_prefix('k').and_then(|r| r.strip_suffix(ext)).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    k_file(".cnf") || k_file(".drat") || ["matrix.txt", "options.json", "result.json", "README.txt"].contains(&name)
+}
+
+/// Creates the proof directory, or empties one a previous run left (only with `force`; any
+/// other file in it is an error, so that nothing else is ever deleted).
+fn prepare_proof_dir(dir: &Path, force: bool) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut ours = Vec::new();
+    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !is_proof_file(&name) {
+            anyhow::bail!("proof directory {} contains {name:?}, which slp exact did not write: use an empty directory", dir.display());
+        }
+        ours.push(e.path());
+    }
+    if !ours.is_empty() && !force {
+        anyhow::bail!("proof directory {} is not empty (a previous run's proofs): use --force to replace them", dir.display());
+    }
+    for p in ours {
+        std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// `options.json` of a proof directory.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct ProofOptions {
+    format: String,
+    rows: usize,
+    cols: usize,
+    fingerprint: String,
+    encoding: EncodeOptions,
+}
+
+const PROOF_FORMAT: &str = "slicewise-slp-exact-proof-1";
+
+/// `result.json` of a proof directory: the answer for every k tried, the bound claimed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct ProofResult {
+    answers: Vec<(usize, String)>,
+    lower_bound: usize,
+    optimal: bool,
 }
 
 /// Result of [`exact`].
@@ -432,7 +571,10 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
     let mut lower = targets.len();
     let mut best = opts.upper.clone();
     if let Some(dir) = &opts.proof_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        prepare_proof_dir(dir, opts.force)?;
+        std::fs::write(dir.join("matrix.txt"), m.to_text())?;
+        let o = ProofOptions { format: PROOF_FORMAT.into(), rows: m.rows(), cols: m.cols(), fingerprint: m.fingerprint(), encoding: opts.encoding.clone() };
+        std::fs::write(dir.join("options.json"), serde_json::to_string_pretty(&o)? + "\n")?;
     }
     let mut log = Vec::new();
     let mut optimal = false;
@@ -443,11 +585,11 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
             optimal = true;
             break;
         }
-        if Instant::now() >= deadline {
+        if Instant::now() >= deadline || opts.max_k.is_some_and(|mk| lower > mk) {
             break;
         }
         let k = lower;
-        let (r, t) = solve_k(n, &targets, k, deadline, opts.proof_dir.as_deref(), m)?;
+        let (r, t) = solve_k(n, &targets, k, deadline, opts.proof_dir.as_deref(), m, &opts.encoding)?;
         let tag = match &r {
             KResult::Sat(_) => "sat",
             KResult::Unsat => "unsat",
@@ -475,15 +617,85 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
         }
     }
     if let Some(dir) = &opts.proof_dir {
-        let mut readme = String::from("CNF files kK.cnf ask \"is there a program with exactly K XORs?\" (see crates/slp/src/sat.rs).\n");
-        readme.push_str("For every K answered UNSAT, kK.drat is CaDiCaL's binary DRAT proof; check with `drat-trim kK.cnf kK.drat`.\n");
+        let mut readme = String::from("CNF files kK.cnf ask \"is there a program with exactly K XORs?\" (see crates/slp/src/sat.rs)\n");
+        readme.push_str("for the matrix in matrix.txt with the encoding in options.json.\n");
+        readme.push_str("For every K answered UNSAT, kK.drat is CaDiCaL's binary DRAT proof. `slicewise slp check-proof DIR`\n");
+        readme.push_str("re-encodes every kK.cnf from matrix.txt and options.json, compares, and checks each proof with\n");
+        readme.push_str("the `rate` DRAT checker (`rate kK.cnf kK.drat`; `drat-trim kK.cnf kK.drat` works as well).\n");
         for (k, tag, t) in &log {
             let _ = writeln!(readme, "k={k}: {tag} in {t:.2} s");
         }
         let _ = writeln!(readme, "lower bound: {lower}{}", if optimal { " (optimal program found)" } else { "" });
         std::fs::write(dir.join("README.txt"), readme)?;
+        let answers = log.iter().map(|(k, tag, _)| (*k, tag.to_string())).collect();
+        let res = ProofResult { answers, lower_bound: lower, optimal };
+        std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&res)? + "\n")?;
     }
     Ok(ExactReport { program: best, lower_bound: lower, optimal, log })
+}
+
+/// What [`check_proof_dir`] established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofCheck {
+    /// The k whose CNF was rebuilt and found identical to `kK.cnf`.
+    pub cnfs_matched: Vec<usize>,
+    /// The k whose UNSAT proof the checker verified.
+    pub proofs_verified: Vec<usize>,
+    /// The lower bound the verified proofs establish: no program has fewer XORs.
+    pub lower_bound: usize,
+}
+
+/// Re-checks a proof directory written by [`exact`]: rebuilds the CNF of every `kK.cnf` from
+/// `matrix.txt` and `options.json` and requires it to be byte-identical, runs `checker` (a
+/// DRAT checker called as `checker kK.cnf kK.drat`, which must exit 0 and print
+/// `s VERIFIED`) on the proof of every k that `result.json` lists as UNSAT, and requires those
+/// k to run without a gap from the number of distinct targets, so that they prove the bound.
+pub fn check_proof_dir(dir: &Path, checker: &Path) -> Result<ProofCheck> {
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).with_context(|| format!("reading {}", dir.join(name).display()));
+    let m = crate::parse::parse_matrix(&read("matrix.txt")?).map_err(|e| anyhow::anyhow!("matrix.txt: {e}"))?;
+    let o: ProofOptions = serde_json::from_str(&read("options.json")?).context("options.json")?;
+    anyhow::ensure!(o.format == PROOF_FORMAT, "options.json: unknown format {:?}", o.format);
+    anyhow::ensure!((o.rows, o.cols, o.fingerprint.as_str()) == (m.rows(), m.cols(), m.fingerprint().as_str()), "options.json does not describe matrix.txt");
+    let res: ProofResult = serde_json::from_str(&read("result.json")?).context("result.json")?;
+    let mut ks: Vec<usize> = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let name = e?.file_name().to_string_lossy().into_owned();
+        if let Some(k) = name.strip_prefix('k').and_then(|r| r.strip_suffix(".cnf")).and_then(|d| d.parse().ok()) {
+            ks.push(k);
+        }
+    }
+    ks.sort_unstable();
+    for &k in &ks {
+        anyhow::ensure!(read(&format!("k{k}.cnf"))? == cnf_text(&m, k, &o.encoding), "k{k}.cnf differs from the CNF that matrix.txt and options.json give");
+    }
+    let first = nontrivial_targets(&m).len();
+    let mut bound = first;
+    let mut verified = Vec::new();
+    for (k, answer) in &res.answers {
+        if answer != "unsat" {
+            continue;
+        }
+        anyhow::ensure!(*k == bound, "result.json: UNSAT for k = {k} does not continue the refuted range {first}..{bound}");
+        anyhow::ensure!(ks.contains(k), "k{k}.cnf is missing");
+        let (cnf, drat) = (dir.join(format!("k{k}.cnf")), dir.join(format!("k{k}.drat")));
+        let out = std::process::Command::new(checker)
+            .arg(&cnf)
+            .arg(&drat)
+            .output()
+            .with_context(|| format!("running the DRAT checker {}", checker.display()))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        anyhow::ensure!(
+            out.status.success() && stdout.lines().any(|l| l.trim() == "s VERIFIED"),
+            "the DRAT checker did not verify k{k}.drat ({}): {}{}",
+            out.status,
+            stdout.trim(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        verified.push(*k);
+        bound = k + 1;
+    }
+    anyhow::ensure!(res.lower_bound == bound, "result.json claims lower bound {}, the proofs give {bound}", res.lower_bound);
+    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound })
 }
 
 #[cfg(test)]
@@ -495,7 +707,7 @@ mod tests {
     fn small_optimum_is_proven() {
         // y0 = x0+x1+x2, y1 = x0+x1+x3: optimum 3 (t = x0+x1 shared).
         let m = parse_matrix("1110\n1101\n").unwrap();
-        let r = exact(&m, &ExactOptions { time_limit: Duration::from_secs(20), proof_dir: None, upper: None }, |_, _, _| {}).unwrap();
+        let r = exact(&m, &ExactOptions::new(Duration::from_secs(20)), |_, _, _| {}).unwrap();
         assert!(r.optimal);
         assert_eq!(r.program.as_ref().unwrap().xor_count(), 3);
         assert_eq!(r.lower_bound, 3);
@@ -507,7 +719,7 @@ mod tests {
     fn four_rows_of_random8_s1() {
         let full = parse_matrix(include_str!("../../../test-vectors/slp/random8_s1.txt")).unwrap();
         let m = BitMatrix::from_rows(8, full.row_bits()[..4].to_vec());
-        let r = exact(&m, &ExactOptions { time_limit: Duration::from_secs(60), proof_dir: None, upper: None }, |_, _, _| {}).unwrap();
+        let r = exact(&m, &ExactOptions::new(Duration::from_secs(60)), |_, _, _| {}).unwrap();
         assert!(r.optimal, "{:?}", r.log);
         let p = r.program.unwrap();
         p.verify(&m).unwrap();
@@ -516,15 +728,79 @@ mod tests {
         assert!(r.log.iter().filter(|l| l.1 == "unsat").count() >= 1);
     }
 
+    /// The DRAT checker for the proof tests: `SLICEWISE_DRAT_CHECKER`, else `rate` on PATH
+    /// (`cargo install --locked rate`; `scripts/test-trust.sh` installs it).
+    fn drat_checker() -> PathBuf {
+        std::env::var_os("SLICEWISE_DRAT_CHECKER").map_or_else(|| PathBuf::from("rate"), PathBuf::from)
+    }
+
+    /// `exact` with a proof directory on `m` (up to `max_k`), then [`check_proof_dir`] with
+    /// the independent checker; returns the report and the check.
+    fn prove_and_check(m: &BitMatrix, max_k: Option<usize>, tag: &str) -> (ExactReport, ProofCheck) {
+        let dir = std::env::temp_dir().join(format!("slp-proof-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = ExactOptions { proof_dir: Some(dir.clone()), max_k, ..ExactOptions::new(Duration::from_secs(600)) };
+        let r = exact(m, &opts, |_, _, _| {}).unwrap();
+        let c = check_proof_dir(&dir, &drat_checker()).unwrap_or_else(|e| panic!("{tag}: {e:#}"));
+        // A second run into the same directory is refused without `force`, and works with it.
+        let again = exact(m, &ExactOptions { max_k: Some(0), ..opts.clone() }, |_, _, _| {}).unwrap_err();
+        assert!(again.to_string().contains("--force"), "{again}");
+        let _ = std::fs::remove_dir_all(&dir);
+        (r, c)
+    }
+
     #[test]
-    #[ignore = "about 15-30 s of SAT solving; run with --ignored"]
-    fn random8_s1_optimum_is_12() {
+    #[ignore = "needs the `rate` DRAT checker and 20-60 s; run by scripts/test-trust.sh"]
+    fn random8_s1_optimum_12_with_checked_proofs() {
         let m = parse_matrix(include_str!("../../../test-vectors/slp/random8_s1.txt")).unwrap();
-        let dir = std::env::temp_dir().join(format!("slp-proof-test-{}", std::process::id()));
-        let r = exact(&m, &ExactOptions { time_limit: Duration::from_secs(120), proof_dir: Some(dir.clone()), upper: None }, |_, _, _| {}).unwrap();
+        let (r, c) = prove_and_check(&m, None, "random8_s1");
         assert!(r.optimal, "{:?}", r.log);
         assert_eq!(r.program.as_ref().unwrap().xor_count(), 12);
-        assert!(dir.join("k11.cnf").exists() && dir.join("k11.drat").exists());
+        // k = 7 (the number of distinct targets) … 11 refuted, each proof verified: bound 12.
+        assert_eq!(c.proofs_verified, (7..=11).collect::<Vec<_>>());
+        assert_eq!(c.lower_bound, 12);
+        assert_eq!(c.cnfs_matched, (7..=12).collect::<Vec<_>>(), "k = 12 is SAT: its CNF is kept, no proof");
+    }
+
+    /// MixSlices up to `max_k`: k = 16 (its distinct targets) … `max_k` refuted and checked.
+    fn mixslices_bound(max_k: usize) {
+        let m = parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
+        let (r, c) = prove_and_check(&m, Some(max_k), &format!("mixslices{max_k}"));
+        assert_eq!(r.lower_bound, max_k + 1);
+        assert_eq!(c.proofs_verified, (16..=max_k).collect::<Vec<_>>());
+        assert_eq!(c.lower_bound, max_k + 1);
+    }
+
+    #[test]
+    #[ignore = "needs the `rate` DRAT checker; run by scripts/test-trust.sh"]
+    fn mixslices_lower_bound_19_with_checked_proofs() {
+        mixslices_bound(18);
+    }
+
+    #[test]
+    #[ignore = "needs the `rate` DRAT checker and about 30 s (solving and checking); run by scripts/test-trust.sh"]
+    fn mixslices_lower_bound_21_with_checked_proofs() {
+        mixslices_bound(20);
+    }
+
+    #[test]
+    fn proof_dir_refuses_foreign_files_and_detects_tampering() {
+        let m = parse_matrix("1110\n1101\n").unwrap();
+        let dir = std::env::temp_dir().join(format!("slp-proof-small-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+        let opts = ExactOptions { proof_dir: Some(dir.clone()), force: true, ..ExactOptions::new(Duration::from_secs(20)) };
+        let e = exact(&m, &opts, |_, _, _| {}).unwrap_err();
+        assert!(e.to_string().contains("notes.txt"), "{e}");
+        std::fs::remove_file(dir.join("notes.txt")).unwrap();
+        let r = exact(&m, &opts, |_, _, _| {}).unwrap();
+        assert_eq!(r.lower_bound, 3);
+        // A CNF that the stored matrix and options do not give is caught by the comparison,
+        // which runs before any checker.
+        std::fs::write(dir.join("k2.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+        let e = check_proof_dir(&dir, Path::new("true")).unwrap_err();
+        assert!(e.to_string().contains("k2.cnf differs"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
     }
 }

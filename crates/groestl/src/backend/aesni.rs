@@ -4,8 +4,10 @@
 //! so every instruction works on 16 columns; Grøstl-384/512 runs P and Q as two groups of eight
 //! registers, interleaved by the compiler. SubBytes+ShiftBytes is one `PSHUFB` (ShiftBytes merged
 //! with the inverse AES ShiftRows) and one `AESENCLAST` whose round key is the next round's
-//! constant pulled back through MixBytes. MixBytes is the 48-XOR/16-MUL2 formula with the
-//! 5-instruction `PCMPGTB`/`PADDB`/`PAND`/`PXOR` doubling. Constant-time: no table look-ups
+//! constant pulled back through MixBytes. MixBytes is the synthesizer's 43-XOR/16-MUL2 program
+//! (`crate::generated::mixbytes`, chosen by `Sse<false>`; it measured faster here than the
+//! papers' 48-XOR formula, which the VEX copy in `avx2` keeps) with the 5-instruction
+//! `PCMPGTB`/`PADDB`/`PAND`/`PXOR` doubling. Constant-time: no table look-ups
 //! indexed by data, no data-dependent branches.
 
 #![allow(unsafe_code)]

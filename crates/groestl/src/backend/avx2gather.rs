@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn rotation_of_the_column_sequence() {
-        if !available() {
+        if !crate::backend_report::gate("groestl", "avx2gather", available(), "rotation unit test") {
             return;
         }
         #[target_feature(enable = "avx,avx2")]

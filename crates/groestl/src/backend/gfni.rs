@@ -1,7 +1,9 @@
 //! `gfni`: bytesliced Grøstl for CPUs with AVX-512VL, VAES and GFNI (Ice Lake and later, AMD
 //! Zen 4/5).
 //!
-//! - MUL2 and MUL4 are one `GF2P8MULB` each (the GFNI field is the AES field, 0x11b), so the
+//! - MUL2 and MUL4 are one `GF2P8AFFINEQB` each (multiplication by 2 or 4 in the AES field is
+//!   linear over GF(2), so it is the affine map with the constant bit matrix `M2` / `M4` and
+//!   no additive constant; `GF2P8MULB` would need a second register of 2s or 4s), so the
 //!   last line of the MixBytes formula becomes `b_i = 4·x_{i+3} ⊕ 2·y_{i+7} ⊕ y_{i+4}`: two
 //!   multiplications and one `VPTERNLOGQ`, with the two products computed in parallel.
 //! - SubBytes stays `AESENCLAST` (its key input carries the folded round constant; the GFNI

@@ -133,8 +133,7 @@ mod tests {
 
     #[test]
     fn vperm_sbox_is_the_aes_sbox() {
-        if !available() {
-            eprintln!("SKIPPED: vperm S-box test needs SSSE3");
+        if !crate::backend_report::gate("groestl", "vperm", available(), "S-box unit test") {
             return;
         }
         let mut out = [0u8; 256];

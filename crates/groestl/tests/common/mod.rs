@@ -50,16 +50,13 @@ pub fn parse_kat(text: &str) -> Vec<Record> {
     out
 }
 
-/// The backends this CPU can run; the others are announced on stderr.
+#[path = "../../../../test-support/backend_report.rs"]
+pub mod backend_report;
+
+/// The backends this CPU can run; each skip is announced on stderr and recorded for
+/// `scripts/backend-summary.sh`, and fails the test if `SLICEWISE_REQUIRE_BACKENDS` asks for it.
 pub fn available_backends() -> Vec<Backend> {
-    Backend::all()
-        .filter(|b| {
-            if !b.is_available() {
-                eprintln!("SKIPPED: backend {} is not available on this CPU", b.name());
-            }
-            b.is_available()
-        })
-        .collect()
+    Backend::all().filter(|b| backend_report::gate("groestl", b.name(), b.is_available(), "integration test")).collect()
 }
 
 /// Bytes `i % 251`: swapping any two blocks changes the message.

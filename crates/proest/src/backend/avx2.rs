@@ -294,8 +294,7 @@ fn em_impl<L: Lane, const N: usize>(
     m.store(job.mask);
     m.wipe();
     zeroize::Zeroize::zeroize(&mut states);
-    masks = [[zero; 2]; N];
-    core::hint::black_box(&mut masks);
+    zeroize::Zeroize::zeroize(&mut masks);
     let mut sums = EmSums::default();
     for (dst, a) in [&mut sums.src, &mut sums.post, &mut sums.out].into_iter().zip(acc) {
         for h in 0..halves {

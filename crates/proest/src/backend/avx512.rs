@@ -26,6 +26,7 @@ use super::avx2::chunked;
 use super::sliced::{self, RC128_DUP};
 use crate::em::{At, EmJob, EmSums};
 use crate::lane::{Lane, State};
+use zeroize::Zeroize;
 
 cpufeatures::new!(cpu, "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi2");
 
@@ -137,7 +138,7 @@ fn swap_stage(x: &mut [__m512i; 16], j: usize, words16: bool) {
 /// cases swapping register bit j with element bit j for j = 0..3 leaves lane `k` in register
 /// `k`; each swap is an involution, so the way back is the same stages in reverse order.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
-fn batch<L: Lane, W: sliced::Word, const N: usize>(
+fn batch<L: Lane, W: sliced::Word + Zeroize, const N: usize>(
     states: &mut [State<L>; N],
     inverse: bool,
     wrap: fn(__m512i) -> W,
@@ -160,13 +161,15 @@ fn batch<L: Lane, W: sliced::Word, const N: usize>(
         sliced::permute(&mut w);
     }
     let mut x = w.map(unwrap);
+    w.zeroize();
     for j in (0..4).rev() {
         swap_stage(&mut x, j, words16);
     }
-    for (i, v) in x.into_iter().enumerate() {
+    for (i, v) in x.iter().enumerate() {
         // SAFETY: as for the loads; `states` is borrowed mutably.
-        unsafe { _mm512_storeu_si512(p.add(64 * i).cast(), v) }
+        unsafe { _mm512_storeu_si512(p.add(64 * i).cast(), *v) }
     }
+    x.zeroize();
 }
 
 /// Remainders of at least this many states go through a padded batch.
@@ -257,7 +260,7 @@ fn load_const(c: &[u8], w16: bool) -> __m512i {
 /// 17 mask rows (row 16 starts the next batch).
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
-fn em_batch<W: sliced::Word>(
+fn em_batch<W: sliced::Word + Zeroize>(
     job: &mut EmJob<'_>,
     base: usize,
     cnt: usize,
@@ -290,6 +293,7 @@ fn em_batch<W: sliced::Word>(
         sliced::permute(&mut w);
     }
     let mut x = w.map(unwrap);
+    w.zeroize();
     for j in (0..4).rev() {
         swap_stage(&mut x, j, w16);
     }
@@ -326,6 +330,7 @@ fn em_batch<W: sliced::Word>(
             unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), y) };
         }
     }
+    x.zeroize();
     masks
 }
 
@@ -350,7 +355,7 @@ fn store_mask(job: &mut EmJob<'_>, masks: &[__m512i; 17], cnt: usize, w16: bool)
 /// The lane-sliced [`EmJob`] driver: full batches, a padded batch for a remainder of at least
 /// [`MIN_REST`] blocks, single-state calls for a shorter one.
 #[target_feature(enable = "avx,avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
-fn em_impl<W: sliced::Word>(
+fn em_impl<W: sliced::Word + Zeroize>(
     job: &mut EmJob<'_>,
     wrap: fn(__m512i) -> W,
     unwrap: fn(W) -> __m512i,
@@ -364,8 +369,8 @@ fn em_impl<W: sliced::Word>(
     let batched = n - rest + if rest >= MIN_REST { rest } else { 0 };
     let mut sums = EmSums::default();
     if batched > 0 {
-        let pre = load_const(job.pre, w16);
-        let post = load_const(job.post_const, w16);
+        let mut pre = load_const(job.pre, w16);
+        let mut post = load_const(job.post_const, w16);
         let mut m0 = if w16 {
             let mut two = [0u8; 64];
             two[..32].copy_from_slice(job.mask);
@@ -382,15 +387,21 @@ fn em_impl<W: sliced::Word>(
         let mut base = 0;
         while base < batched {
             let cnt = nb.min(batched - base);
-            let masks = em_batch(job, base, cnt, pre, post, m0, &mut acc, wrap, unwrap);
+            let mut masks = em_batch(job, base, cnt, pre, post, m0, &mut acc, wrap, unwrap);
             store_mask(job, &masks, cnt, w16);
             m0 = masks[16];
+            masks.zeroize();
             base += cnt;
         }
+        // Key-derived rows: the mask of the next block and the pre/post constants.
+        for r in [&mut m0, &mut pre, &mut post] {
+            r.zeroize();
+        }
         let mut b = [[0u8; 64]; 3];
-        for (b, a) in b.iter_mut().zip(acc) {
+        for (b, a) in b.iter_mut().zip(&mut acc) {
             // SAFETY: 64 writable bytes.
-            unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), a) };
+            unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), *a) };
+            a.zeroize();
             if w16 {
                 for i in 0..32 {
                     b[i] ^= b[i + 32];
@@ -676,7 +687,7 @@ pub(crate) fn one128(s: &mut State<u16>, inverse: bool) {
 
 /// P or P^-1 on one Prøst-256 state: `u32x2` in general registers, which measured faster
 /// (278 against 290 TSC cycles for P) than the one-ZMM kernel [`single256_zmm`] on the
-/// project's Zen 4 machine, where the `VPERMT2D` ZMM latencies dominate.
+/// project's Zen 4 machine (when measured), where the `VPERMT2D` ZMM latencies dominate.
 pub(crate) fn one256(s: &mut State<u32>, inverse: bool) {
     if inverse { super::u32x2::inverse(s) } else { super::u32x2::permute(s) }
 }
@@ -699,8 +710,7 @@ mod tests {
     /// covered by the integration tests) agrees with `portable`.
     #[test]
     fn single256_zmm_matches_portable() {
-        if !super::available() {
-            std::eprintln!("SKIPPED: backend avx512 not available (single256_zmm)");
+        if !crate::backend_report::gate("proest", "avx512", super::available(), "single256_zmm unit test") {
             return;
         }
         let mut x: [u32; 16] = core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 7));

@@ -211,7 +211,7 @@ impl Backend {
 
     /// The fastest available constant-time backend for this CPU (ignores `SLICEWISE_BACKEND`;
     /// see [`Backend::preferred`]): `avx512`, else `avx2`, else `u32x2` (`docs/benchmarks.md`:
-    /// on the project's Zen 4 machine `avx512` is the fastest for every mode and size, 10–25×
+    /// on the project's AVX-512 machines (Zen 4 when this was measured) `avx512` is the fastest for every mode and size, 10–25×
     /// faster than `u32x2` for COPA and OTR at 16 KiB, and no slower for APE).
     pub fn detect() -> Backend {
         // AArch64 (separate from the x86 order): NEON is baseline; `neon` batches many states

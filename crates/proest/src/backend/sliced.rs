@@ -114,6 +114,13 @@ macro_rules! simd_word {
                 $w(unsafe { $and(self.0, o.0) })
             }
         }
+
+        impl zeroize::Zeroize for $w {
+            #[inline]
+            fn zeroize(&mut self) {
+                self.0.zeroize();
+            }
+        }
     };
 }
 pub(crate) use simd_word;

@@ -84,7 +84,7 @@ impl<P: Permutation> Ape<P> {
         for v in &mut vs {
             v[s - 1] ^= 0x01;
         }
-        super::wipe(&mut states, zero);
+        super::wipe(&mut states);
         vs
     }
 }
@@ -178,8 +178,8 @@ impl<P: Permutation> ModeCore for Ape<P> {
                 }
             }
         }
-        super::wipe(&mut vs, [0u8; MAX_S]);
-        super::wipe(&mut states, zero);
+        super::wipe(&mut vs);
+        super::wipe(&mut states);
     }
 
     /// Many ciphertexts in lockstep: first the IVs (nonce and AD absorbed with `permute_many`),
@@ -232,9 +232,9 @@ impl<P: Permutation> ModeCore for Ape<P> {
             oks.push(v[r..s].ct_eq(&iv[r..s]));
         }
         p.zeroize();
-        super::wipe(&mut vs, [0u8; MAX_S]);
-        super::wipe(&mut ivs, [0u8; MAX_S]);
-        super::wipe(&mut states, zero);
+        super::wipe(&mut vs);
+        super::wipe(&mut ivs);
+        super::wipe(&mut states);
         oks
     }
 

@@ -60,7 +60,7 @@ impl<P: Permutation> Copa<P> {
                 xor_into(&mut v[..s], &x[..s]);
             }
         }
-        wipe(&mut xs, [0u8; MAX_S]);
+        wipe(&mut xs);
         // Z = rest || N, B/2 <= |Z| < 1.5 B.
         let rest = blocks.remainder();
         let mut z = [0u8; MAX_S * 3 / 2];

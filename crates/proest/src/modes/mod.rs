@@ -204,16 +204,13 @@ pub(crate) fn diff_xor(buf: &mut [u8], s: usize, v: &mut Blk) {
     }
     xor_into(&mut buf[..s], &v[..s]);
     *v = last;
-    wipe(&mut last, 0);
+    wipe(&mut last);
 }
 
-/// Wipes scratch blocks: a plain (vectorised) fill, then `black_box` so that the stores are not
-/// removed as dead. Per-byte volatile writes (`zeroize`) would cost more than the permutation
-/// calls on the multi-KiB batch arrays.
+/// Wipes scratch blocks with `zeroize` (volatile stores the compiler cannot remove as dead).
 #[inline]
-pub(crate) fn wipe<T: Copy>(x: &mut [T], zero: T) {
-    x.fill(zero);
-    core::hint::black_box(x);
+pub(crate) fn wipe<T: zeroize::Zeroize>(x: &mut [T]) {
+    zeroize::Zeroize::zeroize(&mut x.iter_mut());
 }
 
 /// `2·x`.
@@ -307,7 +304,7 @@ impl<P: Permutation> Em<'_, P> {
                 store_state(state, &mut x[..s]);
                 xor_into(&mut x[..s], self.key);
             }
-            wipe(&mut st[..n], [<P::Lane as Lane>::ZERO; 16]);
+            wipe(&mut st[..n]);
         }
     }
 }

@@ -83,7 +83,7 @@ impl<P: Permutation> Otr<P> {
         gamma.zeroize();
         q.zeroize();
         xi.zeroize();
-        wipe(&mut xs, [0u8; MAX_S]);
+        wipe(&mut xs);
         t
     }
 

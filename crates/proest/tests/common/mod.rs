@@ -99,16 +99,13 @@ pub fn load_perm_vectors(name: &str) -> Vec<PermVector> {
         .collect()
 }
 
-/// The backends this CPU can run; prints `SKIPPED: backend X not available` for each one it
-/// cannot, so that a missing SIMD backend is visible in the test output, never passed silently.
+/// The backends this CPU can run; prints `SKIPPED: …` for each one it cannot and records it for
+/// `scripts/backend-summary.sh` (a failure if `SLICEWISE_REQUIRE_BACKENDS` names it), so that a
+/// missing SIMD backend is visible, never passed silently.
 #[allow(dead_code)]
 pub fn available_backends(what: &str) -> Vec<slicewise_proest::Backend> {
-    slicewise_proest::Backend::all()
-        .filter(|b| {
-            if !b.is_available() {
-                eprintln!("SKIPPED: backend {} not available on this CPU ({what})", b.name());
-            }
-            b.is_available()
-        })
-        .collect()
+    slicewise_proest::Backend::all().filter(|b| backend_report::gate("proest", b.name(), b.is_available(), what)).collect()
 }
+
+#[path = "../../../../test-support/backend_report.rs"]
+pub mod backend_report;

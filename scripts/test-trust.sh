@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Trust checks (docs/reliability.md), the fast parts, for CI:
+#   1. SAT proofs: `slp exact --proof` directories re-checked by the independent DRAT checker
+#      `rate` (random8_s1 optimum 12, MixSlices lower bound 21) and the `check-proof` command;
+#   2. constant time: the ctgrind harness under Valgrind Memcheck (0 reports required), and the
+#      T-table negative controls (reports required); the dudect-style timing test for the
+#      AVX-512/VAES/GFNI kernels Valgrind cannot run, with its negative control;
+#   3. Miri: the portable and mode code (SIMD backends are unavailable under Miri);
+#   4. fuzzing: a smoke run of every cargo-fuzz target (AddressSanitizer), seeded from the KATs.
+# Installs what it needs: valgrind and python3 (apt), nightly with miri and rust-src, and
+# cargo-fuzz and rate (cargo install --locked, from crates.io).
+# SLICEWISE_FUZZ_SMOKE_SECONDS (default 15) sets the time per fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+smoke=${SLICEWISE_FUZZ_SMOKE_SECONDS:-15}
+passed=0
+failed=0
+step() { echo; echo "=== trust: $*"; }
+ok() { echo "trust: OK: $*"; passed=$((passed + 1)); }
+bad() { echo "trust: FAILED: $*"; failed=$((failed + 1)); }
+
+# --- Tools ---------------------------------------------------------------------------------
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+need=()
+command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq "${need[@]}"
+fi
+rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+rustup component add miri rust-src --toolchain nightly >/dev/null
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
+command -v rate >/dev/null 2>&1 || cargo install --locked rate
+valgrind --version
+
+# --- 1. SAT proofs -------------------------------------------------------------------------
+step "slp exact proofs checked by rate"
+if SLICEWISE_DRAT_CHECKER=rate cargo test --locked -p slicewise-slp --lib sat::tests:: -- --include-ignored; then
+  ok "random8_s1 (optimum 12) and MixSlices (lower bound 21): every UNSAT proof verified by rate"
+else
+  bad "slp proof tests"
+fi
+proof_dir=$(mktemp -d)
+cargo build --locked -q -p slicewise-cli
+head -n 4 test-vectors/slp/random8_s1.txt >"$proof_dir/m.txt"
+if target/debug/slicewise slp exact "$proof_dir/m.txt" --proof "$proof_dir/p" -t 120 --heuristic-time 0 -q >/dev/null &&
+  target/debug/slicewise slp check-proof "$proof_dir/p"; then
+  ok "slicewise slp check-proof on four rows of random8_s1"
+else
+  bad "slicewise slp exact --proof / check-proof on four rows of random8_s1"
+fi
+rm -rf "$proof_dir"
+
+# --- 2. Constant time under Valgrind -------------------------------------------------------
+step "constant time (Valgrind Memcheck, TIMECOP style)"
+cargo build --locked -q --profile ctgrind -p slicewise-cli --features ct-valgrind --example ctgrind
+ctgrind=target/ctgrind/examples/ctgrind
+if valgrind -q --error-exitcode=1 "$ctgrind"; then
+  ok "ctgrind: no secret-dependent branch or address in the constant-time backends"
+else
+  bad "ctgrind reported secret-dependent branches or addresses (see above)"
+fi
+for b in ttable64 ttable32 avx2gather; do
+  if valgrind -q --error-exitcode=1 "$ctgrind" negative "$b" >/dev/null 2>"target/ctgrind/negative-$b.log"; then
+    bad "negative control $b: Valgrind did not flag the T-table look-ups"
+  elif grep -q "uninitialised" "target/ctgrind/negative-$b.log"; then
+    ok "negative control $b flagged ($(grep -c 'uninitialised' "target/ctgrind/negative-$b.log") reports), as it must be"
+  else
+    bad "negative control $b failed without a Memcheck report"
+  fi
+done
+
+# AVX-512/VAES/GFNI kernels (Valgrind cannot run them): dudect-style timing test.
+cargo build --locked -q --profile ctgrind -p slicewise-cli --example ctdudect
+if target/ctgrind/examples/ctdudect; then
+  ok "ctdudect: no timing difference between fixed and random inputs (|t| <= 10) on gfni/avx512"
+else
+  bad "ctdudect: |t| > 10 on an AVX-512 kernel (or a noisy machine: rerun to confirm)"
+fi
+if target/ctgrind/examples/ctdudect negative; then
+  bad "ctdudect negative control (early-exit compare) not flagged"
+else
+  ok "ctdudect negative control (early-exit compare) flagged, as it must be"
+fi
+
+# --- 3. Miri -------------------------------------------------------------------------------
+step "Miri (portable and mode code)"
+export MIRIFLAGS="${MIRIFLAGS:-}"
+if cargo +nightly miri test --locked -p slicewise-groestl --lib &&
+  cargo +nightly miri test --locked -p slicewise-proest --lib --test em &&
+  cargo +nightly miri test --locked -p slicewise-proest --test safety -- round_trips_all_variants api_misuse; then
+  ok "Miri: no undefined behaviour in the groestl and proest unit tests, em_many, AEAD round trips and API misuse"
+else
+  bad "Miri"
+fi
+
+# --- 4. Fuzz smoke -------------------------------------------------------------------------
+step "fuzz smoke runs (${smoke} s per target, AddressSanitizer)"
+python3 fuzz/seed-corpora.py
+(cd fuzz && cargo +nightly fuzz build -O)
+for t in $(cd fuzz && cargo +nightly fuzz list); do
+  if (cd fuzz && cargo +nightly fuzz run -O "$t" -- -max_total_time="$smoke" 2>&1 | tail -n 3); then
+    ok "fuzz $t: no crash in ${smoke} s"
+  else
+    bad "fuzz $t crashed (artifact in fuzz/artifacts/$t)"
+  fi
+done
+
+echo
+echo "trust: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
