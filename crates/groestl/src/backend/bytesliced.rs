@@ -788,7 +788,8 @@ pub(crate) unsafe fn finish1024_y<V: Ymm, X: Xmm>(h: &[u64; 16], blocks: &[u8]) 
 // ShiftBytes, the round constants and MixBytes advance two messages per instruction; SubBytes
 // goes through the lane type (two `AESENCLAST` on the halves without VAES).
 
-/// `128·lo_on | 128·hi_on` lane mask: all ones in a lane whose message still has block `b`.
+/// A lane mask: all ones in the low (high) 128-bit lane when `lo_on` (`hi_on`), i.e. when that
+/// lane's message still has the current block.
 #[inline(always)]
 unsafe fn live_lanes(lo_on: bool, hi_on: bool) -> __m256i {
     // SAFETY: AVX (caller's features).
