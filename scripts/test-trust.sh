@@ -74,7 +74,7 @@ done
 # AVX-512/VAES/GFNI kernels (Valgrind cannot run them): dudect-style timing test.
 cargo build --locked -q --profile ctgrind -p slicewise-cli --example ctdudect
 if target/ctgrind/examples/ctdudect; then
-  ok "ctdudect: no timing difference between fixed and random inputs (|t| <= 10) on gfni/avx512"
+  ok "ctdudect: no timing difference between fixed and random inputs (|t| <= 10) on gfni/avx512/vaes"
 else
   bad "ctdudect: |t| > 10 on an AVX-512 kernel (or a noisy machine: rerun to confirm)"
 fi
