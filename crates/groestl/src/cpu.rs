@@ -91,7 +91,8 @@ pub fn classify(vendor: &[u8; 12], family: u32, model: u32, avx512: bool) -> Cpu
 
 /// This CPU (read once; CPUID is cheap but serialising).
 pub fn cpu_info() -> CpuInfo {
-    #[cfg(target_arch = "x86_64")]
+    // Miri cannot execute CPUID (and no SIMD backend is available under it anyway).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         use core::arch::x86_64::__cpuid;
         let l0 = __cpuid(0);
@@ -108,7 +109,7 @@ pub fn cpu_info() -> CpuInfo {
         let class = classify(&vendor, family, model, avx512::get());
         CpuInfo { vendor, family, model, class }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(any(not(target_arch = "x86_64"), miri))]
     {
         CpuInfo { vendor: [0; 12], family: 0, model: 0, class: CpuClass::Other }
     }
@@ -133,7 +134,7 @@ mod tests {
         assert_eq!(classify(b"CentaurHauls", 6, 0x0f, false), CpuClass::Other);
     }
 
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[cfg(all(target_arch = "x86_64", feature = "std", not(miri)))]
     #[test]
     fn this_cpu_is_classified_from_its_cpuid() {
         let c = cpu_info();
