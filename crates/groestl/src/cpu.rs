@@ -14,7 +14,8 @@ use core::fmt;
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CpuClass {
-    /// AMD Zen 1 / Zen+ (family 17h, models 00h–2Fh): AVX2 on 128-bit datapaths, no VAES.
+    /// AMD Zen 1 / Zen+ (family 17h, models 00h–2Fh) and Hygon Dhyana (family 18h): AVX2 on
+    /// 128-bit datapaths, no VAES.
     AmdZen1,
     /// AMD Zen 2 (family 17h, models 30h and up): full 256-bit datapaths, no VAES.
     AmdZen2,
@@ -78,8 +79,10 @@ impl fmt::Display for CpuClass {
 /// Classifies from CPUID values (pure, so it can be tested for every class).
 pub fn classify(vendor: &[u8; 12], family: u32, model: u32, avx512: bool) -> CpuClass {
     match (vendor, family) {
-        (b"AuthenticAMD" | b"HygonGenuine", 0x17) if model < 0x30 => CpuClass::AmdZen1,
-        (b"AuthenticAMD" | b"HygonGenuine", 0x17) => CpuClass::AmdZen2,
+        (b"AuthenticAMD", 0x17) if model < 0x30 => CpuClass::AmdZen1,
+        (b"AuthenticAMD", 0x17) => CpuClass::AmdZen2,
+        // Hygon Dhyana (family 18h) is a Zen 1 derivative.
+        (b"HygonGenuine", 0x18) => CpuClass::AmdZen1,
         (b"AuthenticAMD", 0x19) if avx512 => CpuClass::AmdZen4,
         (b"AuthenticAMD", 0x19) => CpuClass::AmdZen3,
         (b"AuthenticAMD", f) if f >= 0x1a => CpuClass::AmdZen5,
@@ -131,6 +134,7 @@ mod tests {
         assert_eq!(classify(amd, 0x1a, 0x02, true), CpuClass::AmdZen5); // EPYC 9005
         assert_eq!(classify(intel, 6, 0x55, true), CpuClass::IntelAvx512); // Cascade Lake
         assert_eq!(classify(intel, 6, 0x3f, false), CpuClass::IntelAvx2); // Haswell-EP
+        assert_eq!(classify(b"HygonGenuine", 0x18, 0x01, false), CpuClass::AmdZen1);
         assert_eq!(classify(b"CentaurHauls", 6, 0x0f, false), CpuClass::Other);
     }
 
