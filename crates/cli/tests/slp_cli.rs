@@ -243,3 +243,21 @@ fn bad_matrices_get_clear_errors() {
     let o = run(&["slp", "optimize"]);
     assert!(stderr(&o).contains("MATRIX"), "{}", stderr(&o));
 }
+
+#[test]
+fn check_proof_rejects_missing_and_malformed_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    // Empty directory: no matrix.txt.
+    let o = run(&["slp", "check-proof", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("matrix.txt"), "{}", stderr(&o));
+    // A matrix.txt that is not a matrix.
+    std::fs::write(dir.path().join("matrix.txt"), "junk\n").unwrap();
+    let o = run(&["slp", "check-proof", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+    // A directory that does not exist.
+    let o = run(&["slp", "check-proof", dir.path().join("nope").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+}
