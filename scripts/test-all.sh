@@ -22,10 +22,26 @@ if grep -qE '^name = "(bindgen|clang-sys)"$' Cargo.lock; then
 fi
 
 rm -rf "${CARGO_TARGET_DIR:-target}/backend-report"   # only this run's backend reports count
-cargo test --workspace --locked
-./scripts/test-c.sh
-./scripts/test-python.sh
-./scripts/test-cross.sh
-./scripts/test-embedded.sh
-./scripts/test-trust.sh
-./scripts/backend-summary.sh
+
+# Each part is timed, and the times are printed at the end (CI's budget is about 30 minutes).
+times=()
+part() {
+    local start=$SECONDS
+    "$@"
+    times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$*")")
+}
+report_times() {
+    echo
+    echo "test-all: wall-clock time per finished part:"
+    [ ${#times[@]} -eq 0 ] || printf '  %s\n' "${times[@]}"
+    echo "  total $SECONDS s"
+}
+trap report_times EXIT
+part cargo test --workspace --locked
+part ./scripts/test-c.sh
+part ./scripts/test-python.sh
+part ./scripts/test-cross.sh
+part ./scripts/test-embedded.sh
+part ./scripts/test-trust.sh
+part ./scripts/backend-summary.sh
+echo "test-all: every part passed"

@@ -8,7 +8,8 @@
 #   3. Miri: the portable and mode code (SIMD backends are unavailable under Miri);
 #   4. fuzzing: a smoke run of every cargo-fuzz target (AddressSanitizer), seeded from the KATs.
 # Installs what it needs: valgrind and python3 (apt), nightly with miri and rust-src, and
-# cargo-fuzz and rate (cargo install --locked, from crates.io).
+# rate (cargo install --locked, from crates.io). The fuzz targets are built with cargo-fuzz's
+# flags by plain cargo, so cargo-fuzz itself is not needed.
 # SLICEWISE_FUZZ_SMOKE_SECONDS (default 15) sets the time per fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,6 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 rustup component add miri rust-src --toolchain nightly >/dev/null
-command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
 command -v rate >/dev/null 2>&1 || cargo install --locked rate
 valgrind --version
 
@@ -98,9 +98,18 @@ fi
 # --- 4. Fuzz smoke -------------------------------------------------------------------------
 step "fuzz smoke runs (${smoke} s per target, AddressSanitizer)"
 python3 fuzz/seed-corpora.py
-(cd fuzz && cargo +nightly fuzz build -O)
-for t in $(cd fuzz && cargo +nightly fuzz list); do
-  if (cd fuzz && cargo +nightly fuzz run -O "$t" -- -max_total_time="$smoke" 2>&1 | tail -n 3); then
+# The same build as `cargo fuzz build -O` (cargo-fuzz 0.13's flags), without installing
+# cargo-fuzz: CI saves its few minutes of compilation. `cargo fuzz run` reuses this build.
+host=$(rustc +nightly -vV | sed -n 's/^host: //p')
+fuzz_flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
+fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table"
+fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-simplifycfg-branch-fold-threshold=0"
+fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-stack-depth -Ccodegen-units=1 -Zsanitizer=address --cfg fuzzing"
+(cd fuzz && RUSTFLAGS="$fuzz_flags" cargo +nightly build --locked -q --release --bins --target "$host")
+for t in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^slicewise'); do
+  mkdir -p "fuzz/artifacts/$t" "fuzz/corpus/$t"
+  if ASAN_OPTIONS=detect_odr_violation=0 "fuzz/target/$host/release/$t" -artifact_prefix="fuzz/artifacts/$t/" \
+    -max_total_time="$smoke" "fuzz/corpus/$t" 2>&1 | tail -n 3; then
     ok "fuzz $t: no crash in ${smoke} s"
   else
     bad "fuzz $t crashed (artifact in fuzz/artifacts/$t)"
