@@ -4,6 +4,7 @@
 #
 #   scripts/count-insns.sh              # aarch64
 #   scripts/count-insns.sh armv7        # the portable backends and RustCrypto on ARMv7
+#   scripts/count-insns.sh armv6        # ARM1176: the arm11 Prøst backend (nightly -Zbuild-std)
 #
 # How: scripts/count-insns/insncount.c is a QEMU TCG plugin that adds each translated block's
 # instruction count to a counter every time the block runs. The driver
@@ -17,6 +18,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 arch=${1:-aarch64}
+build_std=()
 case "$arch" in
   aarch64)
     triple=aarch64-unknown-linux-gnu
@@ -28,15 +30,23 @@ case "$arch" in
     triple=armv7-unknown-linux-gnueabihf
     qemu=(qemu-arm -cpu cortex-a8 -L /usr/arm-linux-gnueabihf)
     gbackends="portable ttable32 ttable64 rustcrypto"
-    pbackends="u32x2 portable"
+    pbackends="arm11 u32x2 portable"
     ;;
-  *) echo "unknown arch $arch (aarch64 | armv7)" >&2; exit 2 ;;
+  armv6)
+    # ARM1176 (ARMv6): no prebuilt standard library on stable, so nightly builds it.
+    triple=arm-unknown-linux-gnueabi
+    qemu=(qemu-arm -cpu arm1176 -L /usr/arm-linux-gnueabi)
+    gbackends="portable ttable32 rustcrypto"
+    pbackends="arm11 u32x2 portable"
+    build_std=(+"${NIGHTLY:-nightly}" -Zbuild-std)
+    ;;
+  *) echo "unknown arch $arch (aarch64 | armv7 | armv6)" >&2; exit 2 ;;
 esac
 
 out=$root/target/count-insns
 mkdir -p "$out"
 cc -shared -fPIC -O2 -Wall -o "$out/libinsncount.so" scripts/count-insns/insncount.c
-(cd scripts/count-insns && cargo build -q --release --target "$triple" --target-dir "$out")
+(cd scripts/count-insns && cargo "${build_std[@]}" build -q --release --target "$triple" --target-dir "$out")
 bin=$out/$triple/release/count-insns
 
 # count OP BACKEND BYTES N -> "INSNS FINGERPRINT"

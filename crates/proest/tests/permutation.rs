@@ -115,5 +115,6 @@ fn backend_names_round_trip() {
     }
     assert!(Backend::from_name("avx9000").is_err());
     assert!(Backend::detect().is_available());
-    assert_eq!(Backend::all().count(), 6);
+    assert_eq!(Backend::all().count(), 7);
+    assert_eq!(Backend::NAMES.len(), Backend::ALL.len());
 }

@@ -18,14 +18,16 @@ use crate::em::{EmJob, EmSums};
 use crate::error::Error;
 use crate::lane::State;
 
+#[cfg(slicewise_arm11)]
+pub(crate) mod arm11;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 pub(crate) mod mixslp;
-pub(crate) mod portable;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+pub(crate) mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod sliced;
 pub(crate) mod u32x2;
@@ -49,11 +51,19 @@ pub(crate) trait Kernels: u32x2::Paired {
     /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
     #[cfg(target_arch = "aarch64")]
     fn neon_em(job: &mut EmJob<'_>) -> EmSums;
+    /// The `arm11` backend on one state (Prøst-128 in assembly, Prøst-256 on `portable`).
+    #[cfg(slicewise_arm11)]
+    fn arm11_one(state: &mut State<Self>, inverse: bool);
 }
 
 macro_rules! kernels {
-    ($lane:ty, $many:ident, $one:ident, $em:ident) => {
+    ($lane:ty, $many:ident, $one:ident, $em:ident, $arm11_p:path, $arm11_i:path) => {
         impl Kernels for $lane {
+            #[cfg(slicewise_arm11)]
+            #[inline]
+            fn arm11_one(state: &mut State<Self>, inverse: bool) {
+                if inverse { $arm11_i(state) } else { $arm11_p(state) }
+            }
             #[cfg(target_arch = "x86_64")]
             #[inline]
             fn avx2_many(states: &mut [State<Self>], inverse: bool) {
@@ -112,8 +122,8 @@ macro_rules! kernels {
         }
     };
 }
-kernels!(u16, many128, one128, em128);
-kernels!(u32, many256, one256, em256);
+kernels!(u16, many128, one128, em128, arm11::permute128, arm11::inverse128);
+kernels!(u32, many256, one256, em256, portable::permute, portable::inverse);
 
 /// Name of the environment variable that overrides backend detection.
 pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
@@ -137,13 +147,24 @@ pub enum Backend {
     /// AArch64: lane-sliced NEON many-state kernels (8 Prøst-128 / 4 Prøst-256 states per
     /// batch); single states by `u32x2`.
     Neon,
+    /// 32-bit ARM (ARMv6+, ARM state): Prøst-128 P and P^-1 in assembly, the ARM11 paper's
+    /// technique (`scripts/gen-arm11-proest.py`); Prøst-256 by `portable`.
+    Arm11,
 }
 
 impl Backend {
     /// Every backend, in a fixed order.
-    pub const ALL: [Backend; 6] = [Backend::Portable, Backend::MixSlp, Backend::U32x2, Backend::Avx2, Backend::Avx512, Backend::Neon];
+    pub const ALL: [Backend; 7] = [
+        Backend::Portable,
+        Backend::MixSlp,
+        Backend::U32x2,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::Neon,
+        Backend::Arm11,
+    ];
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: [&'static str; 6] = ["portable", "mixslp", "u32x2", "avx2", "avx512", "neon"];
+    pub const NAMES: [&'static str; 7] = ["portable", "mixslp", "u32x2", "avx2", "avx512", "neon", "arm11"];
 
     /// Iterates over every backend (available or not).
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -164,6 +185,7 @@ impl Backend {
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
             Backend::Neon => "neon",
+            Backend::Arm11 => "arm11",
         }
     }
 
@@ -176,6 +198,9 @@ impl Backend {
             Backend::Avx2 => "lane-sliced AVX2 (16/8 states per batch); single states by u32x2",
             Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
             Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states by u32x2",
+            Backend::Arm11 => {
+                "Prøst-128 in ARMv6 assembly (ARM11 technique, 23-XOR in-place MixSlices); Prøst-256 by portable"
+            }
         }
     }
 
@@ -199,13 +224,20 @@ impl Backend {
             Backend::Avx2 | Backend::Avx512 => false,
             // NEON is part of the AArch64 baseline.
             Backend::Neon => cfg!(target_arch = "aarch64"),
+            Backend::Arm11 => cfg!(slicewise_arm11),
         }
     }
 
     /// Whether the backend runs in time independent of secret data. Every backend is.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::MixSlp | Backend::U32x2 | Backend::Avx2 | Backend::Avx512 | Backend::Neon => true,
+            Backend::Portable
+            | Backend::MixSlp
+            | Backend::U32x2
+            | Backend::Avx2
+            | Backend::Avx512
+            | Backend::Neon
+            | Backend::Arm11 => true,
         }
     }
 
@@ -218,6 +250,10 @@ impl Backend {
         // and runs single states on `u32x2`, so it is never slower than `u32x2`.
         #[cfg(target_arch = "aarch64")]
         return Backend::Neon;
+        // 32-bit ARM (ARMv6 and ARMv7 in ARM state): the assembly backend, by instruction counts
+        // under qemu (docs/benchmarks-arm.md); no ARM hardware was available to time it.
+        #[cfg(slicewise_arm11)]
+        return Backend::Arm11;
         #[allow(unreachable_code)]
         if Backend::Avx512.is_available() {
             Backend::Avx512
@@ -261,9 +297,7 @@ impl Backend {
         ENV.get_or_init(|| match std::env::var(ENV_VAR) {
             Ok(v) => Backend::parse_override(&v),
             Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(v)) => {
-                Err(Error::UnknownBackend(v.to_string_lossy().into_owned()))
-            }
+            Err(std::env::VarError::NotUnicode(v)) => Err(Error::UnknownBackend(v.to_string_lossy().into_owned())),
         })
         .clone()
     }
@@ -288,6 +322,10 @@ impl Backend {
             Backend::MixSlp => mixslp::permute(s),
             Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::permute(s),
             Backend::Avx512 => L::avx512_one(s, false),
+            #[cfg(slicewise_arm11)]
+            Backend::Arm11 => L::arm11_one(s, false),
+            #[cfg(not(slicewise_arm11))]
+            Backend::Arm11 => unreachable!("the arm11 backend is only available on 32-bit ARM"),
         }
     }
 
@@ -299,6 +337,10 @@ impl Backend {
             Backend::MixSlp => mixslp::inverse(s),
             Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::inverse(s),
             Backend::Avx512 => L::avx512_one(s, true),
+            #[cfg(slicewise_arm11)]
+            Backend::Arm11 => L::arm11_one(s, true),
+            #[cfg(not(slicewise_arm11))]
+            Backend::Arm11 => unreachable!("the arm11 backend is only available on 32-bit ARM"),
         }
     }
 
@@ -315,6 +357,10 @@ impl Backend {
             Backend::Neon => L::neon_many(states, false),
             #[cfg(not(target_arch = "aarch64"))]
             Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(slicewise_arm11)]
+            Backend::Arm11 => states.iter_mut().for_each(|s| L::arm11_one(s, false)),
+            #[cfg(not(slicewise_arm11))]
+            Backend::Arm11 => unreachable!("the arm11 backend is only available on 32-bit ARM"),
         }
     }
 
@@ -331,6 +377,10 @@ impl Backend {
             Backend::Neon => L::neon_many(states, true),
             #[cfg(not(target_arch = "aarch64"))]
             Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(slicewise_arm11)]
+            Backend::Arm11 => states.iter_mut().for_each(|s| L::arm11_one(s, true)),
+            #[cfg(not(slicewise_arm11))]
+            Backend::Arm11 => unreachable!("the arm11 backend is only available on 32-bit ARM"),
         }
     }
 }

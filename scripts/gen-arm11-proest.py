@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Generates crates/proest/src/backend/arm11_p128.S: Prøst-128 P and P^-1 in ARMv6 assembly.
+
+The technique of Wiggers' "Prøst on ARM11" (../shared/papers/proest-arm11.txt), fully unrolled:
+- two 16-bit lanes per 32-bit register: register word k holds lane k (low half) and lane k + 8
+  (high half), so that the S-box and MixSlices act on whole words (as in the `u32x2` backend);
+- SubRows: 8 instructions per row of 4 words (AND/EOR), results left in renamed registers;
+- MixSlices: an in-place program of XORs between the 8 state registers, where the second
+  operand may be rotated by 16 in the barrel shifter for free (`eor rd, rd, rm, ror #16`
+  swaps the lanes of rm). MixSlices has block form [[A, B], [B, A]], so it is an 8x8 matrix
+  over GF(2)[S]/(S^2 + 1) (S = swap), and row operations x_i ^= x_j / x_i ^= S x_j reduce it
+  to a permutation. `--search` repeats the randomized greedy search that found MIX_OPS;
+- ShiftPlanes: each half rotated on its own with PKHBT/PKHTB (2 instructions per half);
+- AddConstants: one load and one XOR per word from a table of paired round constants.
+Every value lives in r1-r8 (state), r9 (temporary) and r10 (constant table); nothing is
+spilled. The script checks the program it writes by interpreting it against a reference
+Prøst-128 on random states before writing the file.
+
+  scripts/gen-arm11-proest.py            # writes the .S file
+  scripts/gen-arm11-proest.py --search   # re-runs the MixSlices search (seed 1) first
+  scripts/gen-arm11-proest.py --check    # checks the program, and that the file is up to date
+"""
+import os
+import random
+import sys
+
+# --- Reference Prøst-128 (as crates/proest/src/backend/portable.rs) --------------------------
+C128 = [0x7581, 0xB2C5]
+SHIFTS = [[0, 2, 4, 6], [0, 1, 8, 9]]
+M = [
+    [0, 4, 7, 10, 12, 14, 15], [1, 4, 11, 12, 15], [2, 5, 8, 9, 12], [3, 6, 9, 10, 13],
+    [0, 3, 4, 8, 10, 11, 14], [0, 5, 8, 11, 15], [1, 6, 8, 12, 13], [2, 7, 9, 13, 14],
+    [2, 4, 6, 7, 8, 12, 15], [3, 4, 7, 9, 12], [0, 1, 4, 10, 13], [1, 2, 5, 11, 14],
+    [0, 2, 3, 6, 8, 11, 12], [0, 3, 7, 8, 13], [0, 4, 5, 9, 14], [1, 5, 6, 10, 15],
+]
+MASK = 0xFFFF
+
+
+def rotl16(x, n):
+    n %= 16
+    return ((x << n) | (x >> (16 - n))) & MASK if n else x
+
+
+def rc(r, k):
+    return rotl16(C128[k % 2], (r + k) % 16)
+
+
+def ref_round(s, r):
+    s = s[:]
+    for b in (0, 4, 8, 12):
+        a, bb, c, d = s[b:b + 4]
+        a2 = c ^ (a & bb)
+        b2 = d ^ (bb & c)
+        c2 = a ^ (a2 & b2)
+        d2 = bb ^ (b2 & c2)
+        s[b:b + 4] = [a2, b2, c2, d2]
+    y = [0] * 16
+    for i, row in enumerate(M):
+        for c in row:
+            y[i] ^= s[c]
+    t = SHIFTS[r % 2]
+    return [rotl16(y[k], 16 - t[k // 4]) ^ rc(r, k) for k in range(16)]
+
+
+def ref_permute(s):
+    for r in range(16):
+        s = ref_round(s, r)
+    return s
+
+
+# --- The in-place paired MixSlices program ---------------------------------------------------
+# (i, j, s): word i ^= word j, with the halves of word j swapped when s = 1. Applying the ops in
+# this order to M (row operations) gives a paired permutation matrix; see mix_program().
+MIX_OPS = [(4, 5, 0), (0, 4, 0), (1, 0, 1), (6, 1, 0), (0, 5, 1), (2, 0, 0), (7, 2, 0), (1, 0, 0),
+           (3, 1, 1), (2, 1, 1), (7, 6, 1), (5, 7, 1), (3, 6, 0), (4, 3, 0), (3, 2, 1), (4, 7, 1),
+           (4, 6, 1), (0, 4, 1), (5, 0, 0), (5, 3, 1), (0, 5, 1), (4, 0, 0), (1, 0, 0)]
+
+
+def row_op(rows, i, j, s):
+    r = rows[:]
+    if s == 0:
+        r[i] ^= rows[j]
+        r[i + 8] ^= rows[j + 8]
+    else:
+        r[i] ^= rows[j + 8]
+        r[i + 8] ^= rows[j]
+    return r
+
+
+def paired_perm(rows):
+    """pi with rows[i] = e_pi(i), rows[i + 8] = e_pi(i)+8 for all i, or None."""
+    pi = []
+    for i in range(8):
+        a, b = rows[i], rows[i + 8]
+        if a == 0 or a & (a - 1) or a >= 256 or b != a << 8:
+            return None
+        pi.append(a.bit_length() - 1)
+    return pi if sorted(pi) == list(range(8)) else None
+
+
+def search(seed=1, iterations=3000):
+    rng = random.Random(seed)
+    rows0 = [sum(1 << c for c in row) for row in M]
+    best = None
+    for _ in range(iterations):
+        temp = rng.choice([0.5, 1, 2, 3, 4])
+        rows, prog = rows0[:], []
+        for _ in range(80):
+            if paired_perm(rows):
+                break
+            cands = []
+            for i in range(8):
+                for j in range(8):
+                    if i != j:
+                        for s in (0, 1):
+                            r = row_op(rows, i, j, s)
+                            cands.append((sum(bin(x).count("1") for x in r) + rng.random() * temp, i, j, s, r))
+            _, i, j, s, rows = min(cands)
+            prog.append((i, j, s))
+        if paired_perm(rows) and (best is None or len(prog) < len(best)):
+            best = prog
+    return best
+
+
+def mix_program():
+    """E_t ... E_1 M = P, and every E is an involution, so M = E_1 ... E_t P:
+    rename by P first, then apply the ops from last to first."""
+    rows = [sum(1 << c for c in row) for row in M]
+    for op in MIX_OPS:
+        rows = row_op(rows, *op)
+    pi = paired_perm(rows)
+    assert pi is not None, "MIX_OPS does not reduce M to a paired permutation"
+    return pi, list(reversed(MIX_OPS))
+
+
+# --- Code generation -------------------------------------------------------------------------
+class Gen:
+    def __init__(self):
+        self.out = []
+        self.reg = {}  # logical word -> physical register
+
+    def emit(self, s):
+        self.out.append("    " + s)
+
+    def sbox(self):
+        for base in (0, 4):
+            a, b, c, d = (self.reg[base + i] for i in range(4))
+            for (dst, x, y) in ((d, b, c), (c, a, b), (a, c, d), (b, d, a)):
+                self.emit(f"and r9, {x}, {y}")
+                self.emit(f"eor {dst}, {dst}, r9")
+            self.reg[base], self.reg[base + 1], self.reg[base + 2], self.reg[base + 3] = c, d, a, b
+
+    def mix(self):
+        pi, ops = mix_program()
+        # rename: logical word i now names what was logical word pi(i)
+        self.reg = {i: self.reg[pi[i]] for i in range(8)}
+        for (i, j, s) in ops:
+            self.emit(f"eor {self.reg[i]}, {self.reg[i]}, {self.reg[j]}" + (", ror #16" if s else ""))
+
+    def rotr_halves(self, k, lo, hi):
+        w = self.reg[k]
+        if lo:
+            self.emit(f"pkhbt r9, {w}, {w}, lsl #16")
+            self.emit(f"pkhtb {w}, {w}, r9, asr #{lo}")
+        if hi:
+            self.emit(f"pkhtb r9, {w}, {w}, asr #16")
+            self.emit(f"pkhbt {w}, {w}, r9, lsl #{16 - hi}")
+
+    def shift(self, r, inverse):
+        t = SHIFTS[r % 2]
+        for k in range(8):
+            lo, hi = t[k // 4], t[k // 4 + 2]
+            if inverse:
+                lo, hi = (16 - lo) % 16, (16 - hi) % 16
+            self.rotr_halves(k, lo, hi)
+
+    def constants(self, r):
+        for k in range(8):
+            self.emit(f"ldr r9, [r10, #{4 * (8 * r + k)}]")
+            self.emit(f"eor {self.reg[k]}, {self.reg[k]}, r9")
+
+    def load(self):
+        # Halfword accesses: a `[u16; 16]` is only 2-byte aligned.
+        self.reg = {k: f"r{k + 1}" for k in range(8)}
+        for k in range(8):
+            self.emit(f"ldrh {self.reg[k]}, [r0, #{2 * k}]")
+            self.emit(f"ldrh r9, [r0, #{16 + 2 * k}]")
+            self.emit(f"orr {self.reg[k]}, {self.reg[k]}, r9, lsl #16")
+
+    def store(self):
+        for k in range(8):
+            w = self.reg[k]
+            self.emit(f"strh {w}, [r0, #{2 * k}]")
+            self.emit(f"lsr r9, {w}, #16")
+            self.emit(f"strh r9, [r0, #{16 + 2 * k}]")
+
+    def function(self, name, inverse):
+        self.out += [f"    .globl {name}", f"    .type {name}, %function", "    .p2align 2", f".L{name}_rc:",
+                     f"    .word .Lslicewise_arm11_rc - (.L{name}_pc + 8)", f"{name}:"]
+        self.emit("push {r4-r11}")
+        self.load()
+        self.emit(f"ldr r10, .L{name}_rc")
+        self.out.append(f".L{name}_pc:")
+        self.emit("add r10, pc, r10")
+        for r in (range(15, -1, -1) if inverse else range(16)):
+            self.out.append(f"    @ round {r}")
+            if inverse:
+                self.constants(r)
+                self.shift(r, True)
+                self.mix()
+                self.sbox()
+            else:
+                self.sbox()
+                self.mix()
+                self.shift(r, False)
+                self.constants(r)
+        self.store()
+        self.emit("pop {r4-r11}")
+        self.emit("bx lr")
+        self.out.append(f"    .size {name}, . - {name}")
+
+
+# --- An interpreter of the emitted subset, to check the program before writing it ------------
+def run(lines, state, table):
+    R = {f"r{i}": 0 for i in range(13)}
+    mem = {2 * k: state[k] for k in range(16)}
+    u = lambda x: x & 0xFFFFFFFF
+    for line in lines:
+        s = line.strip()
+        if not s or s.startswith(("@", ".")) or s.endswith(":") or s.startswith(("push", "pop", "bx")):
+            continue
+        op, rest = s.split(None, 1)
+        a = [x.strip() for x in rest.replace("[", "").replace("]", "").split(",")]
+        if op == "ldrh":
+            R[a[0]] = mem[int(a[2][1:])]
+        elif op == "strh":
+            mem[int(a[2][1:])] = R[a[0]] & 0xFFFF
+        elif op == "ldr" and a[1] == "r10" and len(a) == 3:
+            R[a[0]] = table[int(a[2][1:]) // 4]
+        elif op == "ldr" or (op == "add" and a[1] == "pc"):
+            pass  # the table's address: the interpreter indexes the table directly
+        elif op == "lsr":
+            R[a[0]] = R[a[1]] >> int(a[2][1:])
+        elif op in ("and", "eor", "orr"):
+            y = R[a[2]]
+            if len(a) == 4:
+                kind, n = a[3].split(" #")
+                y = u(y >> 16 | y << 16) if (kind, n) == ("ror", "16") else u(y << int(n)) if kind == "lsl" else None
+                assert y is not None, s
+            R[a[0]] = {"and": R[a[1]] & y, "eor": R[a[1]] ^ y, "orr": R[a[1]] | y}[op]
+        elif op == "pkhbt":
+            sh = int(a[3].split("#")[1])
+            R[a[0]] = (R[a[1]] & 0xFFFF) | (u(R[a[2]] << sh) & 0xFFFF0000)
+        elif op == "pkhtb":
+            sh = int(a[3].split("#")[1])
+            x = R[a[2]]
+            x = x - (1 << 32) if x >> 31 else x
+            R[a[0]] = (R[a[1]] & 0xFFFF0000) | ((x >> sh) & 0xFFFF)
+        else:
+            raise ValueError(s)
+    return [mem[2 * k] for k in range(16)]
+
+
+def main():
+    global MIX_OPS
+    if "--search" in sys.argv:
+        MIX_OPS = search()
+        print(f"search: {len(MIX_OPS)} ops: {MIX_OPS}")
+    table = [rc(r, k) | rc(r, k + 8) << 16 for r in range(16) for k in range(8)]
+    g = Gen()
+    g.function("slicewise_proest_arm11_p128", False)
+    fwd = g.out
+    g = Gen()
+    g.function("slicewise_proest_arm11_p128_inv", True)
+    inv = g.out
+    rng = random.Random(2014)
+    for _ in range(20):
+        s = [rng.randrange(1 << 16) for _ in range(16)]
+        p = ref_permute(s)
+        assert run(fwd, s, table) == p, "forward program disagrees with the reference"
+        assert run(inv, p, table) == s, "inverse program disagrees with the reference"
+    n_fwd = sum(1 for x in fwd if x.startswith("    ") and not x.strip().startswith((".", "@")))
+    n_inv = sum(1 for x in inv if x.startswith("    ") and not x.strip().startswith((".", "@")))
+    head = [
+        "@ Generated by scripts/gen-arm11-proest.py: do not edit. Prøst-128 P and P^-1 for ARMv6+",
+        "@ (ARM state): two lanes per register, MixSlices as "
+        f"{len(MIX_OPS)} in-place XORs with free lane swaps,",
+        f"@ ShiftPlanes with PKHBT/PKHTB. {n_fwd} (P) and {n_inv} (P^-1) instructions, no loops, no spills.",
+        "@ void slicewise_proest_arm11_p128(uint16_t state[16]);  (and _inv): AAPCS, r4-r11 saved.",
+        "    .syntax unified",
+        "    .arm",
+        "    .text",
+    ]
+    tail = ["    .p2align 2", ".Lslicewise_arm11_rc:"]
+    for r in range(16):
+        tail.append("    .word " + ", ".join(f"0x{table[8 * r + k]:08x}" for k in range(8)) + f"  @ round {r}")
+    path = os.path.join(os.path.dirname(__file__), "..", "crates", "proest", "src", "backend", "arm11_p128.S")
+    text = "\n".join(head + fwd + inv + tail) + "\n"
+    if "--check" in sys.argv:
+        with open(path) as f:
+            if f.read() != text:
+                sys.exit(f"{os.path.normpath(path)} differs from what this script generates: rerun it")
+        print(f"{os.path.normpath(path)} is what this script generates, and the program checks out")
+        return
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"wrote {os.path.normpath(path)}: P {n_fwd} instructions, P^-1 {n_inv}, MixSlices {len(MIX_OPS)} XORs")
+
+
+if __name__ == "__main__":
+    main()
