@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates crates/proest/src/backend/arm11_p128.S: Prøst-128 P and P^-1 in ARMv6 assembly.
+"""Generates crates/proest/src/backend/arm11.S: Prøst P and P^-1 in ARMv6 assembly.
 
 The technique of Wiggers' "Prøst on ARM11" (../shared/papers/proest-arm11.txt), fully unrolled:
 - two 16-bit lanes per 32-bit register: register word k holds lane k (low half) and lane k + 8
@@ -65,6 +65,38 @@ def ref_round(s, r):
 def ref_permute(s):
     for r in range(16):
         s = ref_round(s, r)
+    return s
+
+
+C256 = [0x75817B9D, 0xB2C5FEF0]
+SHIFTS256 = [[0, 4, 12, 26], [1, 24, 26, 31]]
+M32 = 0xFFFFFFFF
+
+
+def rotl32(x, n):
+    n %= 32
+    return ((x << n) | (x >> (32 - n))) & M32 if n else x
+
+
+def rc256(r, k):
+    return rotl32(C256[k % 2], r + k)
+
+
+def ref_permute256(s):
+    for r in range(18):
+        for b in (0, 4, 8, 12):
+            a, bb, c, d = s[b:b + 4]
+            a2 = c ^ (a & bb)
+            b2 = d ^ (bb & c)
+            c2 = a ^ (a2 & b2)
+            d2 = bb ^ (b2 & c2)
+            s[b:b + 4] = [a2, b2, c2, d2]
+        y = [0] * 16
+        for i, row in enumerate(M):
+            for c in row:
+                y[i] ^= s[c]
+        t = SHIFTS256[r % 2]
+        s = [rotl32(y[k], 32 - t[k // 4]) ^ rc256(r, k) for k in range(16)]
     return s
 
 
@@ -220,6 +252,266 @@ class Gen:
         self.out.append(f"    .size {name}, . - {name}")
 
 
+
+# --- Prøst-256: 16 lanes of 32 bits, lazy rotations, spills ---------------------------------
+# Each lane carries a rotation known at generation time: its register (or stack slot) holds s
+# with lane = ror(s, frame). ShiftPlanes only changes frames (no instructions); AND/EOR fold the
+# relative rotation of their second operand into the barrel shifter; the round constants
+# c = rotl(C[k % 2], r + k) come from two registers holding C0 and C1, rotated for free in the
+# EOR. 11 registers hold lanes, the other 5 lanes live in stack slots, chosen by furthest next
+# use (Belady); every lane is rotated back once, when the state is stored.
+T = "r12"
+ALL_LANE_REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r11", "r10", "lr"]
+
+
+def ops256(inverse):
+    """The permutation as abstract operations on lanes 0..15."""
+    ops = []
+
+    def sbox():
+        for b in (0, 4, 8, 12):
+            a, bb, c, d = b, b + 1, b + 2, b + 3
+            # d ^= b & c; c ^= a & b; a ^= c & d; b ^= d & a; then rename (c, d, a, b)
+            for (dst, x, y) in ((d, bb, c), (c, a, bb), (a, c, d), (bb, d, a)):
+                ops.append(("andxor", dst, x, y))
+            ops.append(("rename", b, [c, d, a, bb]))
+
+    def mix():
+        pi, prog = mix_program()
+        # paired op (i, j, s) on words = lane ops on (i, i + 8) from (j, j + 8) or swapped
+        ops.append(("rename8", pi))
+        for (i, j, sw) in prog:
+            ops.append(("xor", i, j + 8 if sw else j))
+            ops.append(("xor", i + 8, j if sw else j + 8))
+
+    def shift(r, sign):
+        ops.append(("frames", [sign * SHIFTS256[r % 2][k // 4] for k in range(16)]))
+
+    def consts(r):
+        for k in range(16):
+            ops.append(("const", k, r))
+
+    for r in (range(17, -1, -1) if inverse else range(18)):
+        if inverse:
+            consts(r)
+            shift(r, -1)
+            mix()
+            sbox()
+        else:
+            sbox()
+            mix()
+            shift(r, 1)
+            consts(r)
+    return ops
+
+
+def gen256(name, inverse, dirty_penalty=0, const_regs=2):
+    """const_regs: how many of C0, C1 stay in registers (rotated for free in the EOR); the
+    other constants are PC-relative literal loads, pre-rotated to the lane's frame."""
+    LANE_REGS = ALL_LANE_REGS[:len(ALL_LANE_REGS) - const_regs]
+    CREG = ALL_LANE_REGS[len(ALL_LANE_REGS) - const_regs:]
+    pools = [0]
+    ops = ops256(inverse)
+    out = []
+    emit = lambda x: out.append("    " + x)
+    # logical lane -> physical lane slot (renames), frames and locations per physical slot
+    log = list(range(16))
+    frame = [0] * 16  # per physical slot
+    where = {}  # physical slot -> register or None (stack)
+    dirty = set()  # slots whose register differs from their stack slot
+    # next uses, in physical slots: resolve renames first
+    seq = []
+    lg = list(range(16))
+    for op in ops:
+        if op[0] == "andxor":
+            seq.append({lg[op[1]], lg[op[2]], lg[op[3]]})
+        elif op[0] == "xor":
+            seq.append({lg[op[1]], lg[op[2]]})
+        elif op[0] == "const":
+            seq.append({lg[op[1]]})
+        else:
+            seq.append(set())
+            if op[0] == "rename":
+                b, new = op[1], op[2]
+                old = lg[:]
+                for i in range(4):
+                    lg[b + i] = old[new[i]]
+            elif op[0] == "rename8":
+                pi = op[1]
+                old = lg[:]
+                for i in range(8):
+                    lg[i] = old[pi[i]]
+                    lg[i + 8] = old[pi[i] + 8]
+
+    def next_use(slot, pos):
+        for q in range(pos, len(seq)):
+            if slot in seq[q]:
+                return q
+        return 1 << 30
+
+    # entry: save registers, make room for 16 stack slots (lane slot k at [sp, #4k])
+    out += [f"    .globl {name}", f"    .type {name}, %function", "    .p2align 2",
+            f".L{name}_c:", "    .word 0x75817b9d, 0xb2c5fef0", f"{name}:"]
+    emit("push {r0, r4-r11, lr}")
+    emit("sub sp, sp, #64")
+    firsts = sorted(range(16), key=lambda k: next_use(k, 0))
+    in_regs = firsts[:len(LANE_REGS)]
+    for k in range(16):
+        if k not in in_regs:
+            emit(f"ldr {T}, [r0, #{4 * k}]")
+            emit(f"str {T}, [sp, #{4 * k}]")
+            where[k] = None
+    free = LANE_REGS[:]
+    # r0 is the pointer: load it last
+    order = sorted(in_regs, key=lambda k: 0 if True else 1)
+    regs_for = {}
+    for k in order:
+        reg = [x for x in free if x != "r0"][0] if len(free) > 1 else free[0]
+        free.remove(reg)
+        regs_for[k] = reg
+    for k in sorted(in_regs, key=lambda k: regs_for[k] == "r0"):
+        emit(f"ldr {regs_for[k]}, [r0, #{4 * k}]")
+        where[k] = regs_for[k]
+        dirty.add(k)
+    for q, creg in enumerate(CREG):
+        emit(f"ldr {creg}, .L{name}_c" + (f" + {4 * q}" if q else ""))
+
+    def ensure(slots, pos):
+        for sl in slots:
+            if where[sl] is not None:
+                continue
+            regs_used = {where[x] for x in where if where[x] is not None}
+            freer = [x for x in LANE_REGS if x not in regs_used]
+            if freer:
+                reg = freer[0]
+            else:
+                cands = [x for x in where if where[x] is not None and x not in slots]
+                victim = max(cands, key=lambda x: next_use(x, pos) - (dirty_penalty if x in dirty else 0))
+                reg = where[victim]
+                if victim in dirty:
+                    emit(f"str {reg}, [sp, #{4 * victim}]")
+                    dirty.discard(victim)
+                where[victim] = None
+            emit(f"ldr {reg}, [sp, #{4 * sl}]")
+            where[sl] = reg
+
+    def rot(n):
+        n %= 32
+        return f", ror #{n}" if n else ""
+
+    for pos, op in enumerate(ops):
+        kind = op[0]
+        if kind == "andxor":
+            d, x, y = log[op[1]], log[op[2]], log[op[3]]
+            ensure([d, x, y], pos)
+            emit(f"and {T}, {where[x]}, {where[y]}{rot(frame[y] - frame[x])}")
+            emit(f"eor {where[d]}, {where[d]}, {T}{rot(frame[x] - frame[d])}")
+            dirty.add(d)
+        elif kind == "xor":
+            i, j = log[op[1]], log[op[2]]
+            ensure([i, j], pos)
+            emit(f"eor {where[i]}, {where[i]}, {where[j]}{rot(frame[j] - frame[i])}")
+            dirty.add(i)
+        elif kind == "const":
+            k, r = op[1], op[2]
+            sl = log[k]
+            ensure([sl], pos)
+            if k % 2 < len(CREG):
+                emit(f"eor {where[sl]}, {where[sl]}, {CREG[k % 2]}{rot(-(r + k + frame[sl]))}")
+            else:
+                emit(f"ldr {T}, ={rotl32(rc256(r, k), frame[sl]):#010x}")
+                emit(f"eor {where[sl]}, {where[sl]}, {T}")
+            dirty.add(sl)
+            if k == 15 and len(CREG) < 2:
+                # a literal pool after every round's constants keeps the loads within reach
+                pools[0] += 1
+                emit(f"b .L{name}_pool{pools[0]}")
+                out.append("    .ltorg")
+                out.append(f".L{name}_pool{pools[0]}:")
+        elif kind == "frames":
+            for k in range(16):
+                frame[log[k]] = (frame[log[k]] + op[1][k]) % 32
+        elif kind == "rename":
+            b, new = op[1], op[2]
+            old = log[:]
+            for i in range(4):
+                log[b + i] = old[new[i]]
+        elif kind == "rename8":
+            pi = op[1]
+            old = log[:]
+            for i in range(8):
+                log[i] = old[pi[i]]
+                log[i + 8] = old[pi[i] + 8]
+    # store: logical lane k is in physical slot log[k]
+    emit(f"ldr {T}, [sp, #64]")
+    for k in range(16):
+        sl = log[k]
+        reg = where[sl]
+        if reg is None:
+            reg = "lr"
+            emit(f"ldr {reg}, [sp, #{4 * sl}]")
+        if frame[sl]:
+            emit(f"ror {reg}, {reg}, #{frame[sl]}")
+        emit(f"str {reg}, [{T}, #{4 * k}]")
+    emit("add sp, sp, #64")
+    emit("pop {r0, r4-r11, pc}")
+    out.append(f"    .size {name}, . - {name}")
+    return out
+
+
+def run256(lines, state):
+    R = {f"r{i}": 0 for i in range(13)}
+    R["lr"] = 0
+    u = lambda x: x & M32
+    stack = {}
+    mem = {4 * k: state[k] for k in range(16)}
+    consts = {0: C256[0], 4: C256[1]}
+    pushed_r0 = None
+    for line in lines:
+        s = line.strip()
+        if not s or s.startswith(("@", ".")) or s.endswith(":") or s.startswith(("bx", "sub sp", "add sp")):
+            continue
+        if s.startswith("push"):
+            pushed_r0 = "r0"
+            stack[64] = None  # filled below with r0's value
+            stack[64] = R["r0"]
+            continue
+        if s.startswith("pop"):
+            continue
+        op, rest = s.split(None, 1)
+        a = [x.strip() for x in rest.replace("[", "").replace("]", "").split(",")]
+        if op == "b":
+            continue
+        if op == "ldr" and a[1].startswith("="):
+            R[a[0]] = int(a[1][1:], 16)
+        elif op == "ldr" and a[1].startswith(".L"):
+            off = 4 if "+ 4" in a[1] else 0
+            R[a[0]] = consts[off]
+        elif op == "ldr":
+            base, off = a[1], int(a[2][1:])
+            R[a[0]] = stack[off] if base == "sp" else mem[off]
+        elif op == "str":
+            base, off = a[1], int(a[2][1:])
+            if base == "sp":
+                stack[off] = R[a[0]]
+            else:
+                mem[off] = R[a[0]]
+        elif op == "ror":
+            n = int(a[2][1:])
+            x = R[a[1]]
+            R[a[0]] = u(x >> n | x << (32 - n))
+        elif op in ("and", "eor"):
+            y = R[a[2]]
+            if len(a) == 4:
+                n = int(a[3].split("#")[1])
+                y = u(y >> n | y << (32 - n))
+            R[a[0]] = R[a[1]] & y if op == "and" else R[a[1]] ^ y
+        else:
+            raise ValueError(s)
+    assert pushed_r0
+    return [mem[4 * k] for k in range(16)]
+
+
 # --- An interpreter of the emitted subset, to check the program before writing it ------------
 def run(lines, state, table):
     R = {f"r{i}": 0 for i in range(13)}
@@ -261,6 +553,10 @@ def run(lines, state, table):
     return [mem[2 * k] for k in range(16)]
 
 
+def count_insns(lines):
+    return sum(1 for x in lines if x.startswith("    ") and not x.strip().startswith((".", "@")))
+
+
 def main():
     global MIX_OPS
     if "--search" in sys.argv:
@@ -273,20 +569,31 @@ def main():
     g = Gen()
     g.function("slicewise_proest_arm11_p128_inv", True)
     inv = g.out
+    # the eviction penalty for dirty lanes (a store) is a free parameter: take the best
+    best256 = lambda name, inv: min(
+        (gen256(name, inv, d, c) for d in (0, 2, 4, 8, 16, 32) for c in (0, 1, 2)), key=count_insns)
+    fwd256 = best256("slicewise_proest_arm11_p256", False)
+    inv256 = best256("slicewise_proest_arm11_p256_inv", True)
     rng = random.Random(2014)
     for _ in range(20):
         s = [rng.randrange(1 << 16) for _ in range(16)]
         p = ref_permute(s)
         assert run(fwd, s, table) == p, "forward program disagrees with the reference"
         assert run(inv, p, table) == s, "inverse program disagrees with the reference"
-    n_fwd = sum(1 for x in fwd if x.startswith("    ") and not x.strip().startswith((".", "@")))
-    n_inv = sum(1 for x in inv if x.startswith("    ") and not x.strip().startswith((".", "@")))
+        s = [rng.randrange(1 << 32) for _ in range(16)]
+        p = ref_permute256(s[:])
+        assert run256(fwd256, s) == p, "Prøst-256 forward program disagrees with the reference"
+        assert run256(inv256, p) == s, "Prøst-256 inverse program disagrees with the reference"
+    count = lambda lines: sum(1 for x in lines if x.startswith("    ") and not x.strip().startswith((".", "@")))
+    n_fwd, n_inv, n_fwd256, n_inv256 = count(fwd), count(inv), count(fwd256), count(inv256)
     head = [
-        "@ Generated by scripts/gen-arm11-proest.py: do not edit. Prøst-128 P and P^-1 for ARMv6+",
-        "@ (ARM state): two lanes per register, MixSlices as "
-        f"{len(MIX_OPS)} in-place XORs with free lane swaps,",
-        f"@ ShiftPlanes with PKHBT/PKHTB. {n_fwd} (P) and {n_inv} (P^-1) instructions, no loops, no spills.",
-        "@ void slicewise_proest_arm11_p128(uint16_t state[16]);  (and _inv): AAPCS, r4-r11 saved.",
+        "@ Generated by scripts/gen-arm11-proest.py: do not edit. Prøst P and P^-1 for ARMv6+ (ARM state).",
+        f"@ Prøst-128: two lanes per register, MixSlices as {len(MIX_OPS)} in-place XORs with free lane swaps,",
+        f"@ ShiftPlanes with PKHBT/PKHTB: {n_fwd} (P) and {n_inv} (P^-1) instructions, no loops, no spills.",
+        "@ Prøst-256: one lane per register, rotations folded into the barrel shifter (lazy frames),",
+        f"@ 5 lanes in stack slots: {n_fwd256} (P) and {n_inv256} (P^-1) instructions.",
+        "@ void slicewise_proest_arm11_p128(uint16_t state[16]), _p256(uint32_t state[16]), and _inv:",
+        "@ AAPCS, callee-saved registers restored.",
         "    .syntax unified",
         "    .arm",
         "    .text",
@@ -294,8 +601,8 @@ def main():
     tail = ["    .p2align 2", ".Lslicewise_arm11_rc:"]
     for r in range(16):
         tail.append("    .word " + ", ".join(f"0x{table[8 * r + k]:08x}" for k in range(8)) + f"  @ round {r}")
-    path = os.path.join(os.path.dirname(__file__), "..", "crates", "proest", "src", "backend", "arm11_p128.S")
-    text = "\n".join(head + fwd + inv + tail) + "\n"
+    path = os.path.join(os.path.dirname(__file__), "..", "crates", "proest", "src", "backend", "arm11.S")
+    text = "\n".join(head + fwd + inv + fwd256 + inv256 + tail) + "\n"
     if "--check" in sys.argv:
         with open(path) as f:
             if f.read() != text:
@@ -304,7 +611,7 @@ def main():
         return
     with open(path, "w") as f:
         f.write(text)
-    print(f"wrote {os.path.normpath(path)}: P {n_fwd} instructions, P^-1 {n_inv}, MixSlices {len(MIX_OPS)} XORs")
+    print(f"wrote {os.path.normpath(path)}: Prøst-128 P {n_fwd} instructions, P^-1 {n_inv}; Prøst-256 P {n_fwd256}, P^-1 {n_inv256}")
 
 
 if __name__ == "__main__":

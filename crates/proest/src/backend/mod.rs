@@ -51,7 +51,7 @@ pub(crate) trait Kernels: u32x2::Paired {
     /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
     #[cfg(target_arch = "aarch64")]
     fn neon_em(job: &mut EmJob<'_>) -> EmSums;
-    /// The `arm11` backend on one state (Prøst-128 in assembly, Prøst-256 on `portable`).
+    /// The `arm11` backend on one state (assembly).
     #[cfg(slicewise_arm11)]
     fn arm11_one(state: &mut State<Self>, inverse: bool);
 }
@@ -123,7 +123,7 @@ macro_rules! kernels {
     };
 }
 kernels!(u16, many128, one128, em128, arm11::permute128, arm11::inverse128);
-kernels!(u32, many256, one256, em256, portable::permute, portable::inverse);
+kernels!(u32, many256, one256, em256, arm11::permute256, arm11::inverse256);
 
 /// Name of the environment variable that overrides backend detection.
 pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
@@ -147,8 +147,8 @@ pub enum Backend {
     /// AArch64: lane-sliced NEON many-state kernels (8 Prøst-128 / 4 Prøst-256 states per
     /// batch); single states by `u32x2`.
     Neon,
-    /// 32-bit ARM (ARMv6+, ARM state): Prøst-128 P and P^-1 in assembly, the ARM11 paper's
-    /// technique (`scripts/gen-arm11-proest.py`); Prøst-256 by `portable`.
+    /// 32-bit ARM (ARMv6+, ARM state): P and P^-1 in generated assembly, the ARM11 paper's
+    /// techniques (`scripts/gen-arm11-proest.py`), Prøst-128 and Prøst-256.
     Arm11,
 }
 
@@ -199,7 +199,7 @@ impl Backend {
             Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
             Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states by u32x2",
             Backend::Arm11 => {
-                "Prøst-128 in ARMv6 assembly (ARM11 technique, 23-XOR in-place MixSlices); Prøst-256 by portable"
+                "ARMv6 assembly (ARM11 techniques: paired 16-bit lanes, 23-XOR in-place MixSlices, free rotations)"
             }
         }
     }
