@@ -87,8 +87,21 @@ pub struct GroestlBenchArgs {
     /// a burst of load on a shared machine moves one run, not the figure.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
+    /// How a cell's figure is taken from its `--runs` runs: `median` (default), or `min`, the
+    /// least-disturbed run, for comparisons on a machine whose other cores are busy.
+    #[arg(long, value_enum, default_value_t = AcrossRuns::Median)]
+    across_runs: AcrossRuns,
     #[command(flatten)]
     common: CommonBenchArgs,
+}
+
+/// The statistic taken across the `--runs` runs of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AcrossRuns {
+    /// The median run.
+    Median,
+    /// The fastest run.
+    Min,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -214,17 +227,18 @@ fn run_groestl(args: GroestlBenchArgs) -> anyhow::Result<ExitCode> {
     };
     let plan = args.common.plan();
     let mut first = true;
-    let cells = median_of_runs(args.runs as usize, || {
+    let cells = combine_runs(args.runs as usize, args.across_runs, || {
         let cells = measure_groestl(&args, &backends, plan, first);
         first = false;
         cells
     });
-    report_with("groestl", &cells, &args.common, args.runs as usize)?;
+    report_with("groestl", &cells, &args.common, args.runs as usize, args.across_runs)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `measure` `runs` times; each cell of the result is the median of its runs.
-pub fn median_of_runs(runs: usize, mut measure: impl FnMut() -> Vec<Cell>) -> Vec<Cell> {
+/// Runs `measure` `runs` times; each cell of the result is the median (or the minimum) of its
+/// runs.
+pub fn combine_runs(runs: usize, across: AcrossRuns, mut measure: impl FnMut() -> Vec<Cell>) -> Vec<Cell> {
     let all: Vec<Vec<Cell>> = (0..runs.max(1)).map(|_| measure()).collect();
     let mut out = all[0].clone();
     for cell in &mut out {
@@ -237,7 +251,10 @@ pub fn median_of_runs(runs: usize, mut measure: impl FnMut() -> Vec<Cell>) -> Ve
             })
             .collect();
         v.sort_by(f64::total_cmp);
-        cell.cycles_per_byte = v[v.len() / 2];
+        cell.cycles_per_byte = match across {
+            AcrossRuns::Median => v[v.len() / 2],
+            AcrossRuns::Min => v[0],
+        };
     }
     out
 }
@@ -415,7 +432,7 @@ pub fn markdown(cells: &[Cell]) -> String {
 
 /// Prints the table or JSON and, with `--save`, writes JSON, Markdown and SVG files.
 pub fn report(target: &str, cells: &[Cell], common: &CommonBenchArgs) -> anyhow::Result<()> {
-    report_with(target, cells, common, 1)
+    report_with(target, cells, common, 1, AcrossRuns::Median)
 }
 
 /// Splits a row label such as `gfni (hash_many ×256)` into the implementation (`gfni`) and
@@ -445,10 +462,20 @@ fn slug(s: &str) -> String {
     out.trim_matches('-').to_string()
 }
 
-/// [`report`] for a figure that is the median of `runs` whole runs.
-pub fn report_with(target: &str, cells: &[Cell], common: &CommonBenchArgs, runs: usize) -> anyhow::Result<()> {
+/// [`report`] for a figure that is the median (or minimum) of `runs` whole runs.
+pub fn report_with(
+    target: &str,
+    cells: &[Cell],
+    common: &CommonBenchArgs,
+    runs: usize,
+    across: AcrossRuns,
+) -> anyhow::Result<()> {
     let statistic = if runs > 1 {
-        format!("median of {runs} runs, each the median of {} samples", common.samples)
+        let across = match across {
+            AcrossRuns::Median => "median",
+            AcrossRuns::Min => "minimum",
+        };
+        format!("{across} of {runs} runs, each the median of {} samples", common.samples)
     } else {
         format!("median of {} samples", common.samples)
     };
@@ -564,9 +591,24 @@ mod tests {
             cycles_per_byte: v,
         };
         let mut vals = [5.0, 1.0, 3.0].into_iter();
-        let out = median_of_runs(3, || vec![c(vals.next().unwrap())]);
+        let out = combine_runs(3, AcrossRuns::Median, || vec![c(vals.next().unwrap())]);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].cycles_per_byte, 3.0);
+    }
+
+    #[test]
+    fn runs_are_merged_by_minimum_on_request() {
+        let c = |v| Cell {
+            algorithm: "a".into(),
+            implementation: "i".into(),
+            constant_time: None,
+            bytes: 64,
+            cycles_per_byte: v,
+        };
+        let mut vals = [5.0, 1.0, 3.0, 4.0].into_iter();
+        let out = combine_runs(4, AcrossRuns::Min, || vec![c(vals.next().unwrap())]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].cycles_per_byte, 1.0);
     }
 
     #[test]
