@@ -105,22 +105,28 @@ pub struct EncodeOptions {
     pub associativity: bool,
     /// CaDiCaL configuration (`SLP_SAT_CONFIG`: `unsat`, `sat` or `plain`), if any.
     pub solver_config: Option<String>,
+    /// Break the symmetry of input permutations that map the target set onto itself (see
+    /// [`symmetry`]; off with `SLP_SAT_NOSYM`). Absent from proof directories written before
+    /// it existed, which therefore read as `false`.
+    #[serde(default)]
+    pub automorphisms: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { distinct: true, associativity: true, solver_config: None }
+        EncodeOptions { distinct: true, associativity: true, solver_config: None, automorphisms: true }
     }
 }
 
 impl EncodeOptions {
     /// The defaults, changed by the experiment variables `SLP_SAT_NODISTINCT`,
-    /// `SLP_SAT_NOASSOC` and `SLP_SAT_CONFIG`.
+    /// `SLP_SAT_NOASSOC`, `SLP_SAT_NOSYM` and `SLP_SAT_CONFIG`.
     pub fn from_env() -> Self {
         EncodeOptions {
             distinct: std::env::var_os("SLP_SAT_NODISTINCT").is_none(),
             associativity: std::env::var_os("SLP_SAT_NOASSOC").is_none(),
             solver_config: std::env::var("SLP_SAT_CONFIG").ok().filter(|c| ["unsat", "sat", "plain"].contains(&c.as_str())),
+            automorphisms: std::env::var_os("SLP_SAT_NOSYM").is_none(),
         }
     }
 }
@@ -278,6 +284,9 @@ fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, En
             }
         }
     }
+    if opts.automorphisms {
+        symmetry(&mut f, n, k, targets, &op1, &op2);
+    }
     // Canonical order: the greedy topological order that always places the smallest-valued
     // ready line next. If line j could stand at position i (it uses no line >= i), then
     // val(i) < val(j) as integers (bit n-1 most significant).
@@ -300,6 +309,116 @@ fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, En
         }
     }
     (f, Enc { n, k, op1, op2 })
+}
+
+/// The permutations τ of the inputs that map the target set onto itself, at most `cap` of
+/// them, the identity first. `tau[i] = a` means that bit a of a value moves to bit i (input
+/// x_a becomes x_i); the search backtracks over tau[0], tau[1], … and prunes when the
+/// multiset of the targets restricted to the columns fixed so far differs from the multiset
+/// of their restrictions to the image columns. Any subset of the group serves [`symmetry`].
+pub fn target_automorphisms(n: usize, targets: &[Row], cap: usize) -> Vec<Vec<usize>> {
+    fn restrict(t: Row, cols: &[usize]) -> u128 {
+        cols.iter().enumerate().fold(0, |acc, (i, &c)| acc | (((t >> c) & 1) << i))
+    }
+    struct Search<'a> {
+        n: usize,
+        targets: &'a [Row],
+        cap: usize,
+        budget: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn rec(s: &mut Search<'_>, pre: &mut Vec<usize>, used: &mut [bool]) {
+        if s.out.len() >= s.cap || s.budget == 0 {
+            return;
+        }
+        s.budget -= 1;
+        let c = pre.len();
+        let id: Vec<usize> = (0..c).collect();
+        let mut a: Vec<u128> = s.targets.iter().map(|&t| restrict(t, pre)).collect();
+        let mut b: Vec<u128> = s.targets.iter().map(|&t| restrict(t, &id)).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        if a != b {
+            return;
+        }
+        if c == s.n {
+            s.out.push(pre.clone());
+            return;
+        }
+        // The identity is tried first (d = c before the others).
+        for d in std::iter::once(c).chain((0..s.n).filter(|&d| d != c)) {
+            if !used[d] {
+                used[d] = true;
+                pre.push(d);
+                rec(s, pre, used);
+                pre.pop();
+                used[d] = false;
+            }
+        }
+    }
+    // A node budget keeps matrices with huge groups (or none, but many partial matches) fast.
+    let mut s = Search { n, targets, cap, budget: 200_000, out: Vec::new() };
+    rec(&mut s, &mut Vec::new(), &mut vec![false; n]);
+    s.out
+}
+
+/// Symmetry breaking for input permutations. If τ permutes the inputs and maps the target set
+/// onto itself, renaming the inputs by τ turns a program into a program for the same targets
+/// with the same number of lines and the same operand graph. That keeps rules 1, 2 and 4 of
+/// the normal form (they refer to uses, depths, equalities and the set of outputs only), and
+/// re-ordering the lines canonically restores rule 3. So the programs in normal form fall into
+/// orbits of the group G of such τ, and the CNF may keep one program per orbit.
+///
+/// The invariant compared: the set B(P) of input pairs {a, b} that P adds directly (a line
+/// with both operands inputs), as a bit vector u over all pairs in ascending order of the
+/// value x_a ⊕ x_b (bit n−1 most significant). Renaming maps B(P) to τ(B(P)). The CNF
+/// requires u(B) ≥lex u(τ(B)) (1 before 0 at the first difference) for every τ found. In
+/// each orbit, the program whose vector is lexicographically largest satisfies this against
+/// every element of G, so every orbit keeps a program, also when only a subset of G is used.
+fn symmetry(f: &mut Cnf, n: usize, k: usize, targets: &[Row], op1: &[Vec<i32>], op2: &[Vec<i32>]) {
+    let group = target_automorphisms(n, targets, 64);
+    if group.len() <= 1 {
+        return;
+    }
+    // Pairs a < b in ascending order of 2^a + 2^b.
+    let mut pairs: Vec<(usize, usize)> = (0..n).flat_map(|b| (0..b).map(move |a| (a, b))).collect();
+    pairs.sort_by_key(|&(a, b)| (1u128 << a) | (1u128 << b));
+    let index = |a: usize, b: usize| pairs.iter().position(|&p| p == (a.min(b), a.max(b))).expect("pair");
+    // u[p] <-> some line adds the inputs of pair p.
+    let mut u = Vec::with_capacity(pairs.len());
+    for &(a, b) in &pairs {
+        let up = f.var();
+        let mut any = vec![-up];
+        for j in 0..k {
+            let s = f.var();
+            f.add(&[-s, op1[j][a]]);
+            f.add(&[-s, op2[j][b]]);
+            f.add(&[s, -op1[j][a], -op2[j][b]]);
+            f.add(&[-s, up]);
+            any.push(s);
+        }
+        f.add(&any);
+        u.push(up);
+    }
+    for tau in group.iter().skip(1) {
+        // The image set contains the pair {i, j} iff B contains {tau[i], tau[j]}.
+        let w: Vec<i32> = pairs.iter().map(|&(a, b)| u[index(tau[a], tau[b])]).collect();
+        // e: "u and w agree on all pairs so far" (0 stands for the constant true).
+        let mut e = 0i32;
+        for p in 0..pairs.len() {
+            if u[p] == w[p] {
+                continue;
+            }
+            let guard: Vec<i32> = if e == 0 { Vec::new() } else { vec![-e] };
+            // e -> u[p] >= w[p]
+            f.add(&[&guard[..], &[u[p], -w[p]]].concat());
+            // e and u[p] == w[p] -> e2
+            let e2 = f.var();
+            f.add(&[&guard[..], &[u[p], w[p], e2]].concat());
+            f.add(&[&guard[..], &[-u[p], -w[p], e2]].concat());
+            e = e2;
+        }
+    }
 }
 
 /// Re-association normal form. Depth variables `dep[i][d]` ("line i has depth ≥ d") are
@@ -726,6 +845,47 @@ mod tests {
         assert!(p.meta.extra.contains(&"optimal".to_string()));
         // Every k below the optimum was refuted.
         assert!(r.log.iter().filter(|l| l.1 == "unsat").count() >= 1);
+    }
+
+    #[test]
+    fn automorphisms_of_the_catalogue() {
+        let mix = parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
+        let t = nontrivial_targets(&mix);
+        let g = target_automorphisms(16, &t, 64);
+        // MixSlices: a group of order 8; every element maps the target set onto itself.
+        assert_eq!(g.len(), 8);
+        assert_eq!(g[0], (0..16).collect::<Vec<_>>());
+        let mut sorted = t.clone();
+        sorted.sort_unstable();
+        for tau in &g {
+            let mut img: Vec<Row> = t.iter().map(|&r| (0..16).fold(0, |acc, i| acc | (((r >> tau[i]) & 1) << i))).collect();
+            img.sort_unstable();
+            assert_eq!(img, sorted, "{tau:?}");
+        }
+        // The random 8x8 matrices have only the identity.
+        for text in [include_str!("../../../test-vectors/slp/random8_s1.txt"), include_str!("../../../test-vectors/slp/random8_s3.txt")] {
+            let m = parse_matrix(text).unwrap();
+            assert_eq!(target_automorphisms(8, &nontrivial_targets(&m), 64).len(), 1);
+        }
+    }
+
+    #[test]
+    fn symmetry_breaking_keeps_the_optimum() {
+        // Circulant rows of weight 3 (rotations and reflections: a group of order 12): with
+        // and without symmetry breaking, the same k must be refuted and the same optimum found.
+        let m = parse_matrix("111000\n011100\n001110\n000111\n100011\n110001\n").unwrap();
+        assert!(target_automorphisms(6, &nontrivial_targets(&m), 64).len() >= 6);
+        let run = |sym: bool| {
+            let opts = ExactOptions { encoding: EncodeOptions { automorphisms: sym, ..EncodeOptions::default() }, ..ExactOptions::new(Duration::from_secs(60)) };
+            exact(&m, &opts, |_, _, _| {}).unwrap()
+        };
+        let (a, b) = (run(true), run(false));
+        assert!(a.optimal && b.optimal);
+        let (pa, pb) = (a.program.clone().unwrap(), b.program.clone().unwrap());
+        pa.verify(&m).unwrap();
+        assert_eq!(pa.xor_count(), pb.xor_count());
+        let answers = |r: &ExactReport| r.log.iter().map(|l| (l.0, l.1)).collect::<Vec<_>>();
+        assert_eq!(answers(&a), answers(&b));
     }
 
     /// The DRAT checker for the proof tests: `SLICEWISE_DRAT_CHECKER`, else `rate` on PATH
