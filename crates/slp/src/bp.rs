@@ -20,6 +20,7 @@
 //! are `u128` bitsets, so all arithmetic is word XOR/popcount.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
@@ -99,7 +100,12 @@ pub struct BpOptions {
 
 impl Default for BpOptions {
     fn default() -> Self {
-        BpOptions { criterion: Criterion::Rnbp, max_depth: None, levels: 3, max_sets: 96 }
+        BpOptions {
+            criterion: Criterion::Rnbp,
+            max_depth: None,
+            levels: 3,
+            max_sets: 96,
+        }
     }
 }
 
@@ -111,6 +117,8 @@ struct Cand {
     count: u32,
     norm_delta: u32,
     nearest: bool,
+    /// The last target whose decompositions counted this value (a value counts once per target).
+    last_target: u32,
 }
 
 struct State {
@@ -122,6 +130,9 @@ struct State {
     found: Vec<bool>,
     dist: Vec<usize>,
     sets: Vec<Vec<Vec<u32>>>,
+    /// Per target, the least-depth pair (i, j, depth) of base elements with b_i ⊕ b_j = t, ties to
+    /// the least i; kept up to date in [`State::add`] (a new pair always involves the new element).
+    easy: Vec<Option<(u32, u32, u32)>>,
 }
 
 impl State {
@@ -129,7 +140,8 @@ impl State {
         let s = self.base[i as usize] ^ self.base[j as usize];
         let new = self.base.len() as u32;
         self.base.push(s);
-        self.depth.push(self.depth[i as usize].max(self.depth[j as usize]) + 1);
+        self.depth
+            .push(self.depth[i as usize].max(self.depth[j as usize]) + 1);
         self.pair.push((i, j));
         self.index.insert(s, new);
         for t in 0..self.targets.len() {
@@ -141,6 +153,14 @@ impl State {
                 self.dist[t] = 0;
                 self.sets[t].clear();
                 continue;
+            }
+            if let Some(&k) = self.index.get(&(self.targets[t] ^ s))
+                && k != new
+            {
+                let d = self.depth[k as usize].max(self.depth[new as usize]) + 1;
+                if self.easy[t].is_none_or(|(bi, _, bd)| d < bd || (d == bd && k < bi)) {
+                    self.easy[t] = Some((k, new, d));
+                }
             }
             let old = std::mem::take(&mut self.sets[t]);
             let mut out: Vec<Vec<u32>> = Vec::with_capacity(old.len() * 2);
@@ -161,7 +181,11 @@ impl State {
                 }
             }
             out.extend(old);
-            let min = out.iter().map(Vec::len).min().expect("a target always has a decomposition");
+            let min = out
+                .iter()
+                .map(Vec::len)
+                .min()
+                .expect("a target always has a decomposition");
             self.dist[t] = min - 1;
             let limit = min + opts.levels - 1;
             out.retain(|d| d.len() <= limit);
@@ -205,24 +229,33 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
         pair: Vec::new(),
         index: RowMap::default(),
         found: vec![false; nt],
-        dist: targets.iter().map(|t| t.count_ones() as usize - 1).collect(),
-        sets: targets.iter().map(|t| vec![(0..n as u32).filter(|&c| t >> c & 1 == 1).collect()]).collect(),
+        dist: targets
+            .iter()
+            .map(|t| t.count_ones() as usize - 1)
+            .collect(),
+        sets: targets
+            .iter()
+            .map(|t| vec![(0..n as u32).filter(|&c| t >> c & 1 == 1).collect()])
+            .collect(),
+        easy: vec![None; nt],
         targets,
     };
     for i in 0..n {
         st.index.insert(1u128 << i, i as u32);
     }
+    for t in 0..nt {
+        st.easy[t] = st.easy_pair(st.targets[t]);
+    }
     let max_depth = opts.max_depth.map_or(u32::MAX, |d| d as u32);
     let bounded = opts.max_depth.is_some();
     let mut cand_index: RowMap<u32> = RowMap::default();
     let mut cands: Vec<Cand> = Vec::new();
-    let mut seen: RowMap<()> = RowMap::default();
     while st.found.iter().any(|f| !f) {
         // Easy move: a target that is the sum of two base elements.
         let mut easy = None;
         for t in 0..nt {
             if !st.found[t]
-                && let Some((i, j, d)) = st.easy_pair(st.targets[t])
+                && let Some((i, j, d)) = st.easy[t]
                 && d <= max_depth
             {
                 easy = Some((i, j));
@@ -234,7 +267,11 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
             continue;
         }
         // Score every pair inside a minimal decomposition.
-        let nearest = (0..nt).filter(|&t| !st.found[t]).map(|t| st.dist[t]).min().unwrap_or(0);
+        let nearest = (0..nt)
+            .filter(|&t| !st.found[t])
+            .map(|t| st.dist[t])
+            .min()
+            .unwrap_or(0);
         cand_index.clear();
         cands.clear();
         let mut repair: Option<(usize, u32, u32, u32)> = None;
@@ -243,37 +280,62 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
                 continue;
             }
             let d = st.dist[t];
-            seen.clear();
             for set in &st.sets[t] {
                 if set.len() != d + 1 {
                     continue;
                 }
                 // With a depth bound, a set can still become the target within the bound iff
                 // Σ 2^depth ≤ 2^bound (Kraft); a pair is useful only if the new set still is.
-                let kraft: u64 = if bounded { set.iter().map(|&x| 1u64 << st.depth[x as usize].min(62)).sum() } else { 0 };
+                let kraft: u64 = if bounded {
+                    set.iter()
+                        .map(|&x| 1u64 << st.depth[x as usize].min(62))
+                        .sum()
+                } else {
+                    0
+                };
                 for (a, &i) in set.iter().enumerate() {
                     for &j in &set[a + 1..] {
                         if bounded {
                             let (di, dj) = (st.depth[i as usize], st.depth[j as usize]);
                             let dn = di.max(dj) + 1;
-                            if dn > max_depth || kraft - (1 << di) - (1 << dj) + (1 << dn.min(62)) > 1u64 << max_depth.min(62) {
+                            if dn > max_depth
+                                || kraft - (1 << di) - (1 << dj) + (1 << dn.min(62))
+                                    > 1u64 << max_depth.min(62)
+                            {
                                 continue;
                             }
                         }
                         let v = st.base[i as usize] ^ st.base[j as usize];
-                        if seen.insert(v, ()).is_some() {
-                            continue;
-                        }
-                        if let Some(&k) = st.index.get(&v) {
-                            repair = Some((t, i, j, k));
-                            break 'targets;
-                        }
                         let dep = st.depth[i as usize].max(st.depth[j as usize]) + 1;
-                        let idx = *cand_index.entry(v).or_insert_with(|| {
-                            cands.push(Cand { value: v, pair: (i, j), depth: dep, count: 0, norm_delta: 0, nearest: false });
-                            (cands.len() - 1) as u32
-                        });
+                        // One hash operation per pair: a value is checked against the base the
+                        // first time it appears in this step, and counts once per target.
+                        let idx = match cand_index.entry(v) {
+                            Entry::Occupied(o) => {
+                                let idx = *o.get();
+                                if cands[idx as usize].last_target == t as u32 {
+                                    continue;
+                                }
+                                idx
+                            }
+                            Entry::Vacant(vac) => {
+                                if let Some(&k) = st.index.get(&v) {
+                                    repair = Some((t, i, j, k));
+                                    break 'targets;
+                                }
+                                cands.push(Cand {
+                                    value: v,
+                                    pair: (i, j),
+                                    depth: dep,
+                                    count: 0,
+                                    norm_delta: 0,
+                                    nearest: false,
+                                    last_target: t as u32,
+                                });
+                                *vac.insert((cands.len() - 1) as u32)
+                            }
+                        };
                         let c = &mut cands[idx as usize];
+                        c.last_target = t as u32;
                         if dep < c.depth {
                             c.depth = dep;
                             c.pair = (i, j);
@@ -340,7 +402,11 @@ fn choose(cands: &[Cand], crit: Criterion, max_depth: u32, rng: &mut ChaCha8Rng)
     if best.is_empty() {
         return None;
     }
-    let i = if crit == Criterion::Original { best[0] } else { best[rng.random_range(0..best.len())] };
+    let i = if crit == Criterion::Original {
+        best[0]
+    } else {
+        best[rng.random_range(0..best.len())]
+    };
     Some(cands[i])
 }
 
@@ -351,7 +417,15 @@ mod tests {
 
     fn check(m: &BitMatrix, crit: Criterion) -> usize {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let p = bp(m, &BpOptions { criterion: crit, ..Default::default() }, &mut rng).unwrap();
+        let p = bp(
+            m,
+            &BpOptions {
+                criterion: crit,
+                ..Default::default()
+            },
+            &mut rng,
+        )
+        .unwrap();
         p.verify(m).unwrap();
         p.xor_count()
     }
@@ -359,7 +433,12 @@ mod tests {
     #[test]
     fn all_criteria_verify_on_aes() {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
-        for c in [Criterion::Original, Criterion::Rnbp, Criterion::A1, Criterion::A2] {
+        for c in [
+            Criterion::Original,
+            Criterion::Rnbp,
+            Criterion::A1,
+            Criterion::A2,
+        ] {
             let x = check(&m, c);
             assert!(x < 120, "{c:?}: {x}");
         }
@@ -370,7 +449,14 @@ mod tests {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..20 {
-            if let Some(p) = bp(&m, &BpOptions { max_depth: Some(4), ..Default::default() }, &mut rng) {
+            if let Some(p) = bp(
+                &m,
+                &BpOptions {
+                    max_depth: Some(4),
+                    ..Default::default()
+                },
+                &mut rng,
+            ) {
                 p.verify(&m).unwrap();
                 assert!(p.depth() <= 4);
                 return;
