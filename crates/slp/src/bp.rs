@@ -100,12 +100,7 @@ pub struct BpOptions {
 
 impl Default for BpOptions {
     fn default() -> Self {
-        BpOptions {
-            criterion: Criterion::Rnbp,
-            max_depth: None,
-            levels: 3,
-            max_sets: 96,
-        }
+        BpOptions { criterion: Criterion::Rnbp, max_depth: None, levels: 3, max_sets: 96 }
     }
 }
 
@@ -140,8 +135,7 @@ impl State {
         let s = self.base[i as usize] ^ self.base[j as usize];
         let new = self.base.len() as u32;
         self.base.push(s);
-        self.depth
-            .push(self.depth[i as usize].max(self.depth[j as usize]) + 1);
+        self.depth.push(self.depth[i as usize].max(self.depth[j as usize]) + 1);
         self.pair.push((i, j));
         self.index.insert(s, new);
         for t in 0..self.targets.len() {
@@ -181,11 +175,7 @@ impl State {
                 }
             }
             out.extend(old);
-            let min = out
-                .iter()
-                .map(Vec::len)
-                .min()
-                .expect("a target always has a decomposition");
+            let min = out.iter().map(Vec::len).min().expect("a target always has a decomposition");
             self.dist[t] = min - 1;
             let limit = min + opts.levels - 1;
             out.retain(|d| d.len() <= limit);
@@ -229,14 +219,8 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
         pair: Vec::new(),
         index: RowMap::default(),
         found: vec![false; nt],
-        dist: targets
-            .iter()
-            .map(|t| t.count_ones() as usize - 1)
-            .collect(),
-        sets: targets
-            .iter()
-            .map(|t| vec![(0..n as u32).filter(|&c| t >> c & 1 == 1).collect()])
-            .collect(),
+        dist: targets.iter().map(|t| t.count_ones() as usize - 1).collect(),
+        sets: targets.iter().map(|t| vec![(0..n as u32).filter(|&c| t >> c & 1 == 1).collect()]).collect(),
         easy: vec![None; nt],
         targets,
     };
@@ -267,11 +251,7 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
             continue;
         }
         // Score every pair inside a minimal decomposition.
-        let nearest = (0..nt)
-            .filter(|&t| !st.found[t])
-            .map(|t| st.dist[t])
-            .min()
-            .unwrap_or(0);
+        let nearest = (0..nt).filter(|&t| !st.found[t]).map(|t| st.dist[t]).min().unwrap_or(0);
         cand_index.clear();
         cands.clear();
         let mut repair: Option<(usize, u32, u32, u32)> = None;
@@ -286,22 +266,13 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
                 }
                 // With a depth bound, a set can still become the target within the bound iff
                 // Σ 2^depth ≤ 2^bound (Kraft); a pair is useful only if the new set still is.
-                let kraft: u64 = if bounded {
-                    set.iter()
-                        .map(|&x| 1u64 << st.depth[x as usize].min(62))
-                        .sum()
-                } else {
-                    0
-                };
+                let kraft: u64 = if bounded { set.iter().map(|&x| 1u64 << st.depth[x as usize].min(62)).sum() } else { 0 };
                 for (a, &i) in set.iter().enumerate() {
                     for &j in &set[a + 1..] {
                         if bounded {
                             let (di, dj) = (st.depth[i as usize], st.depth[j as usize]);
                             let dn = di.max(dj) + 1;
-                            if dn > max_depth
-                                || kraft - (1 << di) - (1 << dj) + (1 << dn.min(62))
-                                    > 1u64 << max_depth.min(62)
-                            {
+                            if dn > max_depth || kraft - (1 << di) - (1 << dj) + (1 << dn.min(62)) > 1u64 << max_depth.min(62) {
                                 continue;
                             }
                         }
@@ -402,11 +373,7 @@ fn choose(cands: &[Cand], crit: Criterion, max_depth: u32, rng: &mut ChaCha8Rng)
     if best.is_empty() {
         return None;
     }
-    let i = if crit == Criterion::Original {
-        best[0]
-    } else {
-        best[rng.random_range(0..best.len())]
-    };
+    let i = if crit == Criterion::Original { best[0] } else { best[rng.random_range(0..best.len())] };
     Some(cands[i])
 }
 
@@ -417,15 +384,7 @@ mod tests {
 
     fn check(m: &BitMatrix, crit: Criterion) -> usize {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let p = bp(
-            m,
-            &BpOptions {
-                criterion: crit,
-                ..Default::default()
-            },
-            &mut rng,
-        )
-        .unwrap();
+        let p = bp(m, &BpOptions { criterion: crit, ..Default::default() }, &mut rng).unwrap();
         p.verify(m).unwrap();
         p.xor_count()
     }
@@ -433,12 +392,7 @@ mod tests {
     #[test]
     fn all_criteria_verify_on_aes() {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
-        for c in [
-            Criterion::Original,
-            Criterion::Rnbp,
-            Criterion::A1,
-            Criterion::A2,
-        ] {
+        for c in [Criterion::Original, Criterion::Rnbp, Criterion::A1, Criterion::A2] {
             let x = check(&m, c);
             assert!(x < 120, "{c:?}: {x}");
         }
@@ -449,14 +403,7 @@ mod tests {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..20 {
-            if let Some(p) = bp(
-                &m,
-                &BpOptions {
-                    max_depth: Some(4),
-                    ..Default::default()
-                },
-                &mut rng,
-            ) {
+            if let Some(p) = bp(&m, &BpOptions { max_depth: Some(4), ..Default::default() }, &mut rng) {
                 p.verify(&m).unwrap();
                 assert!(p.depth() <= 4);
                 return;

@@ -201,6 +201,12 @@ def main():
         f.write("128 128\n")
         f.write(to_text(arows, 128))
     mats["ARIA"] = dict(rows=arows, r=128, c=128, kranz=None, xiang=None)
+    # The binary 16x16 matrix A itself (ARIA on bits is A (x) I8, so k XORs for A give 8k for ARIA).
+    brows = [sum(1 << j for j in ARIA[i]) for i in range(16)]
+    with open(os.path.join(out, "ARIA_A16.txt"), "w") as f:
+        f.write("# ARIA diffusion layer A (RFC 5794, section 2.4.3) as a binary 16x16 matrix over bytes\n")
+        f.write(to_text(brows, 16))
+    mats["ARIA_A16"] = dict(rows=brows, r=16, c=16, kranz=None, xiang=None)
     # Published programs.
     for path in ls(kranz, "matrices_slp_implementations"):
         text = show(kranz, path)
