@@ -16,8 +16,8 @@ def tsv(path):
 
 manifest = tsv(os.path.join(bench, "manifest.tsv"))
 extra = {}
-for name, count, src in tsv(os.path.join(bench, "published.tsv")):
-    extra.setdefault(name, []).append((int(count), src))
+for name, count, short, _src in tsv(os.path.join(bench, "published.tsv")):
+    extra.setdefault(name, []).append((int(count), short))
 runs = []
 for p in sorted(glob.glob(os.path.join(docs, "slp-bench-*.json"))):
     with open(p) as f:
@@ -54,7 +54,7 @@ for name, rows, cols, _rk, _nv, _fp, k17, x20 in manifest:
     if x20 != "-":
         cands.append((int(x20), "X20"))
     for c, src in extra.get(name, []):
-        cands.append((c, src.split(",")[0].split('"')[0].strip()))
+        cands.append((c, src))
     best = min(cands) if cands else None
     pub = f"{best[0]} ({best[1]})" if best else "–"
     line = f"| {name} | {rows}×{cols} | {pub} |"
