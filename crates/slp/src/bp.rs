@@ -20,6 +20,7 @@
 //! are `u128` bitsets, so all arithmetic is word XOR/popcount.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
@@ -111,6 +112,8 @@ struct Cand {
     count: u32,
     norm_delta: u32,
     nearest: bool,
+    /// The last target whose decompositions counted this value (a value counts once per target).
+    last_target: u32,
 }
 
 struct State {
@@ -122,6 +125,9 @@ struct State {
     found: Vec<bool>,
     dist: Vec<usize>,
     sets: Vec<Vec<Vec<u32>>>,
+    /// Per target, the least-depth pair (i, j, depth) of base elements with b_i ⊕ b_j = t, ties to
+    /// the least i; kept up to date in [`State::add`] (a new pair always involves the new element).
+    easy: Vec<Option<(u32, u32, u32)>>,
 }
 
 impl State {
@@ -141,6 +147,14 @@ impl State {
                 self.dist[t] = 0;
                 self.sets[t].clear();
                 continue;
+            }
+            if let Some(&k) = self.index.get(&(self.targets[t] ^ s))
+                && k != new
+            {
+                let d = self.depth[k as usize].max(self.depth[new as usize]) + 1;
+                if self.easy[t].is_none_or(|(bi, _, bd)| d < bd || (d == bd && k < bi)) {
+                    self.easy[t] = Some((k, new, d));
+                }
             }
             let old = std::mem::take(&mut self.sets[t]);
             let mut out: Vec<Vec<u32>> = Vec::with_capacity(old.len() * 2);
@@ -207,22 +221,25 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
         found: vec![false; nt],
         dist: targets.iter().map(|t| t.count_ones() as usize - 1).collect(),
         sets: targets.iter().map(|t| vec![(0..n as u32).filter(|&c| t >> c & 1 == 1).collect()]).collect(),
+        easy: vec![None; nt],
         targets,
     };
     for i in 0..n {
         st.index.insert(1u128 << i, i as u32);
     }
+    for t in 0..nt {
+        st.easy[t] = st.easy_pair(st.targets[t]);
+    }
     let max_depth = opts.max_depth.map_or(u32::MAX, |d| d as u32);
     let bounded = opts.max_depth.is_some();
     let mut cand_index: RowMap<u32> = RowMap::default();
     let mut cands: Vec<Cand> = Vec::new();
-    let mut seen: RowMap<()> = RowMap::default();
     while st.found.iter().any(|f| !f) {
         // Easy move: a target that is the sum of two base elements.
         let mut easy = None;
         for t in 0..nt {
             if !st.found[t]
-                && let Some((i, j, d)) = st.easy_pair(st.targets[t])
+                && let Some((i, j, d)) = st.easy[t]
                 && d <= max_depth
             {
                 easy = Some((i, j));
@@ -243,7 +260,6 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
                 continue;
             }
             let d = st.dist[t];
-            seen.clear();
             for set in &st.sets[t] {
                 if set.len() != d + 1 {
                     continue;
@@ -261,19 +277,36 @@ pub fn bp(m: &BitMatrix, opts: &BpOptions, rng: &mut ChaCha8Rng) -> Option<Progr
                             }
                         }
                         let v = st.base[i as usize] ^ st.base[j as usize];
-                        if seen.insert(v, ()).is_some() {
-                            continue;
-                        }
-                        if let Some(&k) = st.index.get(&v) {
-                            repair = Some((t, i, j, k));
-                            break 'targets;
-                        }
                         let dep = st.depth[i as usize].max(st.depth[j as usize]) + 1;
-                        let idx = *cand_index.entry(v).or_insert_with(|| {
-                            cands.push(Cand { value: v, pair: (i, j), depth: dep, count: 0, norm_delta: 0, nearest: false });
-                            (cands.len() - 1) as u32
-                        });
+                        // One hash operation per pair: a value is checked against the base the
+                        // first time it appears in this step, and counts once per target.
+                        let idx = match cand_index.entry(v) {
+                            Entry::Occupied(o) => {
+                                let idx = *o.get();
+                                if cands[idx as usize].last_target == t as u32 {
+                                    continue;
+                                }
+                                idx
+                            }
+                            Entry::Vacant(vac) => {
+                                if let Some(&k) = st.index.get(&v) {
+                                    repair = Some((t, i, j, k));
+                                    break 'targets;
+                                }
+                                cands.push(Cand {
+                                    value: v,
+                                    pair: (i, j),
+                                    depth: dep,
+                                    count: 0,
+                                    norm_delta: 0,
+                                    nearest: false,
+                                    last_target: t as u32,
+                                });
+                                *vac.insert((cands.len() - 1) as u32)
+                            }
+                        };
                         let c = &mut cands[idx as usize];
+                        c.last_target = t as u32;
                         if dep < c.depth {
                             c.depth = dep;
                             c.pair = (i, j);

@@ -65,6 +65,10 @@ pub fn sxor(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Option<InPlace> {
     let mut neutral = 0usize;
     let budget = 4 * m.naive_xor_count() + 4 * n;
     let mut cands: Vec<(usize, usize)> = Vec::new();
+    // The state of least total weight seen so far: when the greedy gives up, elimination goes on
+    // from there instead of from M itself.
+    let weight = |r: &[Row]| r.iter().map(|x| x.count_ones()).sum::<u32>();
+    let mut snap = (weight(&r), r.clone(), 0usize);
     while r.iter().any(|x| x.count_ones() != 1) {
         let mut best = i32::MIN;
         cands.clear();
@@ -90,7 +94,14 @@ pub fn sxor(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Option<InPlace> {
         if best <= 0 {
             neutral += 1;
             if steps.len() > budget || neutral > budget {
-                return gauss_finish(m, rng);
+                return [
+                    gauss_finish(m.row_bits(), Vec::new(), false),
+                    gauss_finish(m.row_bits(), Vec::new(), true),
+                    gauss_finish(&snap.1, steps[..snap.2].to_vec(), true),
+                ]
+                .into_iter()
+                .flatten()
+                .min_by_key(|p| p.ops.len());
             }
             if best < 0 {
                 // Escape: any move on a heavy row.
@@ -100,6 +111,10 @@ pub fn sxor(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Option<InPlace> {
         let (i, j) = cands[rng.random_range(0..cands.len())];
         r[i] ^= r[j];
         steps.push((i, j));
+        let w = weight(&r);
+        if w < snap.0 {
+            snap = (w, r.clone(), steps.len());
+        }
     }
     Some(finish(n, &r, &steps))
 }
@@ -111,14 +126,16 @@ fn finish(n: usize, r: &[Row], steps: &[(usize, usize)]) -> InPlace {
     InPlace { n, ops, out_reg: sigma }
 }
 
-/// Fallback: plain Gauss–Jordan elimination (always terminates).
-fn gauss_finish(m: &BitMatrix, _rng: &mut ChaCha8Rng) -> Option<InPlace> {
-    let n = m.cols();
-    let mut r: Vec<Row> = m.row_bits().to_vec();
-    let mut steps = Vec::new();
+/// Fallback: Gauss–Jordan elimination of the invertible rows `r`, after the reduction `steps`
+/// that led to them (always terminates). The pivot of each column is the first free row, or with
+/// `lightest` the lightest.
+fn gauss_finish(r: &[Row], mut steps: Vec<(usize, usize)>, lightest: bool) -> Option<InPlace> {
+    let n = r.len();
+    let mut r = r.to_vec();
     let mut used = vec![false; n];
     for c in 0..n {
-        let p = (0..n).find(|&i| !used[i] && r[i] >> c & 1 == 1)?;
+        let free = (0..n).filter(|&i| !used[i] && r[i] >> c & 1 == 1);
+        let p = if lightest { free.min_by_key(|&i| (r[i].count_ones(), i)) } else { free.min() }?;
         used[p] = true;
         for i in 0..n {
             if i != p && r[i] >> c & 1 == 1 {
