@@ -22,7 +22,7 @@ pub struct SlpArgs {
 #[derive(Debug, Subcommand)]
 enum SlpCommand {
     /// Find a short XOR program with heuristics (random restarts).
-    Optimize(OptimizeArgs),
+    Optimize(Box<OptimizeArgs>),
     /// Exact search with a SAT solver: the optimum, or a proven lower bound.
     Exact(ExactArgs),
     /// Check a program (SLP text or generated Rust) against a matrix.
@@ -100,6 +100,36 @@ struct OptimizeArgs {
     /// Largest window (gates) for --polish.
     #[arg(long, default_value_t = 48)]
     window: usize,
+    /// Start from this program (SLP text) instead of searching: only the polishing phases
+    /// (--polish, --sat-polish) run on it.
+    #[arg(long, value_name = "PROGRAM")]
+    start: Option<PathBuf>,
+    /// After the search (and --polish), polish by SAT-exact window re-synthesis for this many
+    /// seconds: convex windows of up to --sat-window gates and --sat-inputs inputs are re-solved
+    /// by CaDiCaL for a shorter (or, at random, equally long) replacement; respects --max-depth.
+    #[arg(long, value_name = "SECONDS")]
+    sat_polish: Option<f64>,
+    /// SAT-polish exactly this many windows instead (reproducible: each SAT call has a
+    /// deterministic effort budget).
+    #[arg(long, value_name = "N")]
+    sat_polish_rounds: Option<u64>,
+    /// With --sat-polish: one round of BP window re-synthesis (windows up to --window gates)
+    /// every N SAT windows (0: none).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    sat_bp_every: u64,
+    /// Largest window (gates) for --sat-polish.
+    #[arg(long, default_value_t = 10)]
+    sat_window: usize,
+    /// Largest number of window inputs for --sat-polish.
+    #[arg(long, default_value_t = 8)]
+    sat_inputs: usize,
+    /// Effort budget of each --sat-polish SAT call (solver terminator polls).
+    #[arg(long, default_value_t = 10_000)]
+    sat_effort: u64,
+    /// Wall-clock safety limit of each --sat-polish SAT call, in seconds (the header counts the
+    /// calls it stopped; with none the polish is reproducible on any machine).
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    sat_call_limit: f64,
     /// Optimize a GF(2^8) matrix at word level (XOR and xtime), print the byte program.
     #[arg(long)]
     word_level: bool,
@@ -159,7 +189,7 @@ struct VerifyArgs {
 /// Runs `slicewise slp`.
 pub fn run(args: SlpArgs) -> Result<ExitCode> {
     match args.command {
-        SlpCommand::Optimize(a) => optimize(a),
+        SlpCommand::Optimize(a) => optimize(*a),
         SlpCommand::Exact(a) => exact(a),
         SlpCommand::Verify(a) => verify(a),
         SlpCommand::CheckProof(a) => check_proof(a),
@@ -268,7 +298,16 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
-    let report = search(
+    let report = if let Some(path) = &a.start {
+        let text = read_text(&path.to_string_lossy())?;
+        let mut p = Program::parse(&text, Some(m.cols())).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        p.verify(m).map_err(|e| anyhow::anyhow!("{}: does not compute the matrix: {e}", path.display()))?;
+        p.meta.algorithm = "start".into();
+        p.meta.seed = a.seed;
+        p.meta.notes.push(format!("started from {} ({} XORs, depth {})", path.display(), p.xor_count(), p.depth()));
+        Some(slicewise_slp::search::SearchReport { program: p, runs: 0, elapsed: Duration::ZERO, found_after: Duration::ZERO })
+    } else {
+        search(
         m,
         &opts,
         &|p, runs| {
@@ -281,7 +320,8 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
                 pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
             }
         },
-    );
+    )
+    };
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
@@ -301,6 +341,9 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
         p.meta.algorithm = format!("{}+polish", p.meta.algorithm);
         p.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {}..), windows <= {}", a.seed, a.window));
     }
+    if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
+        p = sat_polish_cli(&a, p, m)?;
+    }
     let p = &p;
     let text = render(p, &input, &desc, &a.out)?;
     write_output(&a.out, &text)?;
@@ -318,6 +361,70 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--sat-polish` / `--sat-polish-rounds`: SAT-exact window re-synthesis of `p`.
+fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Result<Program> {
+    use rand::SeedableRng;
+    use slicewise_slp::satwin::{SatWinOptions, sat_polish_stats};
+    let secs = a.sat_polish.unwrap_or(0.0);
+    if !(secs.is_finite() && secs >= 0.0) {
+        bail!("--sat-polish must be a non-negative number of seconds");
+    }
+    if !(a.sat_call_limit.is_finite() && a.sat_call_limit > 0.0) {
+        bail!("--sat-call-limit must be a positive number of seconds");
+    }
+    if a.sat_window < 2 || a.sat_inputs < 2 {
+        bail!("--sat-window and --sat-inputs must be at least 2");
+    }
+    let before = (p.xor_count(), p.depth());
+    let opts = SatWinOptions {
+        rounds: a.sat_polish_rounds,
+        deadline: a.sat_polish.map(|s| std::time::Instant::now() + Duration::from_secs_f64(s)),
+        max_inputs: a.sat_inputs,
+        max_window: a.sat_window,
+        effort: a.sat_effort,
+        max_depth: a.max_depth,
+        bp_every: a.sat_bp_every,
+        bp_window: a.window.max(3),
+        call_time_limit: Duration::from_secs_f64(a.sat_call_limit),
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed ^ 0x5a7_0001);
+    let (mut q, st) = sat_polish_stats(&p, m, &opts, &mut rng);
+    q.meta.algorithm = format!("{}+satwin", q.meta.algorithm);
+    q.meta.notes.push(format!(
+        "SAT-window polish from {} XORs (depth {}): {} windows, {} SAT calls, {} shorter, {} plateau moves, {} BP shortenings (every {} windows), {} effort-outs, {} time-outs{}; windows <= {} gates, <= {} inputs, effort {}",
+        before.0,
+        before.1,
+        st.windows,
+        st.calls,
+        st.improvements,
+        st.plateau_moves,
+        st.bp_improvements,
+        a.sat_bp_every,
+        st.effort_outs,
+        st.time_outs,
+        if st.time_outs > 0 { " (time-outs make the result machine-dependent)" } else { "" },
+        a.sat_window,
+        a.sat_inputs,
+        a.sat_effort
+    ));
+    if !a.out.quiet {
+        eprintln!(
+            "slp sat-polish: {} -> {} XORs, depth {} -> {}; {} windows, {} calls, {} time-outs, {:.1} s",
+            before.0,
+            q.xor_count(),
+            before.1,
+            q.depth(),
+            st.windows,
+            st.calls,
+            st.time_outs,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(q)
 }
 
 fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>) -> Result<ExitCode> {
@@ -378,6 +485,9 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     best.meta.algorithm = format!("{}+resynth", wp.meta.algorithm);
     best.meta.seed = a.seed;
     best.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {expanded} bit XORs; {round} re-synthesis rounds", wp.xor_count(), wp.xtime_count()));
+    if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
+        best = sat_polish_cli(a, best, &input.matrix)?;
+    }
     let text = render(&best, input, desc, &a.out)?;
     write_output(&a.out, &text)?;
     if !a.out.quiet {

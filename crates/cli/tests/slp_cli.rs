@@ -261,3 +261,35 @@ fn check_proof_rejects_missing_and_malformed_directories() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).is_empty());
 }
+
+#[test]
+fn sat_polish_from_a_start_program_keeps_depth_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = dir.path().join("paar.slp");
+    let out = dir.path().join("polished.slp");
+    let m = vectors("proest_mixslices.txt");
+    let m = m.to_str().unwrap();
+    let o = run(&["slp", "optimize", m, "-a", "paar", "-q", "-o", start.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let paar = std::fs::read_to_string(&start).unwrap();
+    let depth: usize = paar.lines().next().unwrap().split("depth:").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    let d = depth.to_string();
+    let args = [
+        "slp", "optimize", m, "--start", start.to_str().unwrap(), "--max-depth", &d, "--sat-polish-rounds", "40", "--sat-window", "7",
+        "--sat-inputs", "6", "--sat-effort", "2000", "-q", "-o", out.to_str().unwrap(),
+    ];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# algorithm: start+satwin"), "{text}");
+    assert!(header_count(&text) <= header_count(&paar));
+    let got: usize = text.lines().next().unwrap().split("depth:").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(got <= depth, "{text}");
+    assert!(text.contains("# SAT-window polish from"), "{text}");
+    let v = run(&["slp", "verify", m, out.to_str().unwrap()]);
+    assert!(v.status.success() && stdout(&v).starts_with("OK:"), "{}", stdout(&v));
+    // A start program for another matrix is refused.
+    let o = run(&["slp", "optimize", vectors("random16_s1.txt").to_str().unwrap(), "--start", start.to_str().unwrap(), "--sat-polish-rounds", "1", "-q"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("does not compute the matrix"), "{}", stderr(&o));
+}

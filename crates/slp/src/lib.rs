@@ -6,6 +6,7 @@
 //!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
+//! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
 //! * [`emit`]: text, in-place, JSON, Rust and C output.
 
@@ -20,6 +21,8 @@ pub mod resynth;
 pub mod cadical;
 #[cfg(feature = "sat")]
 pub mod sat;
+#[cfg(feature = "sat")]
+pub mod satwin;
 pub mod search;
 pub mod sxor;
 pub mod word;

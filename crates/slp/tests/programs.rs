@@ -30,6 +30,45 @@ fn programs(ext: &str) -> Vec<PathBuf> {
     v
 }
 
+/// XOR counts of the record programs (docs/slp.md, "Records").
+const RECORD_AES_DEPTH3: usize = 100;
+const RECORD_AES_DEPTH4: usize = 96;
+const RECORD_WHIRLPOOL: usize = 421;
+
+/// The matrix `test-vectors/slp/NAME.txt`, or for `whirlpool_mds` (not in the catalogue) the
+/// circulant circ(01,01,04,01,08,05,02,09) over GF(2^8)/0x11D of the Whirlpool specification.
+fn matrix_named(name: &str) -> slicewise_slp::BitMatrix {
+    if name == "whirlpool_mds" {
+        return expand_gf256(&circulant(&[1, 1, 4, 1, 8, 5, 2, 9]), 0x11d);
+    }
+    parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/{name}.txt"))).unwrap()).unwrap()
+}
+
+/// The record programs of docs/slp.md ("Records"): each verifies against its matrix (also in
+/// `checked_in_bit_programs_verify`) and meets the XOR count and depth claimed there.
+#[test]
+fn record_programs_meet_their_claims() {
+    // (file, matrix, at most this many XORs, at most this depth)
+    let claims: &[(&str, &str, usize, usize)] = &[
+        ("aes_mixcolumns.slp", "aes_mixcolumns", 92, 8),
+        ("aes_mixcolumns.depth3.slp", "aes_mixcolumns", RECORD_AES_DEPTH3, 3),
+        ("aes_mixcolumns.depth4.slp", "aes_mixcolumns", RECORD_AES_DEPTH4, 4),
+        ("aes_mixcolumns.depth6.slp", "aes_mixcolumns", 92, 6),
+        ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
+        ("whirlpool_mds.slp", "whirlpool_mds", RECORD_WHIRLPOOL, usize::MAX),
+    ];
+    for &(file, matrix, xors, depth) in claims {
+        let path = root().join("crates/slp/programs").join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let m = matrix_named(matrix);
+        let p = Program::parse(&text, Some(m.cols())).unwrap();
+        p.verify(&m).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(p.xor_count() <= xors, "{file}: {} XORs, claimed {xors}", p.xor_count());
+        assert!(p.depth() <= depth, "{file}: depth {}, claimed {depth}", p.depth());
+        assert!(text.lines().any(|l| l.starts_with("# command: slicewise slp optimize")), "{file}: no command line");
+    }
+}
+
 #[test]
 fn checked_in_bit_programs_verify() {
     let files = programs("slp");
@@ -37,7 +76,7 @@ fn checked_in_bit_programs_verify() {
     for f in files {
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
         let matrix_name = stem.split('.').next().unwrap();
-        let m = parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/{matrix_name}.txt"))).unwrap()).unwrap();
+        let m = matrix_named(matrix_name);
         let text = std::fs::read_to_string(&f).unwrap();
         let p = Program::parse(&text, Some(m.cols())).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         p.verify(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));

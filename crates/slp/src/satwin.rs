@@ -1,0 +1,790 @@
+//! SAT-exact window re-synthesis ("peephole" polishing).
+//!
+//! A *window* is a convex set S of gates of a program (no path leaves S and comes back): the
+//! signals S reads from outside are its inputs, the gates of S used outside S (or that are
+//! program outputs) its outputs. Over its inputs, S computes a small matrix; if a program with
+//! fewer than |S| XORs computes that matrix, S is replaced by it. The question "is there a
+//! program with exactly k XORs for this small matrix?" goes to CaDiCaL with the encoding below
+//! (in the style of [`crate::sat`], written here so that it can carry depth constraints and a
+//! deterministic effort limit).
+//!
+//! Windows are grown from a random seed gate through its operands, users and siblings (other
+//! users of its operands), then closed to be convex, so they need not be consecutive in any listing of the program; they are kept to
+//! at most [`SatWinOptions::max_inputs`] inputs and [`SatWinOptions::max_window`] gates.
+//!
+//! # Depth
+//! With a depth bound D every signal has an *arrival* depth (its depth in the program) and a
+//! *required* depth (D for program outputs, else one less than the least required depth of its
+//! users). Window inputs arrive at their arrival depth; every window output must sit at a depth
+//! ≤ its required depth. These bounds are part of the CNF, so every splice keeps the program's
+//! depth ≤ D.
+//!
+//! # Encoding (window with n inputs, k lines)
+//! One-hot operand selectors (op1 < op2), value bits, lines non-zero, not an input and pairwise
+//! distinct, every distinct target (weight ≥ 2) on some line, no dead lines, the canonical
+//! topological order of [`crate::sat`] (rule 3: if line j could stand at position i < j, then
+//! v(i) < v(j)), and, with depth bounds, "depth ≥ d" variables implied upwards from the
+//! operands (only that direction is needed for upper bounds). Every restriction keeps some
+//! program of each length (reordering keeps values, uses and depths), so the encoding only
+//! speeds up the search; an UNSAT answer is never used as a claim here anyway.
+//!
+//! # Determinism
+//! Each SAT call is limited by an *effort* budget: the number of times CaDiCaL polls its
+//! terminator, which depends only on the CNF. So for a given seed the result does not depend on
+//! the machine. A wall-clock safety limit per call ([`SatWinOptions::call_time_limit`]) also
+//! applies; the statistics count the calls it interrupted (0 means the run was deterministic).
+
+#![allow(clippy::needless_range_loop)] // index-heavy CNF construction reads best with indices
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cadical::{Solver, Status};
+use crate::matrix::{BitMatrix, Row};
+use crate::program::{Out, Program};
+use crate::resynth::{ResynthOptions, resynth};
+
+/// Options of [`sat_polish`].
+#[derive(Debug, Clone)]
+pub struct SatWinOptions {
+    /// Number of windows tried (reproducible). `None`: until `deadline`.
+    pub rounds: Option<u64>,
+    /// Stop here (also with `rounds`).
+    pub deadline: Option<Instant>,
+    /// Largest number of window inputs.
+    pub max_inputs: usize,
+    /// Largest window (gates).
+    pub max_window: usize,
+    /// Smallest window (gates).
+    pub min_window: usize,
+    /// Terminator polls per SAT call (deterministic effort limit).
+    pub effort: u64,
+    /// Wall-clock safety limit per SAT call.
+    pub call_time_limit: Duration,
+    /// Depth bound to keep (None: unbounded).
+    pub max_depth: Option<usize>,
+    /// Probability of accepting an equally long replacement (moves on the plateau).
+    pub plateau: f64,
+    /// Every this many windows, one round of BP window re-synthesis ([`crate::resynth`], 50
+    /// attempts, windows up to `bp_window` gates) on the current program (0: never). The SAT
+    /// windows move the program on its plateau; BP's larger windows find the shortenings.
+    pub bp_every: u64,
+    /// Largest BP window (gates).
+    pub bp_window: usize,
+}
+
+impl Default for SatWinOptions {
+    fn default() -> Self {
+        SatWinOptions {
+            rounds: None,
+            deadline: None,
+            max_inputs: 8,
+            max_window: 10,
+            min_window: 4,
+            effort: 10_000,
+            call_time_limit: Duration::from_secs(20),
+            max_depth: None,
+            plateau: 0.5,
+            bp_every: 0,
+            bp_window: 48,
+        }
+    }
+}
+
+/// What [`sat_polish_stats`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SatWinStats {
+    /// Windows tried.
+    pub windows: u64,
+    /// SAT calls.
+    pub calls: u64,
+    /// Calls stopped by the effort budget.
+    pub effort_outs: u64,
+    /// Calls stopped by the wall-clock safety limit (then the run is machine-dependent).
+    pub time_outs: u64,
+    /// Strictly shorter windows spliced in.
+    pub improvements: u64,
+    /// Equally long replacements accepted.
+    pub plateau_moves: u64,
+    /// Shortenings found by the interleaved BP re-synthesis.
+    pub bp_improvements: u64,
+}
+
+/// A small synthesis problem: targets over `n` inputs with arrival depths, each target with a
+/// required depth.
+#[derive(Debug, Clone)]
+pub struct WindowProblem {
+    /// Number of inputs.
+    pub n: usize,
+    /// Distinct targets of weight ≥ 2.
+    pub targets: Vec<Row>,
+    /// Arrival depth of every input (all 0 without depth bounds).
+    pub arrival: Vec<usize>,
+    /// Largest allowed depth of every target (`usize::MAX`: none).
+    pub required: Vec<usize>,
+}
+
+/// Outcome of [`solve_window`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WinResult {
+    /// Lines `(a, b)` over signals `0..n` (inputs) and `n + i` (line i).
+    Sat(Vec<(usize, usize)>),
+    /// No such program (in the normal form).
+    Unsat,
+    /// Effort budget spent.
+    Effort,
+    /// Wall-clock limit hit.
+    Timeout,
+}
+
+struct Cnf {
+    vars: i32,
+    clauses: Vec<Vec<i32>>,
+}
+
+impl Cnf {
+    fn var(&mut self) -> i32 {
+        self.vars += 1;
+        self.vars
+    }
+    fn add(&mut self, c: &[i32]) {
+        self.clauses.push(c.to_vec());
+    }
+}
+
+/// "A program with exactly `k` lines computes every target within its depth bound?", with an
+/// effort budget (terminator polls) and a wall-clock limit.
+pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Duration) -> WinResult {
+    let n = w.n;
+    if k < w.targets.len() {
+        return WinResult::Unsat;
+    }
+    let mut f = Cnf { vars: 0, clauses: Vec::new() };
+    let t_true = f.var();
+    f.add(&[t_true]);
+    let depth_on = w.required.iter().any(|&r| r != usize::MAX);
+    let dmax = if depth_on { w.required.iter().filter(|&&r| r != usize::MAX).max().copied().unwrap_or(0) + 1 } else { 0 };
+    // dep[s][d] ("depth of s >= d") for d in 0..=dmax.
+    let mut dep: Vec<Vec<i32>> = Vec::new();
+    if depth_on {
+        for j in 0..n {
+            dep.push((0..=dmax).map(|d| if w.arrival[j] >= d { t_true } else { -t_true }).collect());
+        }
+    }
+    let mut op1: Vec<Vec<i32>> = Vec::with_capacity(k);
+    let mut op2: Vec<Vec<i32>> = Vec::with_capacity(k);
+    let mut val: Vec<Vec<i32>> = Vec::with_capacity(k);
+    for i in 0..k {
+        let ns = n + i;
+        let a: Vec<i32> = (0..ns).map(|_| f.var()).collect();
+        let b: Vec<i32> = (0..ns).map(|_| f.var()).collect();
+        for sel in [&a, &b] {
+            f.add(sel);
+            for x in 0..ns {
+                for y in x + 1..ns {
+                    f.add(&[-sel[x], -sel[y]]);
+                }
+            }
+        }
+        for s in 0..ns {
+            for t in 0..=s {
+                f.add(&[-a[s], -b[t]]);
+            }
+        }
+        let u1: Vec<i32> = (0..n).map(|_| f.var()).collect();
+        let u2: Vec<i32> = (0..n).map(|_| f.var()).collect();
+        let v: Vec<i32> = (0..n).map(|_| f.var()).collect();
+        for (sel, u) in [(&a, &u1), (&b, &u2)] {
+            for s in 0..ns {
+                for j in 0..n {
+                    if s < n {
+                        f.add(&[-sel[s], if s == j { u[j] } else { -u[j] }]);
+                    } else {
+                        let pv = val[s - n][j];
+                        f.add(&[-sel[s], -pv, u[j]]);
+                        f.add(&[-sel[s], pv, -u[j]]);
+                    }
+                }
+            }
+        }
+        for j in 0..n {
+            f.add(&[-v[j], u1[j], u2[j]]);
+            f.add(&[-v[j], -u1[j], -u2[j]]);
+            f.add(&[v[j], -u1[j], u2[j]]);
+            f.add(&[v[j], u1[j], -u2[j]]);
+        }
+        // Not zero, not an input.
+        f.add(&v);
+        for j in 0..n {
+            let mut c: Vec<i32> = vec![-v[j]];
+            c.extend((0..n).filter(|&x| x != j).map(|x| v[x]));
+            f.add(&c);
+        }
+        // Distinct from earlier lines.
+        for pv in &val {
+            let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
+            for j in 0..n {
+                f.add(&[-d[j], v[j], pv[j]]);
+                f.add(&[-d[j], -v[j], -pv[j]]);
+            }
+            f.add(&d);
+        }
+        if depth_on {
+            let mut row = vec![t_true; dmax + 1];
+            for d in 2..=dmax {
+                let x = f.var();
+                for sel in [&a, &b] {
+                    for s in 0..ns {
+                        let sd = dep[s][d - 1];
+                        if sd == t_true {
+                            f.add(&[-sel[s], x]);
+                        } else if sd != -t_true {
+                            f.add(&[-sel[s], -sd, x]);
+                        }
+                    }
+                }
+                row[d] = x;
+            }
+            dep.push(row);
+        }
+        op1.push(a);
+        op2.push(b);
+        val.push(v);
+    }
+    // Outputs.
+    let mut outs: Vec<Vec<i32>> = Vec::new();
+    for (ti, t) in w.targets.iter().enumerate() {
+        let o: Vec<i32> = (0..k).map(|_| f.var()).collect();
+        f.add(&o);
+        let wgt = t.count_ones() as usize;
+        for &oi in o.iter().take(wgt.saturating_sub(2)) {
+            f.add(&[-oi]);
+        }
+        for i in 0..k {
+            for j in 0..n {
+                f.add(&[-o[i], if t >> j & 1 == 1 { val[i][j] } else { -val[i][j] }]);
+            }
+            if depth_on && w.required[ti] != usize::MAX {
+                let r = w.required[ti];
+                if r == 0 {
+                    f.add(&[-o[i]]);
+                } else if r < dmax {
+                    f.add(&[-o[i], -dep[n + i][r + 1]]);
+                }
+            }
+        }
+        outs.push(o);
+    }
+    // No dead lines.
+    for i in 0..k {
+        let mut c: Vec<i32> = outs.iter().map(|o| o[i]).collect();
+        for l in i + 1..k {
+            c.push(op1[l][n + i]);
+            c.push(op2[l][n + i]);
+        }
+        f.add(&c);
+    }
+    // Canonical order (see crate::sat, rule 3).
+    for j in 1..k {
+        for i in 0..j {
+            let r = f.var();
+            for s in 0..n + i {
+                f.add(&[-op2[j][s], r]);
+            }
+            let mut g = r;
+            for bit in (0..n).rev() {
+                let (x, y) = (val[i][bit], val[j][bit]);
+                f.add(&[-g, -x, y]);
+                let g2 = f.var();
+                f.add(&[-g, -x, -y, g2]);
+                f.add(&[-g, x, y, g2]);
+                g = g2;
+            }
+            f.add(&[-g]);
+        }
+    }
+    let mut s = Solver::new();
+    for c in &f.clauses {
+        s.add_clause(c);
+    }
+    let polls = Arc::new(AtomicU64::new(0));
+    let p2 = Arc::clone(&polls);
+    let deadline = Instant::now() + time_limit;
+    let timed_out = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let t2 = Arc::clone(&timed_out);
+    s.set_terminator(move || {
+        let c = p2.fetch_add(1, Ordering::Relaxed) + 1;
+        if c >= effort {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            t2.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    });
+    let t0 = Instant::now();
+    let res = s.solve();
+    if std::env::var_os("SLP_SATWIN_DEBUG").is_some() {
+        eprintln!(
+            "satwin: n={} k={k} targets={} polls={} {:.3}s {res:?}",
+            n,
+            w.targets.len(),
+            polls.load(Ordering::Relaxed),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    match res {
+        Status::Unsat => WinResult::Unsat,
+        Status::Interrupted => {
+            if timed_out.load(Ordering::Relaxed) {
+                WinResult::Timeout
+            } else {
+                WinResult::Effort
+            }
+        }
+        Status::Sat => {
+            let pick = |sel: &Vec<i32>| sel.iter().position(|&l| s.value(l)).expect("one-hot selector");
+            WinResult::Sat((0..k).map(|i| (pick(&op1[i]), pick(&op2[i]))).collect())
+        }
+    }
+}
+
+/// Users of every signal (operation indices).
+fn users(p: &Program) -> Vec<Vec<usize>> {
+    let mut u = vec![Vec::new(); p.n_signals()];
+    for (i, &(a, b)) in p.ops.iter().enumerate() {
+        u[a].push(i);
+        u[b].push(i);
+    }
+    u
+}
+
+/// Required depth of every signal for a program depth bound `d` (`usize::MAX` for dead ones).
+fn required_depths(p: &Program, d: usize) -> Vec<usize> {
+    let n = p.n_inputs;
+    let mut req = vec![usize::MAX; p.n_signals()];
+    for o in &p.outputs {
+        if let Out::Sig(s) = o {
+            req[*s] = req[*s].min(d);
+        }
+    }
+    for i in (0..p.ops.len()).rev() {
+        let r = req[n + i];
+        if r == usize::MAX {
+            continue;
+        }
+        let (a, b) = p.ops[i];
+        let r1 = r.saturating_sub(1);
+        req[a] = req[a].min(r1);
+        req[b] = req[b].min(r1);
+    }
+    req
+}
+
+/// A convex window grown from a random gate: sorted operation indices.
+fn grow_window(p: &Program, us: &[Vec<usize>], opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> Option<Vec<usize>> {
+    let n = p.n_inputs;
+    let k = p.ops.len();
+    if k == 0 {
+        return None;
+    }
+    let size = rng.random_range(opts.min_window.min(k)..=opts.max_window.min(k));
+    let mut inw = vec![false; k];
+    let seed = rng.random_range(0..k);
+    inw[seed] = true;
+    let mut count = 1;
+    let mut fails = 0;
+    while count < size && fails < 8 {
+        // Candidates: operands and users of the window's gates.
+        let mut cand: Vec<usize> = Vec::new();
+        for g in (0..k).filter(|&g| inw[g]) {
+            let (a, b) = p.ops[g];
+            for s in [a, b] {
+                if s >= n && !inw[s - n] {
+                    cand.push(s - n);
+                }
+            }
+            for &u in &us[n + g] {
+                if !inw[u] {
+                    cand.push(u);
+                }
+            }
+            // Siblings: other users of the gate's operands (windows that share inputs).
+            for s in [a, b] {
+                for &u in &us[s] {
+                    if !inw[u] {
+                        cand.push(u);
+                    }
+                }
+            }
+        }
+        if cand.is_empty() {
+            break;
+        }
+        let c = cand[rng.random_range(0..cand.len())];
+        let mut trial = inw.clone();
+        trial[c] = true;
+        close_convex(p, &mut trial);
+        let tc = trial.iter().filter(|&&x| x).count();
+        if tc > opts.max_window || window_inputs(p, &trial).len() > opts.max_inputs {
+            fails += 1;
+            continue;
+        }
+        inw = trial;
+        count = tc;
+    }
+    if count < 2 {
+        return None;
+    }
+    Some((0..k).filter(|&g| inw[g]).collect())
+}
+
+/// Adds every gate on a path between two window gates.
+fn close_convex(p: &Program, inw: &mut [bool]) {
+    let n = p.n_inputs;
+    let k = p.ops.len();
+    // desc: reachable from the window (strictly after some window gate).
+    let mut desc = vec![false; k];
+    for i in 0..k {
+        let (a, b) = p.ops[i];
+        let from = |s: usize| s >= n && (inw[s - n] || desc[s - n]);
+        if from(a) || from(b) {
+            desc[i] = true;
+        }
+    }
+    // anc: reaches the window.
+    let mut anc = vec![false; k];
+    for i in (0..k).rev() {
+        if inw[i] || anc[i] {
+            let (a, b) = p.ops[i];
+            for s in [a, b] {
+                if s >= n {
+                    anc[s - n] = true;
+                }
+            }
+        }
+    }
+    for i in 0..k {
+        if desc[i] && anc[i] {
+            inw[i] = true;
+        }
+    }
+}
+
+fn window_inputs(p: &Program, inw: &[bool]) -> Vec<usize> {
+    let n = p.n_inputs;
+    let mut ins = Vec::new();
+    for (i, &(a, b)) in p.ops.iter().enumerate() {
+        if inw[i] {
+            for s in [a, b] {
+                if (s < n || !inw[s - n]) && !ins.contains(&s) {
+                    ins.push(s);
+                }
+            }
+        }
+    }
+    ins.sort_unstable();
+    ins
+}
+
+/// Replaces the window `win` (operation indices) of `p`, whose outputs `outs` (signals) get the
+/// values `targets` over the window inputs `ins`, by the lines `lines` (over `ins` and the new
+/// lines). Returns the re-sorted, pruned program.
+fn splice(p: &Program, win: &[usize], ins: &[usize], outs: &[(usize, Row)], lines: &[(usize, usize)]) -> Option<Program> {
+    let n = p.n_inputs;
+    let k = p.ops.len();
+    let ni = ins.len();
+    // Node ids: 0..n+k as in p (window gates unused), then n+k+i for new line i.
+    let total = n + k + lines.len();
+    let mut ops: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX); total];
+    let mut inw = vec![false; k];
+    for &g in win {
+        inw[g] = true;
+    }
+    let map_sub = |s: usize| if s < ni { ins[s] } else { n + k + s - ni };
+    for (i, &(a, b)) in lines.iter().enumerate() {
+        ops[n + k + i] = (map_sub(a), map_sub(b));
+    }
+    // Values of the new lines (over window inputs) to find each window output.
+    let mut vals: Vec<Row> = (0..ni).map(|j| 1u128 << j).collect();
+    for &(a, b) in lines {
+        vals.push(vals[a] ^ vals[b]);
+    }
+    let mut redirect: Vec<usize> = (0..total).collect();
+    for &(o, t) in outs {
+        let pos = vals.iter().position(|&v| v == t)?;
+        redirect[o] = map_sub(pos);
+    }
+    for (i, &(a, b)) in p.ops.iter().enumerate() {
+        if !inw[i] {
+            ops[n + i] = (redirect[a], redirect[b]);
+        }
+    }
+    // Topological emission from the outputs (iterative DFS).
+    let mut newid = vec![usize::MAX; total];
+    for (j, id) in newid.iter_mut().enumerate().take(n) {
+        *id = j;
+    }
+    let mut q = Program::new(n, p.outputs.len());
+    q.meta = p.meta.clone();
+    for o in &p.outputs {
+        if let Out::Sig(s) = o {
+            let root = redirect[*s];
+            let mut stack = vec![(root, false)];
+            while let Some((x, expanded)) = stack.pop() {
+                if newid[x] != usize::MAX {
+                    continue;
+                }
+                let (a, b) = ops[x];
+                if expanded {
+                    newid[x] = q.push(newid[a], newid[b]);
+                } else {
+                    stack.push((x, true));
+                    for c in [b, a] {
+                        if newid[c] == usize::MAX {
+                            stack.push((c, false));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    q.outputs = p.outputs.iter().map(|o| if let Out::Sig(s) = o { Out::Sig(newid[redirect[*s]]) } else { *o }).collect();
+    Some(q)
+}
+
+/// Polishes `p` (which computes `m`) by SAT-exact window re-synthesis; never longer, and within
+/// `opts.max_depth` when `p` is.
+pub fn sat_polish(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> Program {
+    sat_polish_stats(p, m, opts, rng).0
+}
+
+/// [`sat_polish`] with statistics.
+pub fn sat_polish_stats(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> (Program, SatWinStats) {
+    let mut st = SatWinStats::default();
+    let mut cur = p.clone();
+    cur.prune();
+    let depth_bound = opts.max_depth.map(|d| d.max(cur.depth()));
+    let mut best = cur.clone();
+    let target = m;
+    loop {
+        if opts.rounds.is_some_and(|r| st.windows >= r) || opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        if opts.rounds.is_none() && opts.deadline.is_none() {
+            break;
+        }
+        st.windows += 1;
+        if opts.bp_every > 0 && st.windows % opts.bp_every == 0 {
+            let ro = ResynthOptions { iterations: 50, max_window: opts.bp_window, tries: 4, max_depth: depth_bound };
+            let q = resynth(&cur, &ro, rng);
+            if q.xor_count() < cur.xor_count() && q.matrix() == *target && depth_bound.is_none_or(|d| q.depth() <= d) {
+                st.bp_improvements += 1;
+                cur = q;
+                if cur.xor_count() < best.xor_count() {
+                    best = cur.clone();
+                }
+            }
+        }
+        let n = cur.n_inputs;
+        let us = users(&cur);
+        let Some(win) = grow_window(&cur, &us, opts, rng) else {
+            continue;
+        };
+        let mut inw = vec![false; cur.ops.len()];
+        for &g in &win {
+            inw[g] = true;
+        }
+        let ins = window_inputs(&cur, &inw);
+        let vals = cur.values();
+        let mut is_out = vec![false; cur.n_signals()];
+        for o in &cur.outputs {
+            if let Out::Sig(s) = o {
+                is_out[*s] = true;
+            }
+        }
+        // Window-local values.
+        let mut local: Vec<Row> = vec![0; cur.n_signals()];
+        for (j, &s) in ins.iter().enumerate() {
+            local[s] = 1u128 << j;
+        }
+        for &g in &win {
+            let (a, b) = cur.ops[g];
+            local[n + g] = local[a] ^ local[b];
+        }
+        let _ = vals;
+        let req = depth_bound.map(|d| required_depths(&cur, d));
+        let arr = cur.signal_depths();
+        let mut outs: Vec<(usize, Row)> = Vec::new();
+        let mut targets: Vec<Row> = Vec::new();
+        let mut required: Vec<usize> = Vec::new();
+        let mut bad = false;
+        for &g in &win {
+            let s = n + g;
+            if is_out[s] || us[s].iter().any(|&u| !inw[u]) {
+                let v = local[s];
+                if v == 0 {
+                    bad = true;
+                    break;
+                }
+                outs.push((s, v));
+                let r = req.as_ref().map_or(usize::MAX, |r| r[s]);
+                if v.count_ones() == 1 {
+                    // Equals a window input: only fine if that input is early enough.
+                    let j = v.trailing_zeros() as usize;
+                    if req.is_some() && arr[ins[j]] > r {
+                        bad = true;
+                        break;
+                    }
+                    continue;
+                }
+                if let Some(pos) = targets.iter().position(|&t| t == v) {
+                    required[pos] = required[pos].min(r);
+                } else {
+                    targets.push(v);
+                    required.push(r);
+                }
+            }
+        }
+        if bad {
+            continue;
+        }
+        let len = win.len();
+        let plateau = rng.random_bool(opts.plateau.clamp(0.0, 1.0));
+        let arrival: Vec<usize> = if req.is_some() { ins.iter().map(|&s| arr[s]).collect() } else { vec![0; ins.len()] };
+        let wp = WindowProblem { n: ins.len(), targets, arrival, required };
+        // Try k = len-1 (then shorter while it works); on the plateau k = len.
+        let mut k = len - 1;
+        let mut found: Option<Vec<(usize, usize)>> = None;
+        if wp.targets.len() <= k {
+            loop {
+                st.calls += 1;
+                match solve_window(&wp, k, opts.effort, opts.call_time_limit) {
+                    WinResult::Sat(l) => {
+                        found = Some(l);
+                        if k == 0 || k - 1 < wp.targets.len() {
+                            break;
+                        }
+                        k -= 1;
+                    }
+                    WinResult::Effort => {
+                        st.effort_outs += 1;
+                        break;
+                    }
+                    WinResult::Timeout => {
+                        st.time_outs += 1;
+                        break;
+                    }
+                    WinResult::Unsat => break,
+                }
+            }
+        }
+        let mut is_plateau = false;
+        if found.is_none() && plateau && wp.targets.len() <= len {
+            st.calls += 1;
+            match solve_window(&wp, len, opts.effort, opts.call_time_limit) {
+                WinResult::Sat(l) => {
+                    found = Some(l);
+                    is_plateau = true;
+                }
+                WinResult::Effort => st.effort_outs += 1,
+                WinResult::Timeout => st.time_outs += 1,
+                WinResult::Unsat => {}
+            }
+        }
+        let Some(lines) = found else { continue };
+        let Some(q) = splice(&cur, &win, &ins, &outs, &lines) else {
+            continue;
+        };
+        if q.matrix() != *target || depth_bound.is_some_and(|d| q.depth() > d) || q.xor_count() > cur.xor_count() {
+            debug_assert!(false, "window splice broke the program");
+            continue;
+        }
+        if is_plateau && q.ops == cur.ops {
+            continue;
+        }
+        if q.xor_count() < cur.xor_count() {
+            st.improvements += 1;
+        } else {
+            st.plateau_moves += 1;
+        }
+        cur = q;
+        if cur.xor_count() < best.xor_count() || (cur.xor_count() == best.xor_count() && cur.depth() < best.depth()) {
+            best = cur.clone();
+        }
+    }
+    if let Err(e) = best.verify(m) {
+        panic!("internal error: SAT window polishing produced a wrong program: {e}");
+    }
+    (best, st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn window_sat_finds_shared_pair() {
+        // y0 = x0+x1+x2, y1 = x0+x1+x3 in 3 lines, not 2; with depth bound 1 on y0: impossible.
+        let w = WindowProblem { n: 4, targets: vec![0b0111, 0b1011], arrival: vec![0; 4], required: vec![usize::MAX; 2] };
+        assert_eq!(solve_window(&w, 2, 1 << 20, Duration::from_secs(10)), WinResult::Unsat);
+        let WinResult::Sat(l) = solve_window(&w, 3, 1 << 20, Duration::from_secs(10)) else { panic!() };
+        assert_eq!(l.len(), 3);
+        let w2 = WindowProblem { required: vec![1, usize::MAX], ..w.clone() };
+        assert_eq!(solve_window(&w2, 3, 1 << 20, Duration::from_secs(10)), WinResult::Unsat);
+        // Depth 2 for both, but x3 arrives at depth 2: y1 cannot be at depth 2.
+        let w3 = WindowProblem { arrival: vec![0, 0, 0, 2], required: vec![2, 2], ..w };
+        assert_eq!(solve_window(&w3, 3, 1 << 20, Duration::from_secs(10)), WinResult::Unsat);
+        let w4 = WindowProblem { required: vec![2, 3], ..w3 };
+        assert!(matches!(solve_window(&w4, 3, 1 << 20, Duration::from_secs(10)), WinResult::Sat(_)));
+    }
+
+    fn naive(m: &BitMatrix) -> Program {
+        let mut p = Program::new(m.cols(), m.rows());
+        for (j, r) in m.row_bits().iter().enumerate() {
+            let bits: Vec<usize> = (0..m.cols()).filter(|c| r >> c & 1 == 1).collect();
+            let mut acc = bits[0];
+            for &b in &bits[1..] {
+                acc = p.push(acc, b);
+            }
+            p.outputs[j] = Out::Sig(acc);
+        }
+        p
+    }
+
+    #[test]
+    fn polish_shortens_naive_mixslices_and_is_reproducible() {
+        let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
+        let p = naive(&m);
+        assert_eq!(p.xor_count(), 72);
+        let opts = SatWinOptions { rounds: Some(80), max_window: 8, max_inputs: 6, effort: 2000, ..Default::default() };
+        let (q, st) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
+        q.verify(&m).unwrap();
+        assert!(q.xor_count() < p.xor_count() - 5, "{} {st:?}", q.xor_count());
+        assert!(st.improvements > 0);
+        if st.time_outs == 0 {
+            let (q2, st2) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
+            if st2.time_outs == 0 {
+                assert_eq!(q, q2);
+            }
+        }
+    }
+
+    #[test]
+    fn polish_keeps_depth_bound() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let p = crate::paar::paar(&m, None);
+        let d = p.depth();
+        let opts = SatWinOptions { rounds: Some(60), max_depth: Some(d), max_window: 8, max_inputs: 6, effort: 2000, ..Default::default() };
+        let (q, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(5));
+        q.verify(&m).unwrap();
+        assert!(q.depth() <= d);
+        assert!(q.xor_count() <= p.xor_count());
+    }
+}
