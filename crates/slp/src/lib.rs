@@ -5,6 +5,8 @@
 //! * heuristics: [`paar`], [`bp`] (Boyar–Peralta, RNBP, A1, A2 with incremental distances),
 //!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
+//! * [`portfolio`]: the default (`-a auto`): a bandit over algorithms and re-synthesis budgets,
+//!   then polishing chains;
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
 //! * [`emit`]: text, in-place, JSON, Rust and C output.
@@ -14,6 +16,7 @@ pub mod emit;
 pub mod matrix;
 pub mod paar;
 pub mod parse;
+pub mod portfolio;
 pub mod program;
 pub mod resynth;
 #[cfg(feature = "sat")]
