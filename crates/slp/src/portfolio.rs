@@ -43,6 +43,8 @@ pub const LAG: u64 = 16;
 const WARMUP: u64 = 4;
 /// Probability of a uniformly random arm after the warm-up.
 const EPSILON: f64 = 0.1;
+/// With a time limit, exploring may stop for stalling after this fraction of it.
+const STALL_MIN_FRACTION: f64 = 0.2;
 /// Polish rounds per chain and epoch.
 pub const SLICE: u64 = 8;
 
@@ -406,7 +408,13 @@ pub fn portfolio(
         loop {
             let (r, arm) = {
                 let mut g = state.lock().expect("poisoned");
-                let timed_out = explore_until.is_some_and(|t| start.elapsed() >= t) && g.next > 0;
+                let now = start.elapsed();
+                // With a time limit (and no explicit polish time), exploring also ends once it
+                // has stalled: no new best count in the last two thirds of the time spent, after
+                // at least a fifth of the limit. Only the clock-bound mode does this.
+                let stalled = opts.polish_time.is_none()
+                    && opts.time_limit.is_some_and(|t| now >= t.mul_f64(STALL_MIN_FRACTION) && now >= 3 * g.best_time);
+                let timed_out = (explore_until.is_some_and(|t| now >= t) || stalled) && g.next > 0;
                 if stop.load(Ordering::Relaxed) || timed_out || opts.runs.is_some_and(|n| g.next >= n) {
                     stop.store(true, Ordering::Relaxed);
                     break;
