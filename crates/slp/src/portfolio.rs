@@ -338,8 +338,8 @@ impl Stats {
         let ln = (total.max(1) as f64).ln();
         let mut best = 0;
         let mut best_v = f64::MIN;
-        for a in 0..arms.len() {
-            let v = rate[a] / max + 0.4 * (ln / (self.n[a] as f64 + 1.0)).sqrt();
+        for (a, (&r, &n)) in rate.iter().zip(&self.n).enumerate() {
+            let v = r / max + 0.4 * (ln / (n as f64 + 1.0)).sqrt();
             if v > best_v {
                 best_v = v;
                 best = a;
