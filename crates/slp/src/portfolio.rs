@@ -483,6 +483,7 @@ pub fn portfolio(
     let (first, _) = top.first()?;
     let explore_best = first.xor_count();
     let mut found_after = ex.best_time;
+    let mut polish_best = explore_best;
 
     // Phase 2: polish.
     let polish_budget = match (opts.polish_rounds, opts.runs, opts.time_limit) {
@@ -536,7 +537,8 @@ pub fn portfolio(
         }
         done_rounds += chains.iter().map(|c| c.rounds).sum::<u64>() - before;
         let gbest = chains.iter().map(|c| c.best.xor_count()).min().unwrap_or(usize::MAX);
-        if gbest < explore_best && found_after < explore_time {
+        if gbest < polish_best {
+            polish_best = gbest;
             found_after = start.elapsed();
         }
         // Restart chains that are two or more behind and have not improved for 4 epochs, from
