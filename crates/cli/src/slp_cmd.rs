@@ -383,8 +383,8 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         runs: a.runs,
         polish_rounds: a.polish_rounds,
         polish_time: a.polish.map(Duration::from_secs_f64),
-        // Word-level runs are cheap and the expanded 64x64 program is where the work is.
-        polish_fraction: if bytes.is_some() { 0.9 } else { 0.4 },
+        // The expanded programs are large (64x64: ~370 gates), so polishing gets more of the time.
+        polish_fraction: if bytes.is_some() { 0.6 } else { 0.4 },
         max_depth,
         arms,
         polishers: default_polishers(a.window),
