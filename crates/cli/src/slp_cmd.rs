@@ -70,10 +70,13 @@ struct OutputArgs {
 struct OptimizeArgs {
     #[command(flatten)]
     input: MatrixArgs,
-    /// Heuristic: paar, rpaar, bp, rnbp, a1, a2, sxor, or mix (cycles A2/RNBP/A1/s-XOR).
-    #[arg(long, short = 'a', default_value = "mix")]
+    /// Heuristic: auto (the default: a portfolio over A2/A1/RNBP/s-XOR with re-synthesis, then
+    /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, or mix (cycles
+    /// A2/RNBP/A1/s-XOR).
+    #[arg(long, short = 'a', default_value = "auto")]
     algorithm: String,
-    /// Stop starting new runs after this many seconds (default: 10, or none when --runs is given).
+    /// Time budget in seconds (default: 10 s, or none when --runs is given). With `-a auto` it
+    /// covers exploring and polishing; otherwise no new runs start after it.
     #[arg(long, short = 't')]
     time_limit: Option<f64>,
     /// Worker threads (default: all cores).
@@ -82,7 +85,7 @@ struct OptimizeArgs {
     /// Seed of run 0; run r uses seed + r.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Stop after this many runs.
+    /// Stop after this many runs (with `-a auto`: exploration runs, followed by polish rounds).
     #[arg(long)]
     runs: Option<u64>,
     /// Largest XOR depth allowed.
@@ -91,12 +94,17 @@ struct OptimizeArgs {
     /// Local re-synthesis iterations applied to every run's program (0: off).
     #[arg(long, default_value_t = 0)]
     resynth: usize,
-    /// After the search, polish the best program by local re-synthesis for this many seconds.
+    /// After the search, polish the best program by local re-synthesis for this many seconds
+    /// (with `-a auto`: the part of --time-limit kept for polishing, default 40 %).
     #[arg(long)]
     polish: Option<f64>,
-    /// Polish for exactly this many rounds instead (reproducible).
+    /// Polish for exactly this many rounds instead (reproducible; with `-a auto`: over all
+    /// polish chains, default two thirds of --runs).
     #[arg(long)]
     polish_rounds: Option<u64>,
+    /// Seed of polish round 0 (round r uses seed + r; default: --seed).
+    #[arg(long)]
+    polish_seed: Option<u64>,
     /// Largest window (gates) for --polish.
     #[arg(long, default_value_t = 48)]
     window: usize,
@@ -271,11 +279,17 @@ fn progress(quiet: bool, limit: f64) -> Option<indicatif::ProgressBar> {
 fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     let (input, desc) = load_matrix(&a.input)?;
     let m = &input.matrix;
-    let algorithm: Algorithm = a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let auto = a.algorithm.eq_ignore_ascii_case("auto");
+    let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
     if let Some(t) = a.time_limit
         && !(t.is_finite() && t >= 0.0)
     {
         bail!("--time-limit must be a non-negative number of seconds");
+    }
+    if let Some(t) = a.polish
+        && !(t.is_finite() && t >= 0.0)
+    {
+        bail!("--polish must be a non-negative number of seconds");
     }
     // With --runs and no explicit --time-limit the search is bounded by runs only (reproducible).
     let limit = match (a.time_limit, a.runs) {
@@ -286,6 +300,10 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     if a.word_level {
         return word_level(&a, &input, &desc, threads, limit);
+    }
+    // `--start` polishes a given program: no search, so no portfolio.
+    if auto && a.start.is_none() {
+        return optimize_auto(&a, &input, &desc, threads, limit, None);
     }
     let opts = SearchOptions {
         algorithm,
@@ -330,16 +348,7 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     };
     let mut p = report.program.clone();
     if a.polish.is_some() || a.polish_rounds.is_some() {
-        let secs = a.polish.unwrap_or(0.0);
-        if !(secs.is_finite() && secs >= 0.0) {
-            bail!("--polish must be a non-negative number of seconds");
-        }
-        let before = p.xor_count();
-        let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-        let (q, rounds) = slicewise_slp::search::polish(&p, m, a.seed, a.polish_rounds, deadline, a.window.max(3), a.max_depth);
-        p = q;
-        p.meta.algorithm = format!("{}+polish", p.meta.algorithm);
-        p.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {}..), windows <= {}", a.seed, a.window));
+        p = polish_cli(&a, p, m);
     }
     if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
         p = sat_polish_cli(&a, p, m)?;
@@ -427,6 +436,162 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
+/// `--polish S` / `--polish-rounds N` on one program (seeds `--polish-seed`, default `--seed`).
+fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
+    let secs = a.polish.unwrap_or(0.0);
+    let seed = a.polish_seed.unwrap_or(a.seed);
+    let before = p.xor_count();
+    let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
+    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds, deadline, a.window.max(3), a.max_depth);
+    q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
+    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window));
+    q
+}
+
+/// The matrix part of a command line that repeats this input.
+fn matrix_flags(i: &MatrixArgs) -> String {
+    let mut v = Vec::new();
+    if let Some(c) = &i.circulant {
+        v.push(format!("--circulant {c}"));
+    } else if let Some(m) = &i.matrix {
+        v.push(if m.contains(' ') { format!("'{m}'") } else { m.clone() });
+    }
+    if i.format != "auto" {
+        v.push(format!("--format {}", i.format));
+    }
+    if i.field != "0x11b" {
+        v.push(format!("--field {}", i.field));
+    }
+    if i.index != 0 {
+        v.push(format!("--index {}", i.index));
+    }
+    v.join(" ")
+}
+
+/// `-a auto`: the portfolio of `slicewise_slp::portfolio`. With `bytes` (`--word-level
+/// --expand`) each run synthesizes a word program with one run of the arm and expands it to
+/// bits; the polish phase works on the bit programs.
+fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>, bytes: Option<(&[Vec<u8>], u16)>) -> Result<ExitCode> {
+    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio};
+    use slicewise_slp::search::run_once;
+    let m = &input.matrix;
+    let max_depth = if bytes.is_some() { None } else { a.max_depth };
+    let arms = match bytes {
+        // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
+        Some((b, _)) => {
+            let top = b.iter().flatten().map(|&c| 8 - c.leading_zeros() as usize).max().unwrap_or(0);
+            default_arms(b.len() * top, b[0].len(), false)
+        }
+        None => default_arms(m.rows(), m.cols(), m.is_invertible()),
+    };
+    let opts = PortfolioOptions {
+        threads,
+        seed: a.seed,
+        time_limit: limit.map(Duration::from_secs_f64),
+        runs: a.runs,
+        polish_rounds: a.polish_rounds,
+        polish_time: a.polish.map(Duration::from_secs_f64),
+        // The expanded programs are large (64x64: ~370 gates), so polishing gets more of the time.
+        polish_fraction: if bytes.is_some() { 0.6 } else { 0.4 },
+        max_depth,
+        arms,
+        polishers: default_polishers(a.window),
+        chains: 4,
+    };
+    let generate = |arm: Arm, seed: u64| -> Option<Program> {
+        match bytes {
+            None => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
+            Some((b, field)) => {
+                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth };
+                let wp = slicewise_slp::word::synthesize(b, field, &o)?;
+                let p = wp.expand();
+                p.verify(m).ok()?;
+                Some(p)
+            }
+        }
+    };
+    let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
+    let start = std::time::Instant::now();
+    let rep = portfolio(m, &opts, &generate, &|p, runs| {
+        if let Some(pb) = &pb {
+            pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
+            pb.set_message(format!("best {} XORs (depth {}), {runs} runs", p.xor_count(), p.depth()));
+        }
+    });
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    let Some(rep) = rep else {
+        bail!("no program found (is the depth bound {:?} achievable?)", a.max_depth);
+    };
+    let w = &rep.winner;
+    let mut p = rep.program.clone();
+    let polished = w.polish_rounds > 0;
+    p.meta.algorithm = format!("auto:{}{}", p.meta.algorithm, if polished { "+polish" } else { "" });
+    p.meta.seed = w.run_seed;
+    p.meta.extra.push(format!("arm: {}", w.arm.name()));
+    if polished {
+        p.meta.extra.push(format!("polish-seed: {}  polish-rounds: {}", w.polish_seed, w.polish_rounds));
+    }
+    let mut repeat = format!("slicewise slp optimize {}", matrix_flags(&a.input));
+    if bytes.is_some() {
+        repeat.push_str(" --word-level --expand");
+    }
+    repeat.push_str(&format!(" {} --seed {} --runs 1", w.arm.flags(), w.run_seed));
+    if let Some(d) = max_depth {
+        repeat.push_str(&format!(" --max-depth {d}"));
+    }
+    if polished {
+        repeat.push_str(&format!(" --polish-rounds {} --polish-seed {} --window {}", w.polish_rounds, w.polish_seed, a.window));
+    }
+    let budget = match (limit, a.time_limit) {
+        (Some(t), Some(_)) => format!("time limit {t} s"),
+        (Some(t), None) => format!("time limit {t} s (the default without --time-limit and --runs)"),
+        (None, _) => format!("--runs {}", a.runs.unwrap_or(0)),
+    };
+    let arm_list: Vec<String> =
+        rep.arms.iter().map(|r| format!("{} {}{}", r.arm.name(), r.runs, r.best.map_or(String::new(), |b| format!(" (best {b})")))).collect();
+    p.meta.notes.push(format!(
+        "portfolio: {budget}, {threads} threads; {} runs in {:.1} s (best {}), {} polish rounds in {} chains",
+        rep.runs,
+        rep.explore_time.as_secs_f64(),
+        rep.explore_best,
+        rep.polish_rounds,
+        rep.chains_started
+    ));
+    p.meta.notes.push(format!("arms (runs): {}", arm_list.join(", ")));
+    p.meta.notes.push(format!(
+        "winner: run seed {} of arm {} ({} XORs){}",
+        w.run_seed,
+        w.arm.name(),
+        w.run_count,
+        if polished { format!(", then {} polish rounds from seed {}", w.polish_rounds, w.polish_seed) } else { String::new() }
+    ));
+    p.meta.notes.push(format!("repeat the winner alone: {repeat}"));
+    if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
+        p = sat_polish_cli(a, p, m)?;
+    }
+    let text = render(&p, input, desc, &a.out)?;
+    write_output(&a.out, &text)?;
+    if !a.out.quiet {
+        eprintln!(
+            "slp: {} XORs, depth {} (auto: arm {}, seed {}{}); naive {}; {} runs + {} polish rounds in {:.1} s, best after {:.1} s, {threads} threads",
+            p.xor_count(),
+            p.depth(),
+            w.arm.name(),
+            w.run_seed,
+            if polished { format!(", polish seed {} rounds {}", w.polish_seed, w.polish_rounds) } else { String::new() },
+            m.naive_xor_count(),
+            rep.runs,
+            rep.polish_rounds,
+            rep.elapsed.as_secs_f64(),
+            rep.found_after.as_secs_f64()
+        );
+        eprintln!("slp: arms (runs): {}", arm_list.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>) -> Result<ExitCode> {
     use rand::SeedableRng;
     use slicewise_slp::resynth::{ResynthOptions, resynth};
@@ -434,7 +599,11 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     let (Some(bytes), Some(field)) = (&input.bytes, input.field) else {
         bail!("--word-level needs a GF(2^8) matrix: a hex-byte file or --circulant");
     };
-    let algorithm: Algorithm = a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    if a.expand && a.algorithm.eq_ignore_ascii_case("auto") {
+        return optimize_auto(a, input, desc, threads, limit, Some((bytes, field)));
+    }
+    let algorithm: Algorithm =
+        if a.algorithm.eq_ignore_ascii_case("auto") { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
     let start = std::time::Instant::now();
     let word_time = limit.map(|t| if a.expand { (t / 4.0).min(5.0) } else { t });
     let opts = SearchOptions {
@@ -470,6 +639,25 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     let mut best = wp.expand();
     best.verify(&input.matrix).map_err(|e| anyhow::anyhow!("internal error: expansion does not verify: {e}"))?;
     let expanded = best.xor_count();
+    if a.polish.is_some() || a.polish_rounds.is_some() {
+        // Polish the expanded program instead of the re-synthesis rounds below (this is how
+        // `-a auto` works on it, so its winners repeat with `--runs 1 --polish-rounds N`).
+        let mut best = polish_cli(a, best, &input.matrix);
+        best.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {expanded} bit XORs", wp.xor_count(), wp.xtime_count()));
+        let text = render(&best, input, desc, &a.out)?;
+        write_output(&a.out, &text)?;
+        if !a.out.quiet {
+            eprintln!(
+                "slp word-level: {} XOR + {} xtime = {expanded} bit XORs; after polishing {} XORs, depth {}; {:.1} s",
+                wp.xor_count(),
+                wp.xtime_count(),
+                best.xor_count(),
+                best.depth(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     // Local re-synthesis of the expanded program with seeds seed, seed+1, ...: `--runs N`
     // rounds (reproducible), otherwise until the time limit.
     let deadline = start + Duration::from_secs_f64(limit.unwrap_or(0.0));

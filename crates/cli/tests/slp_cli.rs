@@ -293,3 +293,48 @@ fn sat_polish_from_a_start_program_keeps_depth_and_verifies() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("does not compute the matrix"), "{}", stderr(&o));
 }
+
+/// The default `-a auto` with `--seed --runs`: identical output for 1 and 2 threads (the
+/// schedule depends on run indices only), and the header names the winner's recipe.
+#[test]
+fn auto_is_reproducible_across_threads() {
+    let m = vectors("random8_s2.txt");
+    let args = |j: &'static str| ["slp", "optimize", m.to_str().unwrap(), "--seed", "3", "--runs", "40", "--polish-rounds", "16", "-j", j, "-q"];
+    let a = run(&args("1"));
+    let b = run(&args("2"));
+    assert!(a.status.success(), "{}", stderr(&a));
+    let (sa, sb) = (stdout(&a), stdout(&b));
+    // The program and the header agree; only the `-j` of the command comment differs.
+    let strip = |s: &str| s.lines().filter(|l| !l.starts_with("# command:") && !l.starts_with("# portfolio:")).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&sa), strip(&sb));
+    assert!(sa.starts_with("# algorithm: auto:"), "{sa}");
+    assert!(sa.contains("# portfolio: --runs 40"), "{sa}");
+    assert!(sa.contains("arm: "), "{sa}");
+    assert!(header_count(&sa) <= 16, "{sa}");
+}
+
+/// With a time limit the run is not reproducible as a whole, but the header names the arm,
+/// the seed and the polish rounds of the winner, and that command repeats the program exactly.
+#[test]
+fn auto_winner_repeats_from_its_header() {
+    let m = vectors("random16_s1.txt");
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "-t", "2", "-j", "2", "--seed", "9", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text.lines().find_map(|l| l.strip_prefix("# repeat the winner alone: ")).expect("repeat line").to_string();
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(args[0], "slicewise");
+    assert!(args.contains(&"--runs") && args.contains(&"--seed") && args.contains(&"-a"), "{line}");
+    args.remove(0);
+    args.push("-q");
+    let again = run(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let body = |s: &str| s.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect::<Vec<_>>();
+    let rep = stdout(&again);
+    assert_eq!(body(&text), body(&rep), "{line}");
+    assert_eq!(header_count(&text), header_count(&rep));
+    // The header names the arm (and the polish chain if there was one).
+    let h = text.lines().next().unwrap();
+    assert!(h.contains("arm: "), "{h}");
+    assert_eq!(h.contains("polish-rounds:"), line.contains("--polish-rounds"), "{h} / {line}");
+}

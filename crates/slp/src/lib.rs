@@ -5,6 +5,8 @@
 //! * heuristics: [`paar`], [`bp`] (Boyar–Peralta, RNBP, A1, A2 with incremental distances),
 //!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
+//! * [`portfolio`]: the default (`-a auto`): a bandit over algorithms and re-synthesis budgets,
+//!   then polishing chains;
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
 //! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
@@ -15,6 +17,7 @@ pub mod emit;
 pub mod matrix;
 pub mod paar;
 pub mod parse;
+pub mod portfolio;
 pub mod program;
 pub mod resynth;
 #[cfg(feature = "sat")]

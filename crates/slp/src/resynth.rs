@@ -118,8 +118,9 @@ fn window_problem(p: &Program, a: usize, len: usize) -> Option<(Vec<usize>, Vec<
 }
 
 /// Replaces window `[a, a+len)` of `p` by `sub` (a program over the window inputs `ins` whose
-/// outputs are the window's live results `outs`).
-fn splice(p: &Program, a: usize, len: usize, ins: &[usize], outs: &[usize], sub: &Program) -> Program {
+/// outputs are the window's live results `outs`). `None` when two of those results are equal
+/// and a later operation adds them (it would become `s + s`).
+fn splice(p: &Program, a: usize, len: usize, ins: &[usize], outs: &[usize], sub: &Program) -> Option<Program> {
     let n = p.n_inputs;
     let lo = n + a;
     let mut q = Program::new(n, p.outputs.len());
@@ -139,11 +140,14 @@ fn splice(p: &Program, a: usize, len: usize, ins: &[usize], outs: &[usize], sub:
         };
     }
     for (i, &(x, y)) in p.ops[a + len..].iter().enumerate() {
+        if map[x] == map[y] {
+            return None;
+        }
         let s = q.push(map[x], map[y]);
         map[lo + len + i] = s;
     }
     q.outputs = p.outputs.iter().map(|o| if let Out::Sig(s) = o { Out::Sig(map[*s]) } else { *o }).collect();
-    q
+    Some(q)
 }
 
 /// Runs local re-synthesis; the result computes the same matrix and is never longer.
@@ -177,7 +181,7 @@ pub fn resynth(p: &Program, opts: &ResynthOptions, rng: &mut ChaCha8Rng) -> Prog
         if sp.xor_count() > len || (sp.xor_count() == len && !rng.random_bool(0.5)) {
             continue;
         }
-        let mut q = splice(&cur, a, len, &ins, &outs, &sp);
+        let Some(mut q) = splice(&cur, a, len, &ins, &outs, &sp) else { continue };
         q.prune();
         if let Some(d) = opts.max_depth
             && q.depth() > d
@@ -219,5 +223,24 @@ mod tests {
         assert!(q.xor_count() < 152, "{}", q.xor_count());
         let r = reorder(&q, &mut rng);
         r.verify(&m).unwrap();
+    }
+
+    #[test]
+    fn equal_window_results_added_later_do_not_break_splicing() {
+        // t2 = t0 + t1 adds two equal values; a window that merges t0 and t1 must be skipped.
+        let mut p = Program::new(4, 2);
+        let t0 = p.push(0, 1);
+        let t1 = p.push(0, 1);
+        let t2 = p.push(t0, t1);
+        let t3 = p.push(t2, 2);
+        let t4 = p.push(t3, 3);
+        p.outputs = vec![Out::Sig(t4), Out::Sig(t0)];
+        let m = p.matrix();
+        for seed in 0..50 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let q = resynth(&p, &ResynthOptions { iterations: 50, max_window: 5, ..Default::default() }, &mut rng);
+            q.verify(&m).unwrap();
+            assert!(q.xor_count() <= 5);
+        }
     }
 }

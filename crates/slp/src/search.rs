@@ -159,9 +159,10 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
     Some(p)
 }
 
-/// Polishes a program by rounds of local re-synthesis with windows of up to `window` gates.
-/// Round r uses seed `seed + r`; it stops after `rounds` rounds if given (reproducible), else at
-/// `deadline`. Returns the best verified program and the number of rounds.
+/// Polishes a program by rounds of local re-synthesis with windows of up to `window` gates
+/// (the polishers of [`crate::portfolio::default_polishers`]). Round r uses seed `seed + r`; it
+/// stops after `rounds` rounds if given (reproducible), else at `deadline`. Returns the best
+/// verified program and the number of rounds.
 pub fn polish(
     p: &Program,
     m: &BitMatrix,
@@ -171,20 +172,15 @@ pub fn polish(
     window: usize,
     max_depth: Option<usize>,
 ) -> (Program, u64) {
-    let mut best = p.clone();
-    let mut r = 0u64;
-    while rounds.map_or(Instant::now() < deadline, |n| r < n) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(r));
-        let q = resynth(&best, &ResynthOptions { iterations: 200, max_window: window, tries: 4, max_depth }, &mut rng);
-        if q.xor_count() < best.xor_count() {
-            best = q;
-        }
-        r += 1;
+    let polishers = crate::portfolio::default_polishers(window);
+    let mut chain = crate::portfolio::Chain::new(p.clone(), seed, 0);
+    while rounds.map_or(Instant::now() < deadline, |n| chain.rounds < n) {
+        chain.step(m, &polishers, max_depth);
     }
-    if let Err(e) = best.verify(m) {
+    if let Err(e) = chain.best.verify(m) {
         panic!("internal error: polishing produced a wrong program: {e}");
     }
-    (best, r)
+    (chain.best, chain.rounds)
 }
 
 fn better(a: &Program, b: &Program) -> bool {

@@ -1,0 +1,700 @@
+//! The default of `slicewise slp optimize` (`-a auto`): a time-aware portfolio.
+//!
+//! Two phases share one budget:
+//!
+//! 1. **Explore.** Random restarts over a set of *arms*, each an algorithm (A2, A1, RNBP,
+//!    s-XOR) with a local re-synthesis budget chosen from the matrix size
+//!    ([`default_arms`]). A bandit gives more runs to the arms whose programs come closest to
+//!    the best count so far, per unit of (estimated) cost. The best few distinct programs are
+//!    kept.
+//! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs.
+//!    Chains that fall behind and stop improving are restarted from the leading chain's starting
+//!    program with a fresh seed.
+//!
+//! **Reproducibility.** The arm of run `r` is a function of the seed, `r` and the results of
+//! runs `0 .. r - LAG` only (the workers wait for those), and the polish phase proceeds in
+//! epochs of a fixed number of rounds per chain whose decisions depend only on the chains'
+//! results. So with `runs` (and `polish_rounds`) and no time limit the whole portfolio is a
+//! function of the seed, for any number of threads. With a time limit, which runs and rounds
+//! complete depends on the clock, but the winning program is always one run
+//! (`arm`, `run seed`) followed by one chain of polish rounds (`polish seed`, `rounds`), and
+//! [`crate::search::run_once`] + [`crate::search::polish`] repeat exactly that
+//! ([`PortfolioReport::winner`]).
+//!
+//! **Plugging in another polisher.** Implement [`Polisher`] and add it to
+//! [`default_polishers`]: round `r` of a chain uses polisher `r mod len`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::matrix::BitMatrix;
+use crate::program::Program;
+use crate::resynth::{ResynthOptions, resynth};
+use crate::search::Algorithm;
+
+/// Runs whose results the choice of run `r` may not use (`r - LAG ..= r - 1`): lets the workers
+/// run ahead without waiting, while the schedule stays a function of run indices.
+pub const LAG: u64 = 16;
+/// Warm-up: the first `WARMUP * arms` runs cycle through the arms.
+const WARMUP: u64 = 4;
+/// Probability of a uniformly random arm after the warm-up.
+const EPSILON: f64 = 0.1;
+/// With a time limit, exploring may stop for stalling after this fraction of it.
+const STALL_MIN_FRACTION: f64 = 0.2;
+/// Polish rounds per chain and epoch.
+pub const SLICE: u64 = 8;
+
+/// One arm of the portfolio: a heuristic and the local re-synthesis applied to each run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arm {
+    /// The heuristic (not `Mix`).
+    pub algorithm: Algorithm,
+    /// Re-synthesis iterations per run (`--resynth`).
+    pub resynth: usize,
+}
+
+impl Arm {
+    /// `a1+resynth300`.
+    pub fn name(&self) -> String {
+        if self.resynth > 0 { format!("{}+resynth{}", self.algorithm.name(), self.resynth) } else { self.algorithm.name().to_string() }
+    }
+
+    /// The flags that run this arm alone: `-a a1 --resynth 300`.
+    pub fn flags(&self) -> String {
+        format!("-a {} --resynth {}", self.algorithm.name(), self.resynth)
+    }
+
+    /// Deterministic cost estimate of one run, in units of one heuristic pass.
+    pub fn cost(&self) -> f64 {
+        1.0 + self.resynth as f64 / 300.0
+    }
+}
+
+/// The arms for a matrix of `rows`×`cols` (s-XOR only for invertible matrices): A2, A1, RNBP
+/// and s-XOR, each with a small and a large re-synthesis budget. Larger matrices get smaller
+/// budgets, because a heuristic pass costs more relative to the budget's benefit.
+pub fn default_arms(rows: usize, cols: usize, invertible: bool) -> Vec<Arm> {
+    let n = rows.max(cols);
+    let (lo, hi) = match n {
+        0..=16 => (300, 1000),
+        17..=32 => (300, 800),
+        33..=64 => (200, 500),
+        _ => (100, 200),
+    };
+    let mut algs = vec![Algorithm::A2, Algorithm::A1, Algorithm::Rnbp];
+    if invertible && rows == cols {
+        algs.push(Algorithm::Sxor);
+    }
+    let mut arms = Vec::new();
+    for r in [lo, hi] {
+        for &a in &algs {
+            arms.push(Arm { algorithm: a, resynth: r });
+        }
+    }
+    arms
+}
+
+/// A polishing step: one round on a program. The chain keeps the result only when it is
+/// shorter (and checks it against the matrix), so a round may return anything that computes
+/// the same matrix.
+pub trait Polisher: Send + Sync {
+    /// Name for headers and reports.
+    fn name(&self) -> String;
+    /// One round on `p` (which computes `m`), with its own seed.
+    fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program;
+}
+
+/// Window re-synthesis ([`resynth`]): 200 windows of up to `window` gates, 4 BP tries each.
+#[derive(Debug, Clone, Copy)]
+pub struct WindowPolisher {
+    /// Largest window (gates).
+    pub window: usize,
+}
+
+impl Polisher for WindowPolisher {
+    fn name(&self) -> String {
+        format!("window{}", self.window)
+    }
+    fn round(&self, p: &Program, _m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        resynth(p, &ResynthOptions { iterations: 200, max_window: self.window, tries: 4, max_depth }, &mut rng)
+    }
+}
+
+/// The polishers of `--polish` and of the portfolio's polish phase. Round `r` of a chain uses
+/// entry `r mod len`. Another polisher (for example exact SAT re-synthesis of windows) is one
+/// more `Box::new(...)` here.
+pub fn default_polishers(window: usize) -> Vec<Box<dyn Polisher>> {
+    vec![Box::new(WindowPolisher { window: window.max(3) })]
+}
+
+/// A chain of polish rounds: round `r` uses seed `seed + r`.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    /// Seed of round 0.
+    pub seed: u64,
+    /// Best program so far.
+    pub best: Program,
+    /// Rounds done.
+    pub rounds: u64,
+    /// Rounds after which `best` was reached (repeat with `--polish-rounds`).
+    pub rounds_to_best: u64,
+    /// Count of the starting program.
+    pub start_count: usize,
+    /// Index of the starting program among the portfolio's candidates.
+    pub start: usize,
+    /// Epoch of the last improvement.
+    last_improved: u64,
+}
+
+impl Chain {
+    /// A chain starting at `p`.
+    pub fn new(p: Program, seed: u64, start: usize) -> Self {
+        Chain { seed, start_count: p.xor_count(), best: p, rounds: 0, rounds_to_best: 0, start, last_improved: 0 }
+    }
+
+    /// One round. Panics if a polisher returns a program that does not compute `m`.
+    pub fn step(&mut self, m: &BitMatrix, polishers: &[Box<dyn Polisher>], max_depth: Option<usize>) {
+        let r = self.rounds;
+        let pol = &polishers[(r % polishers.len() as u64) as usize];
+        let mut q = pol.round(&self.best, m, self.seed.wrapping_add(r), max_depth);
+        self.rounds += 1;
+        if q.xor_count() < self.best.xor_count() && max_depth.is_none_or(|d| q.depth() <= d) {
+            if let Err(e) = q.verify(m) {
+                panic!("internal error: polisher {} produced a wrong program: {e}", pol.name());
+            }
+            q.meta = self.best.meta.clone();
+            self.best = q;
+            self.rounds_to_best = self.rounds;
+        }
+    }
+}
+
+/// Options of [`portfolio`].
+pub struct PortfolioOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed; run `r`'s arm is chosen with it and the run itself uses seed `seed + r`.
+    pub seed: u64,
+    /// Overall time limit (explore and polish).
+    pub time_limit: Option<Duration>,
+    /// Exploration runs (without a time limit: exactly this many).
+    pub runs: Option<u64>,
+    /// Polish rounds over all chains (default with `runs`: two thirds of `runs`, at least one
+    /// epoch per chain).
+    pub polish_rounds: Option<u64>,
+    /// Seconds of the time limit reserved for polishing (default: `polish_fraction`).
+    pub polish_time: Option<Duration>,
+    /// Fraction of the time limit for polishing.
+    pub polish_fraction: f64,
+    /// Depth bound.
+    pub max_depth: Option<usize>,
+    /// The arms.
+    pub arms: Vec<Arm>,
+    /// The polishers.
+    pub polishers: Vec<Box<dyn Polisher>>,
+    /// Polish chains (independent of the thread count, for reproducibility).
+    pub chains: usize,
+}
+
+impl std::fmt::Debug for PortfolioOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PortfolioOptions")
+            .field("threads", &self.threads)
+            .field("seed", &self.seed)
+            .field("time_limit", &self.time_limit)
+            .field("runs", &self.runs)
+            .field("polish_rounds", &self.polish_rounds)
+            .field("polish_time", &self.polish_time)
+            .field("polish_fraction", &self.polish_fraction)
+            .field("max_depth", &self.max_depth)
+            .field("arms", &self.arms.iter().map(Arm::name).collect::<Vec<_>>())
+            .field("polishers", &self.polishers.iter().map(|p| p.name()).collect::<Vec<_>>())
+            .field("chains", &self.chains)
+            .finish()
+    }
+}
+
+impl PortfolioOptions {
+    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with 48-gate windows, 4 chains,
+    /// the last 40 % of the time for polishing.
+    pub fn for_matrix(m: &BitMatrix) -> Self {
+        PortfolioOptions {
+            threads: 1,
+            seed: 0,
+            time_limit: None,
+            runs: Some(64),
+            polish_rounds: None,
+            polish_time: None,
+            polish_fraction: 0.4,
+            max_depth: None,
+            arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
+            polishers: default_polishers(48),
+            chains: 4,
+        }
+    }
+}
+
+/// What one arm did.
+#[derive(Debug, Clone)]
+pub struct ArmReport {
+    /// The arm.
+    pub arm: Arm,
+    /// Runs given to it.
+    pub runs: u64,
+    /// Its best count (None: no program, e.g. under a depth bound).
+    pub best: Option<usize>,
+}
+
+/// How the winning program arises: one run, then one chain of polish rounds.
+#[derive(Debug, Clone)]
+pub struct Winner {
+    /// The arm of the run.
+    pub arm: Arm,
+    /// The run's seed (`--seed S --runs 1` with [`Arm::flags`]).
+    pub run_seed: u64,
+    /// The polish chain's seed (`--polish-seed`).
+    pub polish_seed: u64,
+    /// Polish rounds to repeat (`--polish-rounds`; 0: none).
+    pub polish_rounds: u64,
+    /// Count before polishing.
+    pub run_count: usize,
+}
+
+/// Result of [`portfolio`].
+#[derive(Debug, Clone)]
+pub struct PortfolioReport {
+    /// Best verified program.
+    pub program: Program,
+    /// How to repeat it.
+    pub winner: Winner,
+    /// Exploration runs completed.
+    pub runs: u64,
+    /// Per arm.
+    pub arms: Vec<ArmReport>,
+    /// Best count after exploring.
+    pub explore_best: usize,
+    /// Time spent exploring.
+    pub explore_time: Duration,
+    /// Polish rounds done (all chains).
+    pub polish_rounds: u64,
+    /// Chains started (including restarts).
+    pub chains_started: usize,
+    /// Total time.
+    pub elapsed: Duration,
+    /// When the best count first appeared.
+    pub found_after: Duration,
+}
+
+/// Bandit statistics over a prefix of runs.
+struct Stats {
+    n: Vec<u64>,
+    hist: Vec<Vec<u64>>,
+    best: Option<usize>,
+}
+
+impl Stats {
+    fn new(arms: usize) -> Self {
+        Stats { n: vec![0; arms], hist: vec![Vec::new(); arms], best: None }
+    }
+
+    fn add(&mut self, arm: usize, count: Option<usize>) {
+        self.n[arm] += 1;
+        if let Some(c) = count {
+            let h = &mut self.hist[arm];
+            if h.len() <= c {
+                h.resize(c + 1, 0);
+            }
+            h[c] += 1;
+            self.best = Some(self.best.map_or(c, |b| b.min(c)));
+        }
+    }
+
+    /// Mean reward of `arm`: 1 for a run at the best count, 1/4 one above, 1/20 two above.
+    fn mean(&self, arm: usize) -> f64 {
+        let Some(b) = self.best else { return 0.0 };
+        let h = &self.hist[arm];
+        let at = |c: usize| h.get(c).copied().unwrap_or(0) as f64;
+        let score = at(b) + 0.25 * at(b + 1) + 0.05 * at(b + 2);
+        (score + 0.2) / (self.n[arm] as f64 + 1.0)
+    }
+
+    fn choose(&self, arms: &[Arm], r: u64, seed: u64) -> usize {
+        let k = arms.len() as u64;
+        if r < WARMUP * k {
+            return (r % k) as usize;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ r.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x706f_7274);
+        if rng.random_bool(EPSILON) {
+            return rng.random_range(0..arms.len());
+        }
+        let rate: Vec<f64> = (0..arms.len()).map(|a| self.mean(a) / arms[a].cost()).collect();
+        let max = rate.iter().cloned().fold(f64::MIN_POSITIVE, f64::max);
+        let total: u64 = self.n.iter().sum();
+        let ln = (total.max(1) as f64).ln();
+        let mut best = 0;
+        let mut best_v = f64::MIN;
+        for (a, (&r, &n)) in rate.iter().zip(&self.n).enumerate() {
+            let v = r / max + 0.4 * (ln / (n as f64 + 1.0)).sqrt();
+            if v > best_v {
+                best_v = v;
+                best = a;
+            }
+        }
+        best
+    }
+}
+
+fn key(p: &Program) -> (usize, usize, u64) {
+    (p.xor_count(), p.depth(), p.meta.seed)
+}
+
+/// Exploration state shared by the workers.
+struct Explore {
+    next: u64,
+    chosen: u64,
+    arm_of: Vec<usize>,
+    result: Vec<Option<Option<usize>>>,
+    stats: Stats,
+    upto: u64,
+    /// Best distinct programs with their arm, ordered by (count, depth, seed).
+    top: Vec<(Program, usize)>,
+    best_time: Duration,
+}
+
+/// Runs the portfolio. `generate(arm, seed)` makes one verified program (or None); it is called
+/// with seed `opts.seed + r` for run `r`. `on_improve(program, runs)` is called with every new
+/// best count.
+pub fn portfolio(
+    m: &BitMatrix,
+    opts: &PortfolioOptions,
+    generate: &(dyn Fn(Arm, u64) -> Option<Program> + Sync),
+    on_improve: &(dyn Fn(&Program, u64) + Sync),
+) -> Option<PortfolioReport> {
+    assert!(!opts.arms.is_empty() && !opts.polishers.is_empty() && opts.chains > 0);
+    let start = Instant::now();
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok();
+    let polish_time = opts.time_limit.map(|t| opts.polish_time.unwrap_or(t.mul_f64(opts.polish_fraction)).min(t));
+    let explore_until = opts.time_limit.zip(polish_time).map(|(t, p)| t - p);
+    let keep = 2 * opts.chains;
+    let best_count = Mutex::new(usize::MAX);
+    let improve = |p: &Program, runs: u64| {
+        let mut g = best_count.lock().expect("poisoned");
+        if p.xor_count() < *g {
+            *g = p.xor_count();
+            on_improve(p, runs);
+        }
+    };
+
+    // Phase 1: explore.
+    let state = Mutex::new(Explore {
+        next: 0,
+        chosen: 0,
+        arm_of: Vec::new(),
+        result: Vec::new(),
+        stats: Stats::new(opts.arms.len()),
+        upto: 0,
+        top: Vec::new(),
+        best_time: Duration::ZERO,
+    });
+    let cv = Condvar::new();
+    let stop = AtomicBool::new(false);
+    let worker = || {
+        loop {
+            let (r, arm) = {
+                let mut g = state.lock().expect("poisoned");
+                let now = start.elapsed();
+                // With a time limit (and no explicit polish time), exploring also ends once it
+                // has stalled: no new best count in the last two thirds of the time spent, after
+                // at least a fifth of the limit. Only the clock-bound mode does this.
+                let stalled = opts.polish_time.is_none()
+                    && opts.time_limit.is_some_and(|t| now >= t.mul_f64(STALL_MIN_FRACTION) && now >= 3 * g.best_time);
+                let timed_out = (explore_until.is_some_and(|t| now >= t) || stalled) && g.next > 0;
+                if stop.load(Ordering::Relaxed) || timed_out || opts.runs.is_some_and(|n| g.next >= n) {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                let r = g.next;
+                g.next += 1;
+                g.arm_of.push(usize::MAX);
+                g.result.push(None);
+                // Wait for our turn and for the results of runs 0 .. r - LAG.
+                let need = r.saturating_sub(LAG);
+                loop {
+                    while g.upto < need {
+                        let u = g.upto as usize;
+                        match g.result[u] {
+                            Some(c) => {
+                                let a = g.arm_of[u];
+                                g.stats.add(a, c);
+                                g.upto += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    if g.chosen == r && g.upto >= need {
+                        break;
+                    }
+                    g = cv.wait(g).expect("poisoned");
+                }
+                let arm = g.stats.choose(&opts.arms, r, opts.seed);
+                g.arm_of[r as usize] = arm;
+                g.chosen += 1;
+                cv.notify_all();
+                (r, arm)
+            };
+            let p = generate(opts.arms[arm], opts.seed.wrapping_add(r));
+            let mut g = state.lock().expect("poisoned");
+            g.result[r as usize] = Some(p.as_ref().map(|p| p.xor_count()));
+            if let Some(p) = p {
+                let runs = g.next;
+                if g.top.first().is_none_or(|(b, _)| p.xor_count() < b.xor_count()) {
+                    g.best_time = start.elapsed();
+                }
+                improve(&p, runs);
+                insert_top(&mut g.top, p, arm, keep);
+            }
+            cv.notify_all();
+        }
+    };
+    match &pool {
+        Some(pool) => {
+            pool.broadcast(|_| worker());
+        }
+        None => worker(),
+    }
+    let explore_time = start.elapsed();
+    let ex = state.into_inner().expect("poisoned");
+    let runs = ex.next;
+    let mut arm_reports: Vec<ArmReport> = opts.arms.iter().map(|&arm| ArmReport { arm, runs: 0, best: None }).collect();
+    for (i, res) in ex.result.iter().enumerate() {
+        let a = &mut arm_reports[ex.arm_of[i]];
+        a.runs += 1;
+        if let Some(Some(c)) = res {
+            a.best = Some(a.best.map_or(*c, |b: usize| b.min(*c)));
+        }
+    }
+    let top = ex.top;
+    let (first, _) = top.first()?;
+    let explore_best = first.xor_count();
+    let mut found_after = ex.best_time;
+    let mut polish_best = explore_best;
+
+    // Phase 2: polish.
+    let polish_budget = match (opts.polish_rounds, opts.runs, opts.time_limit) {
+        (Some(p), _, _) => Some(p),
+        (None, Some(n), None) => Some((2 * n).div_ceil(3).max(SLICE * opts.chains as u64)),
+        _ => None,
+    };
+    let deadline = opts.time_limit.map(|t| start + t);
+    let mut chains: Vec<Chain> = (0..opts.chains)
+        .map(|i| Chain::new(top[i % top.len()].0.clone(), chain_seed(&top[i % top.len()].0, i / top.len()), i % top.len()))
+        .collect();
+    let mut restarts = vec![0usize; top.len()];
+    for i in 0..opts.chains {
+        restarts[i % top.len()] += 1;
+    }
+    let mut chains_started = chains.len();
+    let mut retired: Vec<Chain> = Vec::new();
+    let mut done_rounds = 0u64;
+    let mut epoch = 0u64;
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let nothing_to_do = polish_budget == Some(0) || (polish_budget.is_none() && deadline.is_none());
+    while !nothing_to_do && !out_of_time() && polish_budget.is_none_or(|b| done_rounds < b) {
+        epoch += 1;
+        let per_chain = match polish_budget {
+            Some(b) => SLICE.min((b - done_rounds).div_ceil(chains.len() as u64)),
+            None => SLICE,
+        };
+        let budget_left = polish_budget.map(|b| b - done_rounds);
+        let step_chain = |i: usize, c: &mut Chain| {
+            // Round j of this epoch for chain i is global round index (within the epoch)
+            // i * per_chain + j; the budget cut is a function of that index only.
+            for j in 0..per_chain {
+                if budget_left.is_some_and(|l| i as u64 * per_chain + j >= l) || out_of_time() {
+                    break;
+                }
+                let before = c.best.xor_count();
+                c.step(m, &opts.polishers, opts.max_depth);
+                if c.best.xor_count() < before {
+                    c.last_improved = epoch;
+                    improve(&c.best, runs);
+                }
+            }
+        };
+        let before: u64 = chains.iter().map(|c| c.rounds).sum();
+        match &pool {
+            Some(pool) => pool.install(|| {
+                use rayon::prelude::*;
+                chains.par_iter_mut().enumerate().for_each(|(i, c)| step_chain(i, c));
+            }),
+            None => chains.iter_mut().enumerate().for_each(|(i, c)| step_chain(i, c)),
+        }
+        done_rounds += chains.iter().map(|c| c.rounds).sum::<u64>() - before;
+        let gbest = chains.iter().map(|c| c.best.xor_count()).min().unwrap_or(usize::MAX);
+        if gbest < polish_best {
+            polish_best = gbest;
+            found_after = start.elapsed();
+        }
+        // Restart chains that are two or more behind and have not improved for 4 epochs, from
+        // the leading chain's starting program with a new seed.
+        let lead = (0..chains.len()).min_by_key(|&i| (chains[i].best.xor_count(), chains[i].best.depth(), i)).unwrap_or(0);
+        for i in 0..chains.len() {
+            let c = &chains[i];
+            if i != lead && c.best.xor_count() >= gbest + 2 && epoch >= c.last_improved + 4 {
+                let s = chains[lead].start;
+                let n = restarts[s];
+                restarts[s] += 1;
+                let fresh = Chain { last_improved: epoch, ..Chain::new(top[s].0.clone(), chain_seed(&top[s].0, n), s) };
+                retired.push(std::mem::replace(&mut chains[i], fresh));
+                chains_started += 1;
+            }
+        }
+    }
+    let win = chains
+        .iter()
+        .chain(retired.iter())
+        .enumerate()
+        .min_by_key(|(i, c)| (c.best.xor_count(), c.best.depth(), c.rounds_to_best > 0, *i))
+        .map(|(_, c)| c.clone())
+        .expect("at least one chain");
+    let (start_prog, arm_idx) = &top[win.start];
+    let mut program = win.best.clone();
+    let winner = if win.rounds_to_best > 0 {
+        Winner {
+            arm: opts.arms[*arm_idx],
+            run_seed: start_prog.meta.seed,
+            polish_seed: win.seed,
+            polish_rounds: win.rounds_to_best,
+            run_count: start_prog.xor_count(),
+        }
+    } else {
+        program = start_prog.clone();
+        Winner {
+            arm: opts.arms[*arm_idx],
+            run_seed: start_prog.meta.seed,
+            polish_seed: win.seed,
+            polish_rounds: 0,
+            run_count: start_prog.xor_count(),
+        }
+    };
+    if let Err(e) = program.verify(m) {
+        panic!("internal error: the portfolio produced a wrong program: {e}");
+    }
+    Some(PortfolioReport {
+        program,
+        winner,
+        runs,
+        arms: arm_reports,
+        explore_best,
+        explore_time,
+        polish_rounds: done_rounds,
+        chains_started,
+        elapsed: start.elapsed(),
+        found_after,
+    })
+}
+
+/// Polish seed of the `n`-th chain from a program found with seed `s`: `s` for the first (so
+/// `--seed s --runs 1 --polish-rounds L` repeats it), then distinct derived seeds.
+fn chain_seed(p: &Program, n: usize) -> u64 {
+    p.meta.seed.wrapping_add((n as u64).wrapping_mul(1_000_003_000_017))
+}
+
+fn insert_top(top: &mut Vec<(Program, usize)>, p: Program, arm: usize, keep: usize) {
+    if let Some(i) = top.iter().position(|(q, _)| q.ops == p.ops && q.outputs == p.outputs) {
+        if key(&p) < key(&top[i].0) {
+            top.remove(i);
+        } else {
+            return;
+        }
+    }
+    let pos = top.partition_point(|(q, _)| key(q) < key(&p));
+    if pos < keep {
+        top.insert(pos, (p, arm));
+        top.truncate(keep);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::run_once;
+
+    fn generator(m: &BitMatrix) -> impl Fn(Arm, u64) -> Option<Program> + Sync + '_ {
+        move |arm, seed| run_once(m, arm.algorithm, seed, None, arm.resynth)
+    }
+
+    #[test]
+    fn runs_mode_is_reproducible_for_any_thread_count() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let mut arms = default_arms(32, 32, true);
+        for a in &mut arms {
+            a.resynth /= 10;
+        }
+        let mk = |threads| PortfolioOptions {
+            threads,
+            seed: 5,
+            runs: Some(80),
+            polish_rounds: Some(40),
+            arms: arms.clone(),
+            polishers: vec![Box::new(WindowPolisher { window: 12 })],
+            ..PortfolioOptions::for_matrix(&m)
+        };
+        let a = portfolio(&m, &mk(1), &generator(&m), &|_, _| {}).unwrap();
+        let b = portfolio(&m, &mk(2), &generator(&m), &|_, _| {}).unwrap();
+        let c = portfolio(&m, &mk(3), &generator(&m), &|_, _| {}).unwrap();
+        a.program.verify(&m).unwrap();
+        assert_eq!(a.program, b.program);
+        assert_eq!(a.program, c.program);
+        assert_eq!(a.runs, 80);
+        assert_eq!(a.polish_rounds, 40);
+        let per_arm: Vec<u64> = a.arms.iter().map(|r| r.runs).collect();
+        assert_eq!(per_arm, b.arms.iter().map(|r| r.runs).collect::<Vec<_>>());
+        assert_eq!(per_arm.iter().sum::<u64>(), 80);
+    }
+
+    #[test]
+    fn winner_repeats_with_one_run_and_one_chain() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let mut arms = default_arms(32, 32, true);
+        for a in &mut arms {
+            a.resynth /= 10;
+        }
+        // A time limit: which runs complete depends on the clock, the winner's recipe does not.
+        let opts = PortfolioOptions {
+            threads: 2,
+            seed: 11,
+            runs: None,
+            time_limit: Some(Duration::from_millis(1000)),
+            arms,
+            ..PortfolioOptions::for_matrix(&m)
+        };
+        let rep = portfolio(&m, &opts, &generator(&m), &|_, _| {}).unwrap();
+        let w = &rep.winner;
+        let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
+        assert_eq!(p.xor_count(), w.run_count);
+        let (q, rounds) = crate::search::polish(&p, &m, w.polish_seed, Some(w.polish_rounds), Instant::now(), 48, None);
+        assert_eq!(rounds, w.polish_rounds);
+        assert_eq!(q.ops, rep.program.ops);
+        assert_eq!(q.outputs, rep.program.outputs);
+        assert!(rep.program.xor_count() <= rep.explore_best);
+    }
+
+    #[test]
+    fn bandit_prefers_the_arm_that_reaches_the_best() {
+        let arms = vec![Arm { algorithm: Algorithm::A2, resynth: 0 }, Arm { algorithm: Algorithm::A1, resynth: 0 }];
+        let mut s = Stats::new(2);
+        for _ in 0..50 {
+            s.add(0, Some(40));
+            s.add(1, Some(45));
+        }
+        let picks = (100..400).filter(|&r| s.choose(&arms, r, 1) == 0).count();
+        assert!(picks > 250, "{picks}");
+    }
+}
