@@ -1,5 +1,5 @@
 //! Sets `cfg(slicewise_arm11)` on 32-bit ARM targets whose cores run ARMv6 (or later) code in ARM
-//! state, little-endian: the `arm11` backend's assembly (`src/backend/arm11_p128.S`) uses the
+//! state, little-endian: the `arm11` backend's assembly (`src/backend/arm11.S`) uses the
 //! ARMv6 PKHBT/PKHTB instructions. Stable Rust does not expose the ARM architecture version to
 //! `cfg`, so the target name decides: `arm-*` (ARMv6 in Rust's targets: ARM1176), `armv6*`,
 //! `armv7*`. Not `thumbv*` (M-profile cores have no ARM state) nor `armv4t`/`armv5te`.

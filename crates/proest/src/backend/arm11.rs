@@ -18,8 +18,9 @@
 //! 16 lanes do not fit in the 14 usable registers, so some live in stack slots (furthest next
 //! use is evicted).
 //!
-//! Constant time: no branches, and the only table is the round constants, indexed by the round
-//! number.
+//! Constant time: no conditional branches (Prøst-256 jumps unconditionally over its literal
+//! pools), and every memory access is at a fixed offset from the state pointer, the stack
+//! pointer or the round-constant table.
 #![allow(unsafe_code)]
 
 use crate::lane::State;
