@@ -45,7 +45,8 @@ def rc(r, k):
     return rotl16(C128[k % 2], (r + k) % 16)
 
 
-def ref_round(s, r):
+def sub_rows_mix(s):
+    """SubRows then MixSlices on 16 lanes of any width."""
     s = s[:]
     for b in (0, 4, 8, 12):
         a, bb, c, d = s[b:b + 4]
@@ -58,6 +59,11 @@ def ref_round(s, r):
     for i, row in enumerate(M):
         for c in row:
             y[i] ^= s[c]
+    return y
+
+
+def ref_round(s, r):
+    y = sub_rows_mix(s)
     t = SHIFTS[r % 2]
     return [rotl16(y[k], 16 - t[k // 4]) ^ rc(r, k) for k in range(16)]
 
@@ -84,17 +90,7 @@ def rc256(r, k):
 
 def ref_permute256(s):
     for r in range(18):
-        for b in (0, 4, 8, 12):
-            a, bb, c, d = s[b:b + 4]
-            a2 = c ^ (a & bb)
-            b2 = d ^ (bb & c)
-            c2 = a ^ (a2 & b2)
-            d2 = bb ^ (b2 & c2)
-            s[b:b + 4] = [a2, b2, c2, d2]
-        y = [0] * 16
-        for i, row in enumerate(M):
-            for c in row:
-                y[i] ^= s[c]
+        y = sub_rows_mix(s)
         t = SHIFTS256[r % 2]
         s = [rotl32(y[k], 32 - t[k // 4]) ^ rc256(r, k) for k in range(16)]
     return s

@@ -114,12 +114,13 @@ fn save_writes_json_markdown_and_svg() {
 /// Bad arguments are clear errors with a non-zero exit, and nothing is measured.
 #[test]
 fn bad_arguments_are_errors() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--backend", "nonsense"], "unknown Grøstl backend"),
         (&["--sizes", "0"], "must be positive"),
         (&["--sizes", "lots"], "bad size"),
         (&["--runs", "0"], "0"),
         (&["--algorithms", "sha256"], "unknown algorithm"),
+        (&["--across-runs", "mean"], "invalid value 'mean'"),
     ];
     for (args, message) in cases {
         let out = Command::new(BIN)

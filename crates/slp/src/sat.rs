@@ -62,11 +62,11 @@ pub struct Cnf {
 }
 
 impl Cnf {
-    fn var(&mut self) -> i32 {
+    pub(crate) fn var(&mut self) -> i32 {
         self.vars += 1;
         self.vars
     }
-    fn add(&mut self, c: &[i32]) {
+    pub(crate) fn add(&mut self, c: &[i32]) {
         self.clauses.push(c.to_vec());
     }
     /// DIMACS text.
@@ -131,70 +131,80 @@ impl EncodeOptions {
     }
 }
 
+/// Line `val.len()` of the encoding: one-hot operand selectors `a`, `b` over the `n` inputs and
+/// the earlier lines (op1 < op2), the value bits `v` = u1 ⊕ u2, not zero and not an input, and,
+/// with `distinct`, different from every earlier line. Returns `(a, b, v)`. Shared with the
+/// window encoding of `satwin.rs`.
+pub(crate) fn encode_line(f: &mut Cnf, n: usize, val: &[Vec<i32>], distinct: bool) -> (Vec<i32>, Vec<i32>, Vec<i32>) {
+    let ns = n + val.len();
+    let a: Vec<i32> = (0..ns).map(|_| f.var()).collect();
+    let b: Vec<i32> = (0..ns).map(|_| f.var()).collect();
+    // Exactly one each.
+    for sel in [&a, &b] {
+        f.add(sel);
+        for x in 0..ns {
+            for y in x + 1..ns {
+                f.add(&[-sel[x], -sel[y]]);
+            }
+        }
+    }
+    // op1 < op2.
+    for s in 0..ns {
+        for t in 0..=s {
+            f.add(&[-a[s], -b[t]]);
+        }
+    }
+    let u1: Vec<i32> = (0..n).map(|_| f.var()).collect();
+    let u2: Vec<i32> = (0..n).map(|_| f.var()).collect();
+    let v: Vec<i32> = (0..n).map(|_| f.var()).collect();
+    for (sel, u) in [(&a, &u1), (&b, &u2)] {
+        for s in 0..ns {
+            for j in 0..n {
+                if s < n {
+                    // Input s: bit j is 1 iff j == s.
+                    f.add(&[-sel[s], if s == j { u[j] } else { -u[j] }]);
+                } else {
+                    let pv = val[s - n][j];
+                    f.add(&[-sel[s], -pv, u[j]]);
+                    f.add(&[-sel[s], pv, -u[j]]);
+                }
+            }
+        }
+    }
+    for j in 0..n {
+        f.add(&[-v[j], u1[j], u2[j]]);
+        f.add(&[-v[j], -u1[j], -u2[j]]);
+        f.add(&[v[j], -u1[j], u2[j]]);
+        f.add(&[v[j], u1[j], -u2[j]]);
+    }
+    // Not zero, not an input.
+    f.add(&v);
+    for j in 0..n {
+        let mut c: Vec<i32> = vec![-v[j]];
+        c.extend((0..n).filter(|&x| x != j).map(|x| v[x]));
+        f.add(&c);
+    }
+    // Different from every earlier line.
+    for pv in val.iter().filter(|_| distinct) {
+        let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
+        for j in 0..n {
+            f.add(&[-d[j], v[j], pv[j]]);
+            f.add(&[-d[j], -v[j], -pv[j]]);
+        }
+        f.add(&d);
+    }
+    (a, b, v)
+}
+
+
 /// Builds the CNF for "a program with exactly `k` XORs computes the distinct non-trivial rows".
 fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, Enc) {
     let mut f = Cnf::default();
     let mut op1 = Vec::with_capacity(k);
     let mut op2 = Vec::with_capacity(k);
     let mut val: Vec<Vec<i32>> = Vec::with_capacity(k);
-    for i in 0..k {
-        let ns = n + i;
-        let a: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-        let b: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-        // Exactly one each.
-        for sel in [&a, &b] {
-            f.add(sel);
-            for x in 0..ns {
-                for y in x + 1..ns {
-                    f.add(&[-sel[x], -sel[y]]);
-                }
-            }
-        }
-        // op1 < op2.
-        for s in 0..ns {
-            for t in 0..=s {
-                f.add(&[-a[s], -b[t]]);
-            }
-        }
-        let u1: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        let u2: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        let v: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        for (sel, u) in [(&a, &u1), (&b, &u2)] {
-            for s in 0..ns {
-                for j in 0..n {
-                    if s < n {
-                        // Input s: bit j is 1 iff j == s.
-                        f.add(&[-sel[s], if s == j { u[j] } else { -u[j] }]);
-                    } else {
-                        let pv = val[s - n][j];
-                        f.add(&[-sel[s], -pv, u[j]]);
-                        f.add(&[-sel[s], pv, -u[j]]);
-                    }
-                }
-            }
-        }
-        for j in 0..n {
-            f.add(&[-v[j], u1[j], u2[j]]);
-            f.add(&[-v[j], -u1[j], -u2[j]]);
-            f.add(&[v[j], -u1[j], u2[j]]);
-            f.add(&[v[j], u1[j], -u2[j]]);
-        }
-        // Not zero, not an input.
-        f.add(&v);
-        for j in 0..n {
-            let mut c: Vec<i32> = vec![-v[j]];
-            c.extend((0..n).filter(|&x| x != j).map(|x| v[x]));
-            f.add(&c);
-        }
-        // Different from every earlier line.
-        for pv in val.iter().filter(|_| opts.distinct) {
-            let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
-            for j in 0..n {
-                f.add(&[-d[j], v[j], pv[j]]);
-                f.add(&[-d[j], -v[j], -pv[j]]);
-            }
-            f.add(&d);
-        }
+    for _ in 0..k {
+        let (a, b, v) = encode_line(&mut f, n, &val, opts.distinct);
         op1.push(a);
         op2.push(b);
         val.push(v);

@@ -44,6 +44,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cadical::{Solver, Status};
+use crate::sat::{Cnf, encode_line};
 use crate::matrix::{BitMatrix, Row};
 use crate::program::{Out, Program};
 use crate::resynth::{ResynthOptions, resynth};
@@ -141,21 +142,6 @@ pub enum WinResult {
     Timeout,
 }
 
-struct Cnf {
-    vars: i32,
-    clauses: Vec<Vec<i32>>,
-}
-
-impl Cnf {
-    fn var(&mut self) -> i32 {
-        self.vars += 1;
-        self.vars
-    }
-    fn add(&mut self, c: &[i32]) {
-        self.clauses.push(c.to_vec());
-    }
-}
-
 /// "A program with exactly `k` lines computes every target within its depth bound?", with an
 /// effort budget (terminator polls) and a wall-clock limit.
 pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Duration) -> WinResult {
@@ -180,59 +166,7 @@ pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Durati
     let mut val: Vec<Vec<i32>> = Vec::with_capacity(k);
     for i in 0..k {
         let ns = n + i;
-        let a: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-        let b: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-        for sel in [&a, &b] {
-            f.add(sel);
-            for x in 0..ns {
-                for y in x + 1..ns {
-                    f.add(&[-sel[x], -sel[y]]);
-                }
-            }
-        }
-        for s in 0..ns {
-            for t in 0..=s {
-                f.add(&[-a[s], -b[t]]);
-            }
-        }
-        let u1: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        let u2: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        let v: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        for (sel, u) in [(&a, &u1), (&b, &u2)] {
-            for s in 0..ns {
-                for j in 0..n {
-                    if s < n {
-                        f.add(&[-sel[s], if s == j { u[j] } else { -u[j] }]);
-                    } else {
-                        let pv = val[s - n][j];
-                        f.add(&[-sel[s], -pv, u[j]]);
-                        f.add(&[-sel[s], pv, -u[j]]);
-                    }
-                }
-            }
-        }
-        for j in 0..n {
-            f.add(&[-v[j], u1[j], u2[j]]);
-            f.add(&[-v[j], -u1[j], -u2[j]]);
-            f.add(&[v[j], -u1[j], u2[j]]);
-            f.add(&[v[j], u1[j], -u2[j]]);
-        }
-        // Not zero, not an input.
-        f.add(&v);
-        for j in 0..n {
-            let mut c: Vec<i32> = vec![-v[j]];
-            c.extend((0..n).filter(|&x| x != j).map(|x| v[x]));
-            f.add(&c);
-        }
-        // Distinct from earlier lines.
-        for pv in &val {
-            let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
-            for j in 0..n {
-                f.add(&[-d[j], v[j], pv[j]]);
-                f.add(&[-d[j], -v[j], -pv[j]]);
-            }
-            f.add(&d);
-        }
+        let (a, b, v) = encode_line(&mut f, n, &val, true);
         if depth_on {
             let mut row = vec![t_true; dmax + 1];
             for d in 2..=dmax {
