@@ -39,13 +39,14 @@ def pick(seq, n):
 
 
 def main():
-    # Grøstl: [ncuts, cuts..., nmsgs, message]; byte-length records only.
-    for size in (224, 256, 384, 512):
+    # Grøstl: [size and backend, ncuts, cuts..., nmsgs, message]; byte-length records only.
+    # The first byte selects size `sel % 4` and backend `sel / 4`: the seeds spread over both.
+    for vi, size in enumerate((224, 256, 384, 512)):
         text = lzma.open(TV / "groestl" / f"ShortMsgKAT_{size}.txt.xz", "rt").read()
         recs = [r for r in records(text.replace("\nLen", "\n\nLen"), ["Len", "Msg", "MD"]) if int(r["Len"]) % 8 == 0]
         for i, r in enumerate(pick(recs, PER_FILE)):
             msg = bytes.fromhex(r["Msg"])[: int(r["Len"]) // 8]
-            write("groestl_diff", bytes([i % 8]) + bytes(range(1, 1 + i % 8)) + bytes([i]) + msg)
+            write("groestl_diff", bytes([(4 * (i * 5 + vi) + vi) % 256, i % 8]) + bytes(range(1, 1 + i % 8)) + bytes([i]) + msg)
     # Prøst: KAT records as decrypt inputs (success path) and round-trip inputs.
     for name, sel in AEADS:
         text = lzma.open(TV / "proest" / f"{name}.txt.xz", "rt").read()
@@ -63,7 +64,7 @@ def main():
         data = f.read_bytes()
         for sel in range(4):
             write("slp_parse", bytes([sel]) + data)
-        write("slp_optimize", bytes([8, 8, 7, 0, 1, 0]) + hashlib.sha256(data).digest())
+        write("slp_optimize", bytes([7, 7, 7, 0, 1, 0]) + hashlib.sha256(data).digest())
     write("slp_parse", b"\x00# algorithm: paar  seed: 0  xor-count: 2  depth: 2\nt0 = x0 + x1\ny0 = t0 + x2\ny1 = x0\n")
     # sum -c: the SHA-256 lists have Grøstl-256-length hex digests; plus the tagged form.
     for sub in ("groestl", "proest"):
