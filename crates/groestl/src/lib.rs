@@ -20,6 +20,8 @@
 //! are hashed with `finalize_bits`: the final 1–7 bits go in the high bits of one last byte.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
+// The `mcu` backend's AVR kernels are `global_asm!` (AVR builds use nightly: `-Zbuild-std`).
+#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 extern crate alloc;
@@ -33,6 +35,8 @@ mod backend;
 mod consts;
 pub mod cpu;
 mod engine;
+// On AVR no backend uses the circuit (`mcu` is table-based assembly there).
+#[cfg_attr(target_arch = "avr", allow(dead_code))]
 mod sbox_circuit;
 #[cfg(not(feature = "alloc"))]
 mod text;

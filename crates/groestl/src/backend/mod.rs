@@ -109,7 +109,12 @@ pub(crate) mod bytesliced;
 // two widths); `mcu` is the AVR backend.
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
-#[cfg(any(target_arch = "arm", target_arch = "avr", test))]
+#[cfg(any(target_arch = "arm", test))]
+pub(crate) mod mcu;
+// On AVR, `mcu` is the assembly kernels (the Rust row code above compiles to 64/128-bit
+// arithmetic on 8-bit registers, 37× slower).
+#[cfg(target_arch = "avr")]
+#[path = "mcu_avr.rs"]
 pub(crate) mod mcu;
 // The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
 #[cfg(not(target_arch = "avr"))]
