@@ -27,7 +27,7 @@
 ;   r16      round constant of the current column
 ;   r17      round number i
 ;   r18:r19  state (in-place) / buffer A (fast kernel)
-;   r20:r21  buffer B = A + 64 (fast kernel) / r20 column counter (in-place kernels)
+;   r20:r21  buffer B = A + 64 (fast kernel) / r20 column counter, r21 scratch (in-place)
 ;   r22:r23  m, r24:r25 h (block functions; the permutations do not touch them)
 ;   X        output pointer, Y input pointer, Z table (r31 page, r30 index)
 ; r1 (avr-gcc's zero register) is used as data and cleared before every return.
@@ -81,17 +81,22 @@ sw_groestl_avr_mul2:
 ;   t_i = a_i ^ a_(i+1),  y_i = t_i ^ t_(i+2) ^ a_(i+6),
 ;   b_i = 2·(2·(t_(i+3) ^ t_(i+6)) ^ y_(i+7)) ^ y_(i+4).
 ; y_i overwrites a_(i+6) (nothing else reads it), so y_j lives in r((j+6) mod 8).
-.macro MIXOUT ta, tb, ya, yb
+.macro MIXOUT ta, tb, ya, yb, toh
     mov r30, \ta
     eor r30, \tb
     lpm r30, Z
     eor r30, \ya
     lpm r30, Z
     eor r30, \yb
+    .if \toh
+    ld r21, X
+    eor r30, r21
+    .endif
     st X+, r30
 .endm
 
-.macro MIX
+; toh = 1: XOR b into the bytes at X instead of overwriting them (last round, X = h).
+.macro MIX toh
     movw r8, r0
     movw r10, r2
     movw r12, r4
@@ -120,14 +125,14 @@ sw_groestl_avr_mul2:
     eor r4, r8
     eor r5, r15
     eor r5, r9
-    MIXOUT r10, r13, r4, r1
-    MIXOUT r9, r12, r3, r0
-    MIXOUT r8, r11, r2, r7
-    MIXOUT r15, r10, r1, r6
-    MIXOUT r14, r9, r0, r5
-    MIXOUT r13, r8, r7, r4
-    MIXOUT r12, r15, r6, r3
-    MIXOUT r11, r14, r5, r2
+    MIXOUT r10, r13, r4, r1, \toh
+    MIXOUT r9, r12, r3, r0, \toh
+    MIXOUT r8, r11, r2, r7, \toh
+    MIXOUT r15, r10, r1, r6, \toh
+    MIXOUT r14, r9, r0, r5, \toh
+    MIXOUT r13, r8, r7, r4, \toh
+    MIXOUT r12, r15, r6, r3, \toh
+    MIXOUT r11, r14, r5, r2, \toh
 .endm
 
 ; ---------------------------------------------------------------------------------------
@@ -158,7 +163,7 @@ sw_groestl_avr_mul2:
     FGB \c, 7, \s7, \rcrow
     subi r16, (256 - ((16*((\c+1+\rcs)%8) + 256 - 16*((\c+\rcs)%8)) & 255)) & 255
     ldi r31, hi8(sw_groestl_avr_mul2)
-    MIX
+    MIX 0
 .endm
 
 ; A permutation (10 rounds) on buffer A = r18:r19, with B = r20:r21 as scratch. After an even
@@ -223,20 +228,9 @@ sw_groestl_avr_mul2:
     .endif
 .endm
 
-; A permutation of `rounds` rounds in place on the state at r18:r19.
-.macro IPERM w, rounds, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
-    clr r17
-1:
-    movw r28, r18
-    ROT 0, \s0, \w
-    ROT 1, \s1, \w
-    ROT 2, \s2, \w
-    ROT 3, \s3, \w
-    ROT 4, \s4, \w
-    ROT 5, \s5, \w
-    ROT 6, \s6, \w
-    ROT 7, \s7, \w
-    movw r26, r28
+; The column pass of one round: AddRoundConstant, SubBytes and MixBytes, column by column,
+; read with Y, written with X (toh = 0: X = Y, in place; toh = 1: X = h, b XORed into h).
+.macro COLPASS w, rcrow, rcs, tbl, toh
     mov r16, r17
     .if \rcs
     subi r16, (256 - 16*\rcs) & 255
@@ -256,16 +250,38 @@ sw_groestl_avr_mul2:
     andi r16, 0x7F
     .endif
     ldi r31, hi8(sw_groestl_avr_mul2)
-    MIX
+    MIX \toh
     dec r20
     breq 3f
     rjmp 2b
 3:
-    inc r17
-    cpi r17, \rounds
-    breq 4f
-    rjmp 1b
+.endm
+
+; A permutation of `rounds` rounds in place on the state at r18:r19; the last round's column
+; pass XORs its output into h (r24:r25) instead of writing the state: h ^= P(state).
+.macro IPERM w, rounds, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
+    clr r17
+1:
+    movw r28, r18
+    ROT 0, \s0, \w
+    ROT 1, \s1, \w
+    ROT 2, \s2, \w
+    ROT 3, \s3, \w
+    ROT 4, \s4, \w
+    ROT 5, \s5, \w
+    ROT 6, \s6, \w
+    ROT 7, \s7, \w
+    cpi r17, \rounds - 1
+    brne 4f
+    rjmp 5f
 4:
+    movw r26, r28
+    COLPASS \w, \rcrow, \rcs, \tbl, 0
+    inc r17
+    rjmp 1b
+5:
+    movw r26, r24
+    COLPASS \w, \rcrow, \rcs, \tbl, 1
     ret
 .endm
 
@@ -304,6 +320,21 @@ sw_groestl_avr_mul2:
     ld r1, Y
     eor r1, r0
     st Y+, r1
+    ldd r0, Z+(7-\k)
+    st X+, r0
+    .endr
+    adiw r30, 8
+    dec r16
+    brne 1b
+.endm
+
+; s = m.
+.macro COPY w
+    movw r26, r18
+    movw r30, r22
+    ldi r16, \w
+1:
+    .irp k,0,1,2,3,4,5,6,7
     ldd r0, Z+(7-\k)
     st X+, r0
     .endr
@@ -373,38 +404,62 @@ sw_groestl_avr_mul2:
 .endm
 
 ; void block(uint8_t *h, const uint8_t *m, uint8_t *st): one compression, h updated in place.
-; void perm(uint8_t *st): P on st in place (the output transformation).
-.macro BLOCK name, w, p, q, fast
+; void perm(uint8_t *h, uint8_t *st): h ^= P(st) (the output transformation; st clobbered).
+; Fast kernel (buffers A = st, B = st + 64): P and Q leave their result in A, folded here.
+.macro FBLOCK name, p, q
     .global \name
     .type \name, @function
 \name:
     SAVE
     movw r18, r20
-    .if \fast
     movw r20, r18
     subi r20, 0xC0
     sbci r21, 0xFF
-    .endif
-    XORIN \w
+    XORIN 8
     rcall \p
-    FOLDCOPY \w
+    FOLDCOPY 8
     rcall \q
-    FOLD \w
+    FOLD 8
     RESTORE
     .size \name, . - \name
 .endm
 
-.macro PERM name, p, fast
+.macro FPERM name, p
     .global \name
     .type \name, @function
 \name:
     SAVE
-    movw r18, r24
-    .if \fast
+    movw r18, r22
     movw r20, r18
     subi r20, 0xC0
     sbci r21, 0xFF
-    .endif
+    rcall \p
+    FOLD 8
+    RESTORE
+    .size \name, . - \name
+.endm
+
+; In-place kernels: P and Q fold themselves into h in their last round.
+.macro IBLOCK name, w, p, q
+    .global \name
+    .type \name, @function
+\name:
+    SAVE
+    movw r18, r20
+    XORIN \w
+    rcall \p
+    COPY \w
+    rcall \q
+    RESTORE
+    .size \name, . - \name
+.endm
+
+.macro IPERMFN name, p
+    .global \name
+    .type \name, @function
+\name:
+    SAVE
+    movw r18, r22
     rcall \p
     RESTORE
     .size \name, . - \name
@@ -416,8 +471,8 @@ fast_p512:
     FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
 fast_q512:
     FPERM512 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    BLOCK sw_groestl_avr_fast_block512, 8, fast_p512, fast_q512, 1
-    PERM sw_groestl_avr_fast_p512, fast_p512, 1
+    FBLOCK sw_groestl_avr_fast_block512, fast_p512, fast_q512
+    FPERM sw_groestl_avr_fast_p512, fast_p512
 
 ; Small Grøstl-224/256 (state buffer: 64 bytes).
     .section .text.sw_groestl_avr_small512,"ax",@progbits
@@ -425,8 +480,8 @@ small_p512:
     IPERM 8, 10, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
 small_q512:
     IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    BLOCK sw_groestl_avr_small_block512, 8, small_p512, small_q512, 0
-    PERM sw_groestl_avr_small_p512, small_p512, 0
+    IBLOCK sw_groestl_avr_small_block512, 8, small_p512, small_q512
+    IPERMFN sw_groestl_avr_small_p512, small_p512
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.
     .section .text.sw_groestl_avr_1024,"ax",@progbits
@@ -434,5 +489,5 @@ ip1024:
     IPERM 16, 14, 0, 1, 2, 3, 4, 5, 6, 11, 0, 0, sw_groestl_avr_sbox_p
 iq1024:
     IPERM 16, 14, 1, 3, 5, 11, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    BLOCK sw_groestl_avr_block1024, 16, ip1024, iq1024, 0
-    PERM sw_groestl_avr_p1024, ip1024, 0
+    IBLOCK sw_groestl_avr_block1024, 16, ip1024, iq1024
+    IPERMFN sw_groestl_avr_p1024, ip1024

@@ -33,17 +33,18 @@ unsafe extern "C" {
     /// `m` 64 bytes; `st` 128 bytes of scratch (fast) or 64 (small), written before read.
     #[cfg(not(feature = "mcu-small"))]
     fn sw_groestl_avr_fast_block512(h: *mut u8, m: *const u8, st: *mut u8);
-    /// P on `st` in place (the first 64 bytes; `st` is 128 bytes, the rest is scratch).
+    /// `h ← h ⊕ P(st)`, `st` (128 bytes, the state in the first 64) clobbered.
     #[cfg(not(feature = "mcu-small"))]
-    fn sw_groestl_avr_fast_p512(st: *mut u8);
+    fn sw_groestl_avr_fast_p512(h: *mut u8, st: *mut u8);
     #[cfg(feature = "mcu-small")]
     fn sw_groestl_avr_small_block512(h: *mut u8, m: *const u8, st: *mut u8);
+    /// `h ← h ⊕ P(st)`, `st` (64 bytes) clobbered.
     #[cfg(feature = "mcu-small")]
-    fn sw_groestl_avr_small_p512(st: *mut u8);
+    fn sw_groestl_avr_small_p512(h: *mut u8, st: *mut u8);
     /// As `block512` with 128-byte `h`, `m` and `st`.
     fn sw_groestl_avr_block1024(h: *mut u8, m: *const u8, st: *mut u8);
-    /// P (1024-bit) on the 128 bytes of `st` in place.
-    fn sw_groestl_avr_p1024(st: *mut u8);
+    /// `h ← h ⊕ P(st)` (1024-bit), `st` 128 bytes, clobbered.
+    fn sw_groestl_avr_p1024(h: *mut u8, st: *mut u8);
 }
 
 #[cfg(not(feature = "mcu-small"))]
@@ -55,14 +56,13 @@ use {sw_groestl_avr_small_block512 as block512, sw_groestl_avr_small_p512 as p51
 const ST512: usize = if cfg!(feature = "mcu-small") { 64 } else { 128 };
 const ST1024: usize = 128;
 
-/// Compresses the whole blocks of `blocks` (block length `8 * N`) into `h`.
+type Block = unsafe extern "C" fn(*mut u8, *const u8, *mut u8);
+type Perm = unsafe extern "C" fn(*mut u8, *mut u8);
+
+/// Compresses the whole blocks of `blocks` (block length `8 * N`) into `h`, with `st` as the
+/// kernel's scratch (`ST` bytes).
 #[inline(always)]
-fn compress<const N: usize, const ST: usize>(
-    h: &mut [u64; N],
-    blocks: &[u8],
-    kernel: unsafe extern "C" fn(*mut u8, *const u8, *mut u8),
-) {
-    let mut st = MaybeUninit::<[u8; ST]>::uninit();
+fn compress_with<const N: usize, const ST: usize>(h: &mut [u64; N], blocks: &[u8], st: &mut MaybeUninit<[u8; ST]>, kernel: Block) {
     for m in blocks.chunks_exact(8 * N) {
         // SAFETY: `h` is `8 * N` bytes, `m` is one block of `8 * N` bytes, `st` is the scratch
         // size this kernel needs (`ST512`/`ST1024`); the kernel writes `st` before reading it,
@@ -71,43 +71,51 @@ fn compress<const N: usize, const ST: usize>(
     }
 }
 
+/// `h ⊕ P(h)` into `h`, with `st` as the kernel's scratch.
+#[inline(always)]
+fn output_with<const N: usize, const ST: usize>(h: &mut [u64; N], st: &mut MaybeUninit<[u8; ST]>, perm: Perm) {
+    let bytes: *mut u8 = st.as_mut_ptr().cast();
+    // SAFETY: `st` has `ST >= 8 * N` bytes; the copy fills the first `8 * N` with the state
+    // (`h`'s bytes: the kernels' layout), `h` and `st` do not overlap. The kernel reads `st`,
+    // XORs `P(st)` into the `8 * N` bytes of `h` and writes only `h` and `st`.
+    unsafe {
+        core::ptr::copy_nonoverlapping(h.as_ptr().cast::<u8>(), bytes, 8 * N);
+        perm(h.as_mut_ptr().cast(), bytes);
+    }
+}
+
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
-    compress::<8, ST512>(h, blocks, block512);
+    compress_with(h, blocks, &mut MaybeUninit::<[u8; ST512]>::uninit(), block512);
 }
 
 pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
-    compress::<16, ST1024>(h, blocks, sw_groestl_avr_block1024);
-}
-
-/// `P(h) ⊕ h`.
-#[inline(always)]
-fn output<const N: usize, const ST: usize>(h: &[u64; N], perm: unsafe extern "C" fn(*mut u8)) -> [u64; N] {
-    let mut st = [0u8; ST];
-    for (c, w) in h.iter().enumerate() {
-        st[8 * c..8 * c + 8].copy_from_slice(&w.to_le_bytes());
-    }
-    // SAFETY: `st` is the size the permutation needs, its first `8 * N` bytes hold the state.
-    unsafe { perm(st.as_mut_ptr()) };
-    core::array::from_fn(|c| h[c] ^ u64::from_le_bytes(st[8 * c..8 * c + 8].try_into().unwrap()))
+    compress_with(h, blocks, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_block1024);
 }
 
 pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
-    output::<8, ST512>(h, p512)
+    let mut out = *h;
+    output_with(&mut out, &mut MaybeUninit::<[u8; ST512]>::uninit(), p512);
+    out
 }
 
 pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
-    output::<16, ST1024>(h, sw_groestl_avr_p1024)
+    let mut out = *h;
+    output_with(&mut out, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_p1024);
+    out
 }
 
-/// The last block(s) and the output transformation.
+/// The last block(s) and the output transformation, in the returned words and one scratch
+/// area (no second copy of the chaining value or of the state).
 pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
-    let mut h = *h;
-    compress512(&mut h, blocks);
-    output512(&h)
+    let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST512]>::uninit());
+    compress_with(&mut out, blocks, &mut st, block512);
+    output_with(&mut out, &mut st, p512);
+    out
 }
 
 pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
-    let mut h = *h;
-    compress1024(&mut h, blocks);
-    output1024(&h)
+    let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST1024]>::uninit());
+    compress_with(&mut out, blocks, &mut st, sw_groestl_avr_block1024);
+    output_with(&mut out, &mut st, sw_groestl_avr_p1024);
+    out
 }
