@@ -84,20 +84,24 @@ fn output_with<const N: usize, const ST: usize>(h: &mut [u64; N], st: &mut Maybe
     }
 }
 
+#[inline(never)]
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     compress_with(h, blocks, &mut MaybeUninit::<[u8; ST512]>::uninit(), block512);
 }
 
+#[inline(never)]
 pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
     compress_with(h, blocks, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_block1024);
 }
 
+#[inline(never)]
 pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
     let mut out = *h;
     output_with(&mut out, &mut MaybeUninit::<[u8; ST512]>::uninit(), p512);
     out
 }
 
+#[inline(never)]
 pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
     let mut out = *h;
     output_with(&mut out, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_p1024);
@@ -106,6 +110,10 @@ pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
 
 /// The last block(s) and the output transformation, in the returned words and one scratch
 /// area (no second copy of the chaining value or of the state).
+///
+/// The entry points are `#[inline(never)]`: inlined into the dispatcher, the frames of both
+/// widths would add up in every caller's stack.
+#[inline(never)]
 pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
     let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST512]>::uninit());
     compress_with(&mut out, blocks, &mut st, block512);
@@ -113,6 +121,7 @@ pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
     out
 }
 
+#[inline(never)]
 pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
     let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST1024]>::uninit());
     compress_with(&mut out, blocks, &mut st, sw_groestl_avr_block1024);
