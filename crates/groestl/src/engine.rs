@@ -163,20 +163,32 @@ impl Engine {
 
     /// The last blocks and the output transformation; writes the truncated digest.
     fn finish_into(variant: Variant, backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
-        let bs = variant.block_len();
         let len = variant.output_len();
-        // Digest byte i is byte (bs - len + i) of P(h) ⊕ h (big-endian words, column-wise).
-        let mut emit = |o: &[u64]| {
-            for (i, b) in out[..len].iter_mut().enumerate() {
-                let k = bs - len + i;
-                *b = o[k / 8].to_be_bytes()[k % 8];
-            }
-        };
         if variant.is_wide() {
-            emit(&backend.finish1024(h, last_blocks));
+            Self::finish_wide(backend, h, last_blocks, &mut out[..len]);
         } else {
-            let h: &[u64; 8] = h[..8].try_into().unwrap();
-            emit(&backend.finish512(h, last_blocks));
+            Self::finish_narrow(backend, h[..8].try_into().unwrap(), last_blocks, &mut out[..len]);
+        }
+    }
+
+    // On microcontrollers the two widths are out of line, so that a Grøstl-224/256 hash does
+    // not reserve stack for a 1024-bit result.
+    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
+    fn finish_narrow(backend: Backend, h: &[u64; 8], last_blocks: &[u8], out: &mut [u8]) {
+        Self::emit(&backend.finish512(h, last_blocks), out);
+    }
+
+    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
+    fn finish_wide(backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
+        Self::emit(&backend.finish1024(h, last_blocks), out);
+    }
+
+    /// Writes the last `out.len()` bytes of `P(h) ⊕ h` (big-endian words, column-wise).
+    fn emit(o: &[u64], out: &mut [u8]) {
+        let skip = 8 * o.len() - out.len();
+        for (i, b) in out.iter_mut().enumerate() {
+            let k = skip + i;
+            *b = o[k / 8].to_be_bytes()[k % 8];
         }
     }
 }

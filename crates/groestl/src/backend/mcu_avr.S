@@ -32,8 +32,13 @@
 ;   X        output pointer, Y input pointer, Z table (r31 page, r30 index)
 ; r1 (avr-gcc's zero register) is used as data and cleared before every return.
 
-    .section .progmem.data.sw_groestl_avr,"a",@progbits
+; The tables: LPM reads the low 64 KiB of flash only. avr-ld's default scripts place
+; `.progmem.gcc*` first, right after the vector table, "for data that needs to reside in the
+; lower 64k of progmem", ahead of any other program-memory data.
+    .section .progmem.gcc_sw_groestl_avr,"a",@progbits
     .p2align 8
+    .type sw_groestl_avr_sbox_p, @object
+    .size sw_groestl_avr_sbox_p, 256
 sw_groestl_avr_sbox_p:
     .byte 0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76
     .byte 0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0
@@ -51,6 +56,8 @@ sw_groestl_avr_sbox_p:
     .byte 0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e
     .byte 0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf
     .byte 0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16
+    .type sw_groestl_avr_sbox_q, @object
+    .size sw_groestl_avr_sbox_q, 256
 sw_groestl_avr_sbox_q:
     .byte 0x16, 0xbb, 0x54, 0xb0, 0x0f, 0x2d, 0x99, 0x41, 0x68, 0x42, 0xe6, 0xbf, 0x0d, 0x89, 0xa1, 0x8c
     .byte 0xdf, 0x28, 0x55, 0xce, 0xe9, 0x87, 0x1e, 0x9b, 0x94, 0x8e, 0xd9, 0x69, 0x11, 0x98, 0xf8, 0xe1
@@ -68,6 +75,8 @@ sw_groestl_avr_sbox_q:
     .byte 0x15, 0x31, 0xd8, 0x71, 0xf1, 0xe5, 0xa5, 0x34, 0xcc, 0xf7, 0x3f, 0x36, 0x26, 0x93, 0xfd, 0xb7
     .byte 0xc0, 0x72, 0xa4, 0x9c, 0xaf, 0xa2, 0xd4, 0xad, 0xf0, 0x47, 0x59, 0xfa, 0x7d, 0xc9, 0x82, 0xca
     .byte 0x76, 0xab, 0xd7, 0xfe, 0x2b, 0x67, 0x01, 0x30, 0xc5, 0x6f, 0x6b, 0xf2, 0x7b, 0x77, 0x7c, 0x63
+    .type sw_groestl_avr_mul2, @object
+    .size sw_groestl_avr_mul2, 256
 sw_groestl_avr_mul2:
     .set x, 0
     .rept 256
@@ -467,27 +476,39 @@ sw_groestl_avr_mul2:
 
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
     .section .text.sw_groestl_avr_fast512,"ax",@progbits
-fast_p512:
+    .type sw_groestl_avr_k_fast_p512, @function
+sw_groestl_avr_k_fast_p512:
     FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
-fast_q512:
+    .size sw_groestl_avr_k_fast_p512, . - sw_groestl_avr_k_fast_p512
+    .type sw_groestl_avr_k_fast_q512, @function
+sw_groestl_avr_k_fast_q512:
     FPERM512 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    FBLOCK sw_groestl_avr_fast_block512, fast_p512, fast_q512
-    FPERM sw_groestl_avr_fast_p512, fast_p512
+    .size sw_groestl_avr_k_fast_q512, . - sw_groestl_avr_k_fast_q512
+    FBLOCK sw_groestl_avr_fast_block512, sw_groestl_avr_k_fast_p512, sw_groestl_avr_k_fast_q512
+    FPERM sw_groestl_avr_fast_p512, sw_groestl_avr_k_fast_p512
 
 ; Small Grøstl-224/256 (state buffer: 64 bytes).
     .section .text.sw_groestl_avr_small512,"ax",@progbits
-small_p512:
+    .type sw_groestl_avr_k_small_p512, @function
+sw_groestl_avr_k_small_p512:
     IPERM 8, 10, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
-small_q512:
+    .size sw_groestl_avr_k_small_p512, . - sw_groestl_avr_k_small_p512
+    .type sw_groestl_avr_k_small_q512, @function
+sw_groestl_avr_k_small_q512:
     IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    IBLOCK sw_groestl_avr_small_block512, 8, small_p512, small_q512
-    IPERMFN sw_groestl_avr_small_p512, small_p512
+    .size sw_groestl_avr_k_small_q512, . - sw_groestl_avr_k_small_q512
+    IBLOCK sw_groestl_avr_small_block512, 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
+    IPERMFN sw_groestl_avr_small_p512, sw_groestl_avr_k_small_p512
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.
     .section .text.sw_groestl_avr_1024,"ax",@progbits
-ip1024:
+    .type sw_groestl_avr_k_ip1024, @function
+sw_groestl_avr_k_ip1024:
     IPERM 16, 14, 0, 1, 2, 3, 4, 5, 6, 11, 0, 0, sw_groestl_avr_sbox_p
-iq1024:
+    .size sw_groestl_avr_k_ip1024, . - sw_groestl_avr_k_ip1024
+    .type sw_groestl_avr_k_iq1024, @function
+sw_groestl_avr_k_iq1024:
     IPERM 16, 14, 1, 3, 5, 11, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    IBLOCK sw_groestl_avr_block1024, 16, ip1024, iq1024
-    IPERMFN sw_groestl_avr_p1024, ip1024
+    .size sw_groestl_avr_k_iq1024, . - sw_groestl_avr_k_iq1024
+    IBLOCK sw_groestl_avr_block1024, 16, sw_groestl_avr_k_ip1024, sw_groestl_avr_k_iq1024
+    IPERMFN sw_groestl_avr_p1024, sw_groestl_avr_k_ip1024
