@@ -319,10 +319,16 @@ impl Default for DigestBytes {
 /// # Panics
 /// If `SLICEWISE_BACKEND` names an unknown or unavailable backend.
 pub fn groestlcoin_hash(data: &[u8]) -> [u8; 32] {
-    let first = Groestl512::digest(data);
-    let second = Groestl512::digest(first);
+    // One hasher and one digest buffer for both passes (on a microcontroller each copy of a
+    // hasher is 268 bytes of stack).
+    let mut h = Groestl512::new();
+    let mut d = Output::<Groestl512>::default();
+    Update::update(&mut h, data);
+    FixedOutputReset::finalize_into_reset(&mut h, &mut d);
+    Update::update(&mut h, &d);
+    FixedOutputReset::finalize_into_reset(&mut h, &mut d);
     let mut out = [0u8; 32];
-    out.copy_from_slice(&second[..32]);
+    out.copy_from_slice(&d[..32]);
     out
 }
 
