@@ -45,7 +45,7 @@ fn budget(target: &str) -> Budget {
         // micro:bit (nRF51): 256 KiB flash, 16 KiB RAM.
         t if t.starts_with("thumbv6m") => Budget { groestl: 88_000, long_max: 1000, long_count: 1, proest: 6_000, proest_max: 1000 },
         // ATmega1284P: 128 KiB flash (data kept below 64 KiB for LPM), 16 KiB RAM.
-        _ => Budget { groestl: 24_000, long_max: 256, long_count: 1, proest: 1_400, proest_max: 64 },
+        _ => Budget { groestl: 32_000, long_max: 256, long_count: 1, proest: 1_400, proest_max: 64 },
     }
 }
 
