@@ -62,7 +62,12 @@ type Perm = unsafe extern "C" fn(*mut u8, *mut u8);
 /// Compresses the whole blocks of `blocks` (block length `8 * N`) into `h`, with `st` as the
 /// kernel's scratch (`ST` bytes).
 #[inline(always)]
-fn compress_with<const N: usize, const ST: usize>(h: &mut [u64; N], blocks: &[u8], st: &mut MaybeUninit<[u8; ST]>, kernel: Block) {
+fn compress_with<const N: usize, const ST: usize>(
+    h: &mut [u64; N],
+    blocks: &[u8],
+    st: &mut MaybeUninit<[u8; ST]>,
+    kernel: Block,
+) {
     for m in blocks.chunks_exact(8 * N) {
         // SAFETY: `h` is `8 * N` bytes, `m` is one block of `8 * N` bytes, `st` is the scratch
         // size this kernel needs (`ST512`/`ST1024`); the kernel writes `st` before reading it,
