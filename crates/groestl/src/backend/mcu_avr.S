@@ -412,13 +412,24 @@ sw_groestl_avr_mul2:
     ret
 .endm
 
-; void block(uint8_t *h, const uint8_t *m, uint8_t *st): one compression, h updated in place.
-; void perm(uint8_t *h, uint8_t *st): h ^= P(st) (the output transformation; st clobbered).
-; Fast kernel (buffers A = st, B = st + 64): P and Q leave their result in A, folded here.
-.macro FBLOCK name, p, q
-    .global \name
+; A function: symbol, type and size around a body macro (`GFUNC`: a global one).
+.macro FUNC name, body:vararg
     .type \name, @function
 \name:
+    \body
+    .size \name, . - \name
+.endm
+
+.macro GFUNC name, body:vararg
+    .global \name
+    FUNC \name, \body
+.endm
+
+; Entry points, avr-gcc's ABI (h in r25:r24, then m in r23:r22 or st, then st in r21:r20):
+;   block(uint8_t *h, const uint8_t *m, uint8_t *st): one compression, h updated in place;
+;   perm(uint8_t *h, uint8_t *st): h ^= P(st), st clobbered (the output transformation).
+; Fast kernel (buffers A = st, B = st + 64): P and Q leave their result in A, folded here.
+.macro FBLOCK p, q
     SAVE
     movw r18, r20
     movw r20, r18
@@ -430,13 +441,9 @@ sw_groestl_avr_mul2:
     rcall \q
     FOLD 8
     RESTORE
-    .size \name, . - \name
 .endm
 
-.macro FPERM name, p
-    .global \name
-    .type \name, @function
-\name:
+.macro FPERM p
     SAVE
     movw r18, r22
     movw r20, r18
@@ -445,14 +452,10 @@ sw_groestl_avr_mul2:
     rcall \p
     FOLD 8
     RESTORE
-    .size \name, . - \name
 .endm
 
 ; In-place kernels: P and Q fold themselves into h in their last round.
-.macro IBLOCK name, w, p, q
-    .global \name
-    .type \name, @function
-\name:
+.macro IBLOCK w, p, q
     SAVE
     movw r18, r20
     XORIN \w
@@ -460,55 +463,32 @@ sw_groestl_avr_mul2:
     COPY \w
     rcall \q
     RESTORE
-    .size \name, . - \name
 .endm
 
-.macro IPERMFN name, p
-    .global \name
-    .type \name, @function
-\name:
+.macro IPERMFN p
     SAVE
     movw r18, r22
     rcall \p
     RESTORE
-    .size \name, . - \name
 .endm
 
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
     .section .text.sw_groestl_avr_fast512,"ax",@progbits
-    .type sw_groestl_avr_k_fast_p512, @function
-sw_groestl_avr_k_fast_p512:
-    FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
-    .size sw_groestl_avr_k_fast_p512, . - sw_groestl_avr_k_fast_p512
-    .type sw_groestl_avr_k_fast_q512, @function
-sw_groestl_avr_k_fast_q512:
-    FPERM512 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    .size sw_groestl_avr_k_fast_q512, . - sw_groestl_avr_k_fast_q512
-    FBLOCK sw_groestl_avr_fast_block512, sw_groestl_avr_k_fast_p512, sw_groestl_avr_k_fast_q512
-    FPERM sw_groestl_avr_fast_p512, sw_groestl_avr_k_fast_p512
+    FUNC sw_groestl_avr_k_fast_p512, FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
+    FUNC sw_groestl_avr_k_fast_q512, FPERM512 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
+    GFUNC sw_groestl_avr_fast_block512, FBLOCK sw_groestl_avr_k_fast_p512, sw_groestl_avr_k_fast_q512
+    GFUNC sw_groestl_avr_fast_p512, FPERM sw_groestl_avr_k_fast_p512
 
 ; Small Grøstl-224/256 (state buffer: 64 bytes).
     .section .text.sw_groestl_avr_small512,"ax",@progbits
-    .type sw_groestl_avr_k_small_p512, @function
-sw_groestl_avr_k_small_p512:
-    IPERM 8, 10, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
-    .size sw_groestl_avr_k_small_p512, . - sw_groestl_avr_k_small_p512
-    .type sw_groestl_avr_k_small_q512, @function
-sw_groestl_avr_k_small_q512:
-    IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    .size sw_groestl_avr_k_small_q512, . - sw_groestl_avr_k_small_q512
-    IBLOCK sw_groestl_avr_small_block512, 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
-    IPERMFN sw_groestl_avr_small_p512, sw_groestl_avr_k_small_p512
+    FUNC sw_groestl_avr_k_small_p512, IPERM 8, 10, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
+    FUNC sw_groestl_avr_k_small_q512, IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
+    GFUNC sw_groestl_avr_small_block512, IBLOCK 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
+    GFUNC sw_groestl_avr_small_p512, IPERMFN sw_groestl_avr_k_small_p512
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.
     .section .text.sw_groestl_avr_1024,"ax",@progbits
-    .type sw_groestl_avr_k_ip1024, @function
-sw_groestl_avr_k_ip1024:
-    IPERM 16, 14, 0, 1, 2, 3, 4, 5, 6, 11, 0, 0, sw_groestl_avr_sbox_p
-    .size sw_groestl_avr_k_ip1024, . - sw_groestl_avr_k_ip1024
-    .type sw_groestl_avr_k_iq1024, @function
-sw_groestl_avr_k_iq1024:
-    IPERM 16, 14, 1, 3, 5, 11, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    .size sw_groestl_avr_k_iq1024, . - sw_groestl_avr_k_iq1024
-    IBLOCK sw_groestl_avr_block1024, 16, sw_groestl_avr_k_ip1024, sw_groestl_avr_k_iq1024
-    IPERMFN sw_groestl_avr_p1024, sw_groestl_avr_k_ip1024
+    FUNC sw_groestl_avr_k_ip1024, IPERM 16, 14, 0, 1, 2, 3, 4, 5, 6, 11, 0, 0, sw_groestl_avr_sbox_p
+    FUNC sw_groestl_avr_k_iq1024, IPERM 16, 14, 1, 3, 5, 11, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
+    GFUNC sw_groestl_avr_block1024, IBLOCK 16, sw_groestl_avr_k_ip1024, sw_groestl_avr_k_iq1024
+    GFUNC sw_groestl_avr_p1024, IPERMFN sw_groestl_avr_k_ip1024

@@ -99,37 +99,35 @@ pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
     compress_with(h, blocks, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_block1024);
 }
 
-#[inline(never)]
-pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
-    let mut out = *h;
-    output_with(&mut out, &mut MaybeUninit::<[u8; ST512]>::uninit(), p512);
+/// The last block(s) (any whole number, none for the output transformation alone) and the
+/// output transformation, in the returned words and one scratch area (no second copy of the
+/// chaining value or of the state).
+#[inline(always)]
+fn finish<const N: usize, const ST: usize>(h: &[u64; N], blocks: &[u8], kernel: Block, perm: Perm) -> [u64; N] {
+    let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST]>::uninit());
+    compress_with(&mut out, blocks, &mut st, kernel);
+    output_with(&mut out, &mut st, perm);
     out
 }
 
-#[inline(never)]
-pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
-    let mut out = *h;
-    output_with(&mut out, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_p1024);
-    out
-}
+// The entry points are `#[inline(never)]`: inlined into the dispatcher, the frames of both
+// widths would add up in every caller's stack.
 
-/// The last block(s) and the output transformation, in the returned words and one scratch
-/// area (no second copy of the chaining value or of the state).
-///
-/// The entry points are `#[inline(never)]`: inlined into the dispatcher, the frames of both
-/// widths would add up in every caller's stack.
 #[inline(never)]
 pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
-    let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST512]>::uninit());
-    compress_with(&mut out, blocks, &mut st, block512);
-    output_with(&mut out, &mut st, p512);
-    out
+    finish::<8, ST512>(h, blocks, block512, p512)
 }
 
 #[inline(never)]
 pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
-    let (mut out, mut st) = (*h, MaybeUninit::<[u8; ST1024]>::uninit());
-    compress_with(&mut out, blocks, &mut st, sw_groestl_avr_block1024);
-    output_with(&mut out, &mut st, sw_groestl_avr_p1024);
-    out
+    finish::<16, ST1024>(h, blocks, sw_groestl_avr_block1024, sw_groestl_avr_p1024)
+}
+
+/// `P(h) ⊕ h`.
+pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
+    finish512(h, &[])
+}
+
+pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
+    finish1024(h, &[])
 }
