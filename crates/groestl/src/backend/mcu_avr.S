@@ -1,6 +1,6 @@
 ; Grøstl permutations P and Q for AVR (ATmega, the `mcu` backend on `target_arch = "avr"`),
-; included by `mcu_avr.rs` with `global_asm!` and assembled by LLVM's AVR assembler.
-; Comments use ';', never braces (the file is a `global_asm!` template).
+; included by `mcu_avr.rs` with `global_asm!(…, options(raw))` and assembled by LLVM's AVR
+; assembler (GNU-as syntax and macros; `docs/embedded.md` describes the design and figures).
 ;
 ; State layout (every kernel): the byte in column c, row r is at offset 8c + 7 - r, i.e. each
 ; column is one little-endian u64 with row 0 in its most significant byte: the layout of the
@@ -16,7 +16,8 @@
 ;    LPM takes 3 cycles at every flash address on every AVR core (no cache, no prefetch
 ;    buffer whose state depends on data), so these look-ups are constant-time.
 ;  * ShiftBytes: folded into the load addresses (fast kernel: LDD displacements) or done by a
-;    row rotation pass before the column pass (in-place kernels).
+;    row rotation pass before the column pass (in-place kernels, whose last round XORs its
+;    output into h instead of storing it).
 ;  * MixBytes: the shared-term formula of paper [A] §4.3, 48 XORs and 16 doublings per column;
 ;    each doubling is one LPM from a 256-byte table of 2·x (constant-time as above), taken
 ;    while the operand is being formed in ZL anyway.

@@ -168,8 +168,9 @@ pub enum Backend {
     /// The `ttable64` tables with four look-ups per AVX2 `VPGATHERQQ`, column-wise state in YMM
     /// registers (paper [V] §4.2). Not constant-time; an experiment.
     Avx2Gather,
-    /// Low-memory bytesliced for microcontrollers (Cortex-M, AVR): one row per word, S-box as
-    /// a Boyar–Peralta circuit on bit planes, one state buffer. Constant-time.
+    /// Low-memory bytesliced for microcontrollers, one state buffer. Cortex-M: one row per
+    /// word, S-box as a Boyar–Peralta circuit on bit planes. AVR: assembly, S-box and doublings
+    /// by `LPM` from flash tables (3 cycles at any address on every AVR: no cache). Constant-time.
     #[cfg(any(target_arch = "arm", target_arch = "avr"))]
     Mcu,
 }
