@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # On-target tests (issue 11): builds the KAT firmware in embedded/ for Cortex-M0
 # (thumbv6m-none-eabi, QEMU microbit), Cortex-M4 (thumbv7em-none-eabihf, QEMU mps2-an386) and
-# AVR (avr-none, ATmega1284P, simavr; two images, Grøstl and Prøst, since both exceed 128 KiB
-# of flash together) and runs each on its emulator; fails unless every image prints
-# `RESULT: PASS`. Installs what it needs: the Debian packages (apt-get), the two Thumb targets
-# (rustup) and a nightly toolchain with rust-src for AVR (`-Zbuild-std=core`).
+# AVR (avr-none, ATmega1284P, simavr; Grøstl and Prøst in separate images, since both exceed
+# 128 KiB of flash together, Grøstl once more with the `mcu-small` kernel, and the measurement
+# image, which checks that Grøstl's cycle counts do not depend on the data) and runs each
+# on its emulator; fails unless every image prints `RESULT: PASS`. Installs what it needs: the
+# Debian packages (apt-get), the two Thumb targets (rustup) and a nightly toolchain with
+# rust-src for AVR (`-Zbuild-std=core`).
 #   scripts/test-embedded.sh [--no-install] [m0] [m4] [avr]     (default: all three)
 # NIGHTLY=nightly-YYYY-MM-DD selects the nightly toolchain (default: nightly).
 set -euo pipefail
@@ -58,8 +60,14 @@ for t in "${targets[@]}"; do
     avr)
         CARGO_EXTRA=(-Zbuild-std=core --no-default-features --features groestl)
         build avr-none kat-avr-groestl "+$nightly"
+        # The `mcu` backend's low-memory Grøstl-224/256 kernel (feature `mcu-small`).
+        CARGO_EXTRA=(-Zbuild-std=core --no-default-features --features groestl,mcu-small)
+        build avr-none kat-avr-groestl-small "+$nightly"
         CARGO_EXTRA=(-Zbuild-std=core --no-default-features --features proest)
         build avr-none kat-avr-proest "+$nightly"
+        # The measurement image: fails unless Grøstl takes the same cycles on different data.
+        CARGO_EXTRA=(-Zbuild-std=core --features bench)
+        build avr-none bench-avr "+$nightly"
         ;;
     esac
 done

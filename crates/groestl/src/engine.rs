@@ -84,16 +84,23 @@ impl Engine {
         self.variant
     }
 
+    /// Back to the initial state, field by field (no temporary `Engine` on the stack).
     pub(crate) fn reset(&mut self) {
-        *self = Engine::new(self.variant, self.backend);
+        self.h = [0; 16];
+        self.h[self.variant.block_len() / 8 - 1] = 8 * self.variant.output_len() as u64;
+        self.buf = [0; 128];
+        self.pos = 0;
+        self.blocks = 0;
     }
 
-    fn compress(&mut self, blocks: &[u8]) {
-        if self.variant.is_wide() {
-            self.backend.compress1024(&mut self.h, blocks);
+    /// Compresses whole blocks into `h` (an associated function, so that the block buffer can
+    /// be passed without copying it out of `self`).
+    fn compress(variant: Variant, backend: Backend, h: &mut [u64; 16], blocks: &[u8]) {
+        if variant.is_wide() {
+            backend.compress1024(h, blocks);
         } else {
-            let h: &mut [u64; 8] = (&mut self.h[..8]).try_into().unwrap();
-            self.backend.compress512(h, blocks);
+            let h: &mut [u64; 8] = (&mut h[..8]).try_into().unwrap();
+            backend.compress512(h, blocks);
         }
     }
 
@@ -107,14 +114,13 @@ impl Engine {
             if self.pos < bs {
                 return;
             }
-            let block = self.buf;
-            self.compress(&block[..bs]);
+            Self::compress(self.variant, self.backend, &mut self.h, &self.buf[..bs]);
             self.blocks += 1;
             self.pos = 0;
         }
         let full = data.len() - data.len() % bs;
         if full > 0 {
-            self.compress(&data[..full]);
+            Self::compress(self.variant, self.backend, &mut self.h, &data[..full]);
             self.blocks += (full / bs) as u64;
         }
         let rest = &data[full..];
@@ -124,33 +130,65 @@ impl Engine {
 
     /// Pads (spec §6), compresses the last block(s) and applies the output transformation.
     /// `bits` (0..=7) high bits of `last` are appended to the message first. Writes the
-    /// digest into `out[..output_len]`.
+    /// digest into `out[..output_len]`. Leaves the message state as it was (only the unused
+    /// part of the block buffer changes).
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         assert!(bits < 8, "a final partial byte holds 0 to 7 bits, not {bits}");
         let bs = self.variant.block_len();
+        let mask = !(0xffu8 >> bits);
+        let pad = (last & mask) | (0x80 >> bits);
+        let n = if self.pos + 1 + 8 <= bs { 1 } else { 2 };
+        let t = (self.blocks + n as u64).to_be_bytes();
+        if n * bs > self.buf.len() {
+            return self.finalize_wide_two_blocks(pad, t, out);
+        }
+        // The padding block(s) fit in the block buffer (always for 512-bit states): pad in
+        // place, no copy of the buffer (this matters on microcontrollers).
+        self.buf[self.pos] = pad;
+        self.buf[self.pos + 1..n * bs - 8].fill(0);
+        self.buf[n * bs - 8..n * bs].copy_from_slice(&t);
+        Self::finish_into(self.variant, self.backend, &self.h, &self.buf[..n * bs], out);
+    }
+
+    /// `finalize_into` of a 1024-bit state whose padding takes two blocks (256 bytes, more
+    /// than the block buffer): out of line so that its buffer is on the stack only then.
+    #[inline(never)]
+    fn finalize_wide_two_blocks(&mut self, pad: u8, t: [u8; 8], out: &mut [u8]) {
         let mut tail = [0u8; 256];
         tail[..self.pos].copy_from_slice(&self.buf[..self.pos]);
-        let mask = !(0xffu8 >> bits);
-        tail[self.pos] = (last & mask) | (0x80 >> bits);
-        let n = if self.pos + 1 + 8 <= bs { 1 } else { 2 };
-        let t = self.blocks + n as u64;
-        tail[n * bs - 8..n * bs].copy_from_slice(&t.to_be_bytes());
-        let last_blocks = &tail[..n * bs];
+        tail[self.pos] = pad;
+        tail[248..].copy_from_slice(&t);
+        Self::finish_into(self.variant, self.backend, &self.h, &tail, out);
+    }
 
-        let mut bytes = [0u8; 128];
-        if self.variant.is_wide() {
-            let o = self.backend.finish1024(&self.h, last_blocks);
-            for (c, w) in o.iter().enumerate() {
-                bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
-            }
+    /// The last blocks and the output transformation; writes the truncated digest.
+    fn finish_into(variant: Variant, backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
+        let len = variant.output_len();
+        if variant.is_wide() {
+            Self::finish_wide(backend, h, last_blocks, &mut out[..len]);
         } else {
-            let h: &[u64; 8] = self.h[..8].try_into().unwrap();
-            let o = self.backend.finish512(h, last_blocks);
-            for (c, w) in o.iter().enumerate() {
-                bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
-            }
+            Self::finish_narrow(backend, h[..8].try_into().unwrap(), last_blocks, &mut out[..len]);
         }
-        let len = self.variant.output_len();
-        out[..len].copy_from_slice(&bytes[bs - len..bs]);
+    }
+
+    // On microcontrollers the two widths are out of line, so that a Grøstl-224/256 hash does
+    // not reserve stack for a 1024-bit result.
+    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
+    fn finish_narrow(backend: Backend, h: &[u64; 8], last_blocks: &[u8], out: &mut [u8]) {
+        Self::emit(&backend.finish512(h, last_blocks), out);
+    }
+
+    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
+    fn finish_wide(backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
+        Self::emit(&backend.finish1024(h, last_blocks), out);
+    }
+
+    /// Writes the last `out.len()` bytes of `P(h) ⊕ h` (big-endian words, column-wise).
+    fn emit(o: &[u64], out: &mut [u8]) {
+        let skip = 8 * o.len() - out.len();
+        for (i, b) in out.iter_mut().enumerate() {
+            let k = skip + i;
+            *b = o[k / 8].to_be_bytes()[k % 8];
+        }
     }
 }

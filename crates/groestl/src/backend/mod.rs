@@ -109,7 +109,12 @@ pub(crate) mod bytesliced;
 // two widths); `mcu` is the AVR backend.
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
-#[cfg(any(target_arch = "arm", target_arch = "avr", test))]
+#[cfg(any(target_arch = "arm", test))]
+pub(crate) mod mcu;
+// On AVR, `mcu` is the assembly kernels (the Rust row code above compiles to 64/128-bit
+// arithmetic on 8-bit registers, 37× slower).
+#[cfg(target_arch = "avr")]
+#[path = "mcu_avr.rs"]
 pub(crate) mod mcu;
 // The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
 #[cfg(not(target_arch = "avr"))]
@@ -163,8 +168,9 @@ pub enum Backend {
     /// The `ttable64` tables with four look-ups per AVX2 `VPGATHERQQ`, column-wise state in YMM
     /// registers (paper [V] §4.2). Not constant-time; an experiment.
     Avx2Gather,
-    /// Low-memory bytesliced for microcontrollers (Cortex-M, AVR): one row per word, S-box as
-    /// a Boyar–Peralta circuit on bit planes, one state buffer. Constant-time.
+    /// Low-memory bytesliced for microcontrollers, one state buffer. Cortex-M: one row per
+    /// word, S-box as a Boyar–Peralta circuit on bit planes. AVR: assembly, S-box and doublings
+    /// by `LPM` from flash tables (3 cycles at any address on every AVR: no cache). Constant-time.
     #[cfg(any(target_arch = "arm", target_arch = "avr"))]
     Mcu,
 }
