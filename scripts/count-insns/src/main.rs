@@ -5,7 +5,8 @@
 //! perm128 | perm256 (BYTES ignored: one P call per iteration) | many224 … many512 (eight
 //! messages of BYTES bytes through `hash_many`) | gcoin (Groestlcoin hash of one 80-byte header
 //! on BACKEND, two one-message Grøstl-512 hashes) | gcoinmany (eight 80-byte headers through
-//! `groestlcoin_hash_many`); BYTES ignored for both.
+//! `groestlcoin_hash_many`); BYTES ignored for both | pmany128 | pmany256 (one `permute_many`
+//! call on BYTES states).
 //! BACKEND: a slicewise backend name, or `rustcrypto` for the `groestl` crate.
 
 use std::hint::black_box;
@@ -81,6 +82,28 @@ fn main() {
                     p.permute(&mut s);
                 }
                 s.iter().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            "pmany128" => {
+                let p = Proest128::with_backend(b).unwrap();
+                let mut s = vec![[0u16; 16]; bytes];
+                for _ in 0..n {
+                    for (k, st) in s.iter_mut().enumerate() {
+                        *st = black_box([0x1234u16 ^ k as u16; 16]);
+                    }
+                    p.permute_many(&mut s);
+                }
+                s.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            "pmany256" => {
+                let p = Proest256::with_backend(b).unwrap();
+                let mut s = vec![[0u32; 16]; bytes];
+                for _ in 0..n {
+                    for (k, st) in s.iter_mut().enumerate() {
+                        *st = black_box([0x1234_5678u32 ^ k as u32; 16]);
+                    }
+                    p.permute_many(&mut s);
+                }
+                s.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
             }
             "perm256" => {
                 let p = Proest256::with_backend(b).unwrap();
