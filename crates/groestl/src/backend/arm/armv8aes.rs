@@ -9,6 +9,10 @@
 //! `TBL` of four registers per output register (the 8 × 8 byte transposition is one fixed
 //! index vector).
 //!
+//! **Multi-buffer** (`hash_many`): two Grøstl-224/256 messages per pass (two P|Q groups); on
+//! `armv8aes` also two Grøstl-384/512 messages, the two P groups and then the two Q groups of
+//! each round sharing one load per row of `[TBL indices | key]` ([`Pairs`]).
+//!
 //! **One round** per register: `TBL` (ShiftBytes merged with the inverse of the AES ShiftRows),
 //! `AESE` (AddRoundKey, then ShiftRows + SubBytes) and MixBytes. Unlike x86 `AESENCLAST`, `AESE`
 //! XORs its key *before* the S-box, which is where Grøstl's AddRoundConstant sits: the key of
@@ -669,9 +673,9 @@ unsafe fn finish1024_k<A: Arith>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
 
 /// Up to `M` Grøstl-384/512 messages in lockstep: the P states of all messages as one half of
 /// `M` groups, the Q states as the other (see [`rounds_shared`]), so the `TBL` indices and
-/// `AESE` keys of a round are loaded once for all messages; the output transformation runs the
-/// `M` P states the same way. `out[j]` receives `P(h) ⊕ h` of message `j` (canonical words,
-/// before truncation), from the IV `h0`.
+/// `AESE` keys of a round are loaded once for all messages; the output transformation runs one
+/// message at a time. `out[j]` receives `P(h) ⊕ h` of message `j` (canonical words, before
+/// truncation), from the IV `h0`.
 #[inline(always)]
 unsafe fn many1024_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
     // SAFETY: `aes` present (caller); `Padded::block` returns 128 readable bytes.
@@ -728,7 +732,7 @@ macro_rules! kernels {
 kernels!("aes", Plain);
 
 // Grøstl-384/512 multi-buffer: `armv8aes` only. With `Sha3` and `Vperm` the two-message
-// kernel counts 4–7 % more instructions than one message at a time (docs/benchmarks-arm.md:
+// kernel counts 2–5 % more instructions than one message at a time (docs/benchmarks-arm.md:
 // their MixBytes and S-box keep more values live, and LLVM spills inside a half).
 crate::backend::entry_points! {
     features = "aes";
