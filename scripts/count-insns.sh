@@ -12,6 +12,8 @@
 # is (count(N = 3) − count(N = 1)) / 2, which cancels process start-up, backend detection and
 # first-call effects exactly (qemu-user runs are deterministic). Every run also prints a
 # fingerprint of its result; the script checks that all backends agree.
+# On aarch64 a last table compares the multi-buffer paths (`hash_many`, `groestlcoin_hash_many`,
+# eight messages per call) with the same messages hashed one at a time.
 # Needs scripts/test-cross.sh's packages (cross gcc, qemu-user) and a host C compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."

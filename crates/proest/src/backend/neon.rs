@@ -164,8 +164,8 @@ fn batch256(states: &mut [State<u32>; 4], inverse: bool) {
 // instructions per round). Prøst-256 keeps one position per register (4 × 32 bits).
 
 /// `RC` in the `LD4` layout: `t[r][j][p] = rc[r][4p + j]`.
-const fn rcx<L: Lane, const R: usize>(rc: [[L; 16]; R], zero: L) -> [[[L; 4]; 4]; R] {
-    let mut t = [[[zero; 4]; 4]; R];
+const fn rcx<L: Lane, const R: usize>(rc: [[L; 16]; R]) -> [[[L; 4]; 4]; R] {
+    let mut t = [[[L::ZERO; 4]; 4]; R];
     let mut r = 0;
     while r < R {
         let mut k = 0;
@@ -178,8 +178,8 @@ const fn rcx<L: Lane, const R: usize>(rc: [[L; 16]; R], zero: L) -> [[[L; 4]; 4]
     t
 }
 
-static RCX128: [[[u16; 4]; 4]; 16] = rcx(crate::lane::rc128(), 0);
-static RCX256: [[[u32; 4]; 4]; 18] = rcx(crate::lane::rc256(), 0);
+static RCX128: [[[u16; 4]; 4]; 16] = rcx(crate::lane::rc128());
+static RCX256: [[[u32; 4]; 4]; 18] = rcx(crate::lane::rc256());
 
 /// `USHL` amounts for ShiftPlanes in the single-state layout, for `[P even, P odd, P⁻¹ even,
 /// P⁻¹ odd]` rounds: `[right, left]` shifts per plane (`−t` and `w − t` for a rotation right
@@ -274,7 +274,7 @@ unsafe fn store128(s: &mut State<u16>, q: Q128) {
 
 #[inline(always)]
 unsafe fn sh128(k: usize) -> Sh128 {
-    // SAFETY: k < 4 (the kernel's parity and direction); 16 readable `i16` each.
+    // SAFETY: k < 4 (the kernel's parity and direction); 8 readable `i16` each.
     unsafe { (vld1q_s16(SH128[k][0].as_ptr()), vld1q_s16(SH128[k][1].as_ptr())) }
 }
 
