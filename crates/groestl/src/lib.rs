@@ -283,8 +283,9 @@ pub fn hash_bits(variant: Variant, backend: Backend, data: &[u8], bit_len: u64) 
 /// On `gfni`, `avx512` and `aesni` the messages run through multi-buffer kernels that advance
 /// several messages in lockstep (any mix of lengths): `gfni` four per pass in the lanes of ZMM
 /// registers, `avx512` two and `aesni` four (Grøstl-224/256) or two (Grøstl-384/512) as
-/// interleaved XMM register groups. Other backends hash them one by one. The result equals
-/// hashing each message separately.
+/// interleaved XMM register groups. On AArch64, `armv8aes` runs two messages per pass,
+/// `armv8sha3` and `neon` two Grøstl-224/256 messages. Other backends (and the other variants)
+/// hash them one by one. The result equals hashing each message separately.
 ///
 /// # Panics
 /// If `inputs` and `outputs` differ in length.
@@ -333,7 +334,8 @@ pub fn groestlcoin_hash(data: &[u8]) -> [u8; 32] {
 }
 
 /// [`groestlcoin_hash`] of many 80-byte block headers on the given backend, through
-/// [`hash_many`] (the multi-buffer path on `gfni`, `avx512` and `aesni`).
+/// [`hash_many`] (the multi-buffer path on `gfni`, `avx512`, `aesni` and `armv8aes`, both
+/// Grøstl-512 passes).
 ///
 /// # Panics
 /// If `headers` and `out` differ in length.

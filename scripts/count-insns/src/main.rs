@@ -3,7 +3,10 @@
 //!
 //! OP: groestl224 | groestl256 | groestl384 | groestl512 | {ape,copa,otr}{128,256} |
 //! perm128 | perm256 (BYTES ignored: one P call per iteration) | many224 … many512 (eight
-//! messages of BYTES bytes through `hash_many`).
+//! messages of BYTES bytes through `hash_many`) | gcoin (Groestlcoin hash of one 80-byte header
+//! on BACKEND, two one-message Grøstl-512 hashes) | gcoinmany (eight 80-byte headers through
+//! `groestlcoin_hash_many`); BYTES ignored for both | pmany128 | pmany256 (one `permute_many`
+//! call on BYTES states).
 //! BACKEND: a slicewise backend name, or `rustcrypto` for the `groestl` crate.
 
 use std::hint::black_box;
@@ -29,7 +32,23 @@ fn main() {
         "groestl512" => Some(Variant::Groestl512),
         _ => None,
     };
-    if let Some(v) = op.strip_prefix("many").and_then(|w| Variant::ALL.into_iter().find(|v| v.output_len() * 8 == w.parse::<usize>().unwrap_or(0))) {
+    if op == "gcoin" || op == "gcoinmany" {
+        let b = slicewise_groestl::Backend::from_name(backend).unwrap();
+        let headers: Vec<[u8; 80]> = (0..8).map(|k| core::array::from_fn(|i| (i * 131 + 7 * k + 7) as u8)).collect();
+        let mut out = vec![[0u8; 32]; 8];
+        for _ in 0..n {
+            if op == "gcoinmany" {
+                slicewise_groestl::groestlcoin_hash_many(b, black_box(&headers), &mut out).unwrap();
+            } else {
+                for (h, o) in black_box(&headers).iter().zip(out.iter_mut()) {
+                    let first = hash_bits(Variant::Groestl512, b, h, 640).unwrap();
+                    let second = hash_bits(Variant::Groestl512, b, first.as_ref(), 512).unwrap();
+                    o.copy_from_slice(&second.as_ref()[..32]);
+                }
+            }
+        }
+        last = out.concat();
+    } else if let Some(v) = op.strip_prefix("many").and_then(|w| Variant::ALL.into_iter().find(|v| v.output_len() * 8 == w.parse::<usize>().unwrap_or(0))) {
         // Eight messages of BYTES bytes through `hash_many`.
         let b = slicewise_groestl::Backend::from_name(backend).unwrap();
         let inputs: Vec<&[u8]> = vec![&msg[..]; 8];
@@ -63,6 +82,28 @@ fn main() {
                     p.permute(&mut s);
                 }
                 s.iter().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            "pmany128" => {
+                let p = Proest128::with_backend(b).unwrap();
+                let mut s = vec![[0u16; 16]; bytes];
+                for _ in 0..n {
+                    for (k, st) in s.iter_mut().enumerate() {
+                        *st = black_box([0x1234u16 ^ k as u16; 16]);
+                    }
+                    p.permute_many(&mut s);
+                }
+                s.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            "pmany256" => {
+                let p = Proest256::with_backend(b).unwrap();
+                let mut s = vec![[0u32; 16]; bytes];
+                for _ in 0..n {
+                    for (k, st) in s.iter_mut().enumerate() {
+                        *st = black_box([0x1234_5678u32 ^ k as u32; 16]);
+                    }
+                    p.permute_many(&mut s);
+                }
+                s.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
             }
             "perm256" => {
                 let p = Proest256::with_backend(b).unwrap();

@@ -489,9 +489,9 @@ fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: 
 
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
 /// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
-/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`:
-/// two Grøstl-224/256 messages per pass), one message at a time otherwise. `backend` must be
-/// available.
+/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`,
+/// `neon`: two Grøstl-224/256 messages per pass, `armv8aes` also two Grøstl-384/512), one
+/// message at a time otherwise. `backend` must be available.
 pub(crate) fn hash_many(
     variant: crate::Variant,
     backend: Backend,
@@ -510,13 +510,19 @@ pub(crate) fn hash_many(
             many_chunks(k512, iv[..8].try_into().unwrap(), inputs, &mut emit)
         };
     }
-    // AArch64: two Grøstl-224/256 messages per pass (Grøstl-384/512 already runs P and Q as
-    // two independent groups).
+    // AArch64: two messages per pass (Grøstl-224/256: two P|Q groups; Grøstl-384/512 on
+    // `armv8aes`: the P groups of both messages, then the Q groups).
     #[cfg(target_arch = "aarch64")]
-    if let (false, Some(k)) = (variant.is_wide(), arm::many512(backend)) {
-        let mut iv = [0u64; 8];
-        iv[7] = 8 * variant.output_len() as u64;
-        done = many_chunks(k, &iv, inputs, &mut emit);
+    {
+        let mut iv = [0u64; 16];
+        iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
+        if variant.is_wide() {
+            if let Some(k) = arm::many1024(backend) {
+                done = many_chunks(k, &iv, inputs, &mut emit);
+            }
+        } else if let Some(k) = arm::many512(backend) {
+            done = many_chunks(k, iv[..8].try_into().unwrap(), inputs, &mut emit);
+        }
     }
     for (i, msg) in inputs.iter().enumerate().skip(done) {
         let mut e = crate::engine::Engine::new(variant, backend);

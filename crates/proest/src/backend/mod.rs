@@ -7,7 +7,7 @@
 //! | `u32x2` | two lanes per word (ARM11 technique): 16-bit pairs in `u32`; for Prøst-256 32-bit pairs in `u64` | yes | yes | yes |
 //! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
 //! | `avx512` | lane-sliced many-state kernels (32 / 16 states per ZMM batch) and the `em_many` kernel; single Prøst-128 P in one YMM | yes | yes | yes |
-//! | `neon` | AArch64: lane-sliced many-state kernels (8 / 4 states per batch of 16 NEON registers) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
+//! | `neon` | AArch64: lane-sliced many-state kernels (8 / 4 states per batch of 16 NEON registers) and the `em_many` kernel; single states in 2 / 4 NEON registers (the planes as elements) | yes | yes | yes |
 //!
 //! The first three are plain Rust and available on every CPU; `avx2` and `avx512` are detected
 //! at run time. The environment variable `SLICEWISE_BACKEND` overrides [`Backend::detect`]
@@ -51,6 +51,9 @@ pub(crate) trait Kernels: u32x2::Paired {
     /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
     #[cfg(target_arch = "aarch64")]
     fn neon_em(job: &mut EmJob<'_>) -> EmSums;
+    /// `neon` backend (AArch64): P or P^-1 on one state.
+    #[cfg(target_arch = "aarch64")]
+    fn neon_one(state: &mut State<Self>, inverse: bool);
     /// The `arm11` backend on one state (assembly).
     #[cfg(slicewise_arm11)]
     fn arm11_one(state: &mut State<Self>, inverse: bool);
@@ -119,6 +122,11 @@ macro_rules! kernels {
             fn neon_em(job: &mut EmJob<'_>) -> EmSums {
                 neon::$em(job)
             }
+            #[cfg(target_arch = "aarch64")]
+            #[inline]
+            fn neon_one(state: &mut State<Self>, inverse: bool) {
+                neon::$one(state, inverse)
+            }
         }
     };
 }
@@ -145,7 +153,7 @@ pub enum Backend {
     /// and a single-state AVX-512 kernel.
     Avx512,
     /// AArch64: lane-sliced NEON many-state kernels (8 Prøst-128 / 4 Prøst-256 states per
-    /// batch); single states by `u32x2`.
+    /// batch) and single-state NEON kernels (one state in 2 / 4 registers).
     Neon,
     /// 32-bit ARM (ARMv6+, ARM state): P and P^-1 in generated assembly, the ARM11 paper's
     /// techniques (`scripts/gen-arm11-proest.py`), Prøst-128 and Prøst-256.
@@ -197,7 +205,7 @@ impl Backend {
             Backend::U32x2 => "two lanes per machine word (ARM11 technique)",
             Backend::Avx2 => "lane-sliced AVX2 (16/8 states per batch); single states by u32x2",
             Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
-            Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states by u32x2",
+            Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states in 2/4 NEON registers",
             Backend::Arm11 => {
                 "ARMv6 assembly (ARM11 techniques: paired 16-bit lanes, 23-XOR in-place MixSlices, free rotations)"
             }
@@ -320,7 +328,11 @@ impl Backend {
         match self {
             Backend::Portable => portable::permute(s),
             Backend::MixSlp => mixslp::permute(s),
-            Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::permute(s),
+            Backend::U32x2 | Backend::Avx2 => u32x2::permute(s),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => L::neon_one(s, false),
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
             Backend::Avx512 => L::avx512_one(s, false),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => L::arm11_one(s, false),
@@ -335,7 +347,11 @@ impl Backend {
         match self {
             Backend::Portable => portable::inverse(s),
             Backend::MixSlp => mixslp::inverse(s),
-            Backend::U32x2 | Backend::Avx2 | Backend::Neon => u32x2::inverse(s),
+            Backend::U32x2 | Backend::Avx2 => u32x2::inverse(s),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => L::neon_one(s, true),
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
             Backend::Avx512 => L::avx512_one(s, true),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => L::arm11_one(s, true),

@@ -9,6 +9,10 @@
 //! `TBL` of four registers per output register (the 8 × 8 byte transposition is one fixed
 //! index vector).
 //!
+//! **Multi-buffer** (`hash_many`): two Grøstl-224/256 messages per pass (two P|Q groups); on
+//! `armv8aes` also two Grøstl-384/512 messages, the two P groups and then the two Q groups of
+//! each round sharing one load per row of `[TBL indices | key]` ([`Pairs`]).
+//!
 //! **One round** per register: `TBL` (ShiftBytes merged with the inverse of the AES ShiftRows),
 //! `AESE` (AddRoundKey, then ShiftRows + SubBytes) and MixBytes. Unlike x86 `AESENCLAST`, `AESE`
 //! XORs its key *before* the S-box, which is where Grøstl's AddRoundConstant sits: the key of
@@ -51,6 +55,37 @@ static T1024: Tables<32, ROUNDS_1024> = build(true);
 /// The tables without the AES ShiftRows (for the `neon` backend's vector-permute S-box).
 static T512_SH: Tables<16, ROUNDS_512> = build(false);
 static T1024_SH: Tables<32, ROUNDS_1024> = build(false);
+
+/// The Grøstl-384/512 tables of the multi-buffer kernel: `[TBL indices | AESE key]` of round
+/// `r`, half `h` (0: P, 1: Q), row `i` side by side, one 32-byte load for both.
+#[repr(C, align(64))]
+struct Pairs<const R: usize>([[[[u8; 32]; 8]; 2]; R]);
+
+static P1024: Pairs<ROUNDS_1024> = pairs(&T1024);
+static P1024_SH: Pairs<ROUNDS_1024> = pairs(&T1024_SH);
+
+const fn pairs<const R: usize>(t: &Tables<32, R>) -> Pairs<R> {
+    let mut p = Pairs([[[[0; 32]; 8]; 2]; R]);
+    let mut r = 0;
+    while r < R {
+        let mut h = 0;
+        while h < 2 {
+            let mut i = 0;
+            while i < 8 {
+                let mut b = 0;
+                while b < 16 {
+                    p.0[r][h][i][b] = t.mask[i][16 * h + b];
+                    p.0[r][h][i][16 + b] = t.key[r][i][16 * h + b];
+                    b += 1;
+                }
+                i += 1;
+            }
+            h += 1;
+        }
+        r += 1;
+    }
+    p
+}
 
 /// AddRoundConstant (spec §9.2) of round `r` at row `row`, column `col` of P or Q.
 const fn round_constant(q: bool, r: usize, row: usize, col: usize) -> u8 {
@@ -138,6 +173,9 @@ trait Arith {
     }
     fn t1024() -> &'static Tables<32, ROUNDS_1024> {
         if Self::AES { &T1024 } else { &T1024_SH }
+    }
+    fn p1024() -> &'static Pairs<ROUNDS_1024> {
+        if Self::AES { &P1024 } else { &P1024_SH }
     }
     /// Multiplication by 2 in GF(2^8)/0x11b on every byte.
     unsafe fn mul2(a: uint8x16_t) -> uint8x16_t;
@@ -254,7 +292,11 @@ unsafe fn aese_shift(x: uint8x16_t, m: uint8x16_t, k: uint8x16_t) -> uint8x16_t 
 /// `rounds` rounds of AC+SB+SH (`TBL`, `AESE` or the vector-permute S-box) and MB on `G` groups of eight row registers;
 /// group `g` reads the bytes at offset `goff[g]` (0 or 16) of the `U`-byte table units.
 #[inline(always)]
-unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(x: &mut [[uint8x16_t; 8]; G], t: &Tables<U, R>, goff: [usize; G]) {
+unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(
+    x: &mut [[uint8x16_t; 8]; G],
+    t: &Tables<U, R>,
+    goff: [usize; G],
+) {
     // SAFETY: the caller has the `aes` feature (and `sha3` for `A = Sha3`); offsets stay inside
     // the tables (i < 8, r < R, goff[g] + 16 ≤ U).
     unsafe {
@@ -268,6 +310,33 @@ unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(x: &m
             }
             for g in 0..G {
                 x[g] = mix_bytes_program!(x[g], xor, A::mul2, A::mb_out);
+            }
+        }
+    }
+}
+
+/// `rounds` of Grøstl-384/512 for the multi-buffer kernels: `H` halves (P, then Q) of `M`
+/// groups each. One 32-byte load of [`Pairs`] gives a row's `TBL` indices and key for the `M`
+/// groups of a half, and a half's groups finish the round (S-box layer, then MixBytes) before
+/// the next half starts, so that only one half needs to be in registers at a time.
+#[inline(always)]
+unsafe fn rounds_shared<A: Arith, const H: usize, const M: usize>(
+    x: &mut [[[uint8x16_t; 8]; M]; H],
+    t: &Pairs<ROUNDS_1024>,
+) {
+    // SAFETY: as in `rounds` (r < ROUNDS_1024, h < H ≤ 2, i < 8: 32 bytes inside `t`).
+    unsafe {
+        for r in 0..ROUNDS_1024 {
+            for h in 0..H {
+                for i in 0..8 {
+                    let mk = vld1q_u8_x2(t.0[r][h][i].as_ptr());
+                    for j in 0..M {
+                        x[h][j][i] = A::sub_shift(x[h][j][i], mk.0, mk.1);
+                    }
+                }
+                for j in 0..M {
+                    x[h][j] = mix_bytes_program!(x[h][j], xor, A::mul2, A::mb_out);
+                }
             }
         }
     }
@@ -433,33 +502,43 @@ unsafe fn finish512_k<A: Arith>(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
     }
 }
 
-/// A Grøstl-224/256 message as its whole blocks, in place, and its padded last one or two
-/// blocks (spec §6), for the multi-buffer kernel.
-struct Padded<'a> {
+/// A message as its whole blocks of `B` bytes (64 or 128), in place, and its padded last one or
+/// two blocks (spec §6), for the multi-buffer kernels.
+struct Padded<'a, const B: usize> {
     whole: &'a [u8],
-    tail: [u8; 128],
+    tail: [[u8; B]; 2],
     /// Blocks of the padded message.
     blocks: usize,
 }
 
-impl<'a> Padded<'a> {
+impl<'a, const B: usize> Padded<'a, B> {
     fn new(msg: &'a [u8]) -> Self {
-        let (whole, rest) = msg.split_at(msg.len() & !63);
-        let mut tail = [0u8; 128];
-        tail[..rest.len()].copy_from_slice(rest);
-        tail[rest.len()] = 0x80;
-        let end = if rest.len() < 56 { 64 } else { 128 };
-        let blocks = (whole.len() + end) / 64;
-        tail[end - 8..end].copy_from_slice(&(blocks as u64).to_be_bytes());
+        let (whole, rest) = msg.split_at(msg.len() - msg.len() % B);
+        let mut tail = [[0u8; B]; 2];
+        let t = tail.as_flattened_mut();
+        t[..rest.len()].copy_from_slice(rest);
+        t[rest.len()] = 0x80;
+        let end = if rest.len() < B - 8 { B } else { 2 * B };
+        let blocks = (whole.len() + end) / B;
+        t[end - 8..end].copy_from_slice(&(blocks as u64).to_be_bytes());
         Padded { whole, tail, blocks }
     }
 
-    /// 64 readable bytes: block `b`, or (past the end) the last block again.
+    /// `B` readable bytes: block `b`, or (past the end) the last block again.
     fn block(&self, b: usize) -> *const u8 {
-        match b.checked_sub(self.whole.len() / 64) {
-            None => self.whole[64 * b..].as_ptr(),
-            Some(t) => self.tail[64 * t.min(self.blocks - self.whole.len() / 64 - 1)..].as_ptr(),
+        let w = self.whole.len() / B;
+        match b.checked_sub(w) {
+            None => self.whole[B * b..].as_ptr(),
+            Some(t) => self.tail[t.min(self.blocks - w - 1)].as_ptr(),
         }
+    }
+
+    /// Up to `M` messages padded (missing ones as empty messages) and the most blocks of the
+    /// first `n = min(M, msgs.len())`.
+    fn many<const M: usize>(msgs: &[&'a [u8]]) -> ([Self; M], usize) {
+        let pads: [Self; M] = core::array::from_fn(|j| Self::new(msgs.get(j).copied().unwrap_or(&[])));
+        let nmax = pads[..msgs.len().min(M)].iter().map(|p| p.blocks).max().unwrap_or(0);
+        (pads, nmax)
     }
 }
 
@@ -471,8 +550,7 @@ unsafe fn many512_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out
     // SAFETY: `aes` present (caller); `Padded::block` returns 64 readable bytes.
     unsafe {
         let n = msgs.len().min(M);
-        let pads: [Padded<'_>; M] = core::array::from_fn(|j| Padded::new(msgs.get(j).copied().unwrap_or(&[])));
-        let nmax = pads[..n].iter().map(|p| p.blocks).max().unwrap_or(0);
+        let (pads, nmax) = Padded::<64>::many::<M>(msgs);
         let mut hp = [rows512(h0); M];
         for b in 0..nmax {
             let mut x = [[hp[0][0]; 8]; M];
@@ -593,6 +671,48 @@ unsafe fn finish1024_k<A: Arith>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
     }
 }
 
+/// Up to `M` Grøstl-384/512 messages in lockstep: the P states of all messages as one half of
+/// `M` groups, the Q states as the other (see [`rounds_shared`]), so the `TBL` indices and
+/// `AESE` keys of a round are loaded once for all messages; the output transformation runs one
+/// message at a time. `out[j]` receives `P(h) ⊕ h` of message `j` (canonical words, before
+/// truncation), from the IV `h0`.
+#[inline(always)]
+unsafe fn many1024_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
+    // SAFETY: `aes` present (caller); `Padded::block` returns 128 readable bytes.
+    unsafe {
+        let n = msgs.len().min(M);
+        assert!(out.len() >= n, "many1024: {} outputs for {n} messages", out.len());
+        let (pads, nmax) = Padded::<128>::many::<M>(msgs);
+        let mut hr = [rows1024(h0); M];
+        for b in 0..nmax {
+            let mut x = [hr; 2];
+            for j in 0..M {
+                let p = pads[j].block(b);
+                let m = rows_of(vld1q_u8_x4(p), vld1q_u8_x4(p.add(64)));
+                for i in 0..8 {
+                    x[0][j][i] = xor(hr[j][i], m[i]);
+                    x[1][j][i] = m[i];
+                }
+            }
+            rounds_shared::<A, 2, M>(&mut x, A::p1024());
+            for j in 0..n {
+                // Public lengths: a message that is done keeps its chaining value.
+                if b < pads[j].blocks {
+                    for i in 0..8 {
+                        hr[j][i] = xor(hr[j][i], xor(x[0][j][i], x[1][j][i]));
+                    }
+                }
+            }
+        }
+        // The output transformation one message at a time: with one group in flight the
+        // `TBL` indices stay in registers for all rounds, which costs fewer instructions than
+        // sharing the loads between two groups.
+        for j in 0..n {
+            out[j] = words1024(out1024::<A>(&hr[j]));
+        }
+    }
+}
+
 /// The safe entry points of one MixBytes arithmetic `$a` compiled with `$f`.
 macro_rules! kernels {
     ($f:literal, $a:ty) => {
@@ -610,6 +730,14 @@ macro_rules! kernels {
 }
 
 kernels!("aes", Plain);
+
+// Grøstl-384/512 multi-buffer: `armv8aes` only. With `Sha3` and `Vperm` the two-message
+// kernel counts 2–5 % more instructions than one message at a time (docs/benchmarks-arm.md:
+// their MixBytes and S-box keep more values live, and LLVM spills inside a half).
+crate::backend::entry_points! {
+    features = "aes";
+    many1024_2(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) -> () = many1024_k::<Plain, 2>(msgs, h0, out);
+}
 
 /// `armv8sha3`: the same kernels with MixBytes on the FEAT_SHA3 instructions (`BCAX`), for
 /// CPUs with both extensions (Cortex-A710/X2 and later, Neoverse V1/N2, Apple M1 and later).
@@ -647,7 +775,8 @@ mod tests {
     /// AES ShiftRows, the constant 0x0306090c0f0205080b0e0104070a0d00 of [A] §5.1.
     #[test]
     fn row0_mask_is_inverse_shiftrows_up_to_q_rotation() {
-        let want: [u8; 16] = [0x00, 0x0d, 0x0a, 0x07, 0x04, 0x01, 0x0e, 0x0b, 0x08, 0x05, 0x02, 0x0f, 0x0c, 0x09, 0x06, 0x03];
+        let want: [u8; 16] =
+            [0x00, 0x0d, 0x0a, 0x07, 0x04, 0x01, 0x0e, 0x0b, 0x08, 0x05, 0x02, 0x0f, 0x0c, 0x09, 0x06, 0x03];
         let got = T512.mask[0].map(|v| if v >= 8 { 8 + (v - 8 + 7) % 8 } else { v });
         assert_eq!(got, want);
     }
@@ -678,6 +807,60 @@ mod tests {
                 assert_eq!(y[i] ^ 0x63, crate::consts::SBOX[x[i] as usize], "S({:#04x})", x[i]);
             }
         }
+    }
+
+    /// `msg` padded to whole blocks of `bs` bytes (spec §6), written out independently of
+    /// `Padded`.
+    fn pad(msg: &[u8], bs: usize) -> Vec<u8> {
+        let mut v = msg.to_vec();
+        v.push(0x80);
+        while v.len() % bs != bs - 8 {
+            v.push(0);
+        }
+        let blocks = (v.len() + 8) / bs;
+        v.extend_from_slice(&(blocks as u64).to_be_bytes());
+        v
+    }
+
+    /// The multi-buffer kernels called directly with one and two messages of every pair of
+    /// lengths below (`hash_many` never passes a single message, and gives equal lanes the
+    /// same work), against `portable`'s compression and output transformation.
+    #[test]
+    fn many_kernels_every_lane_count_and_unequal_lengths() {
+        use crate::backend::{Backend, arm};
+        let data: Vec<u8> = (0..600u32).map(|i| (i * 29 + 3) as u8).collect();
+        let (mut iv8, mut iv16) = ([0u64; 8], [0u64; 16]);
+        iv8[7] = 256;
+        iv16[15] = 512;
+        let lens = [0, 55, 56, 64, 119, 120, 128, 200, 385];
+        for b in [Backend::Armv8Aes, Backend::Armv8Sha3, Backend::Neon] {
+            if !crate::backend_report::gate("groestl", b.name(), b.is_available(), "many kernels unit test") {
+                continue;
+            }
+            let (k512, k1024) = (arm::many512(b).expect("every AArch64 backend"), arm::many1024(b));
+            for &la in &lens {
+                for &lb in &lens {
+                    let msgs: [&[u8]; 2] = [&data[..la], &data[100..100 + lb]];
+                    for n in 1..=2 {
+                        let mut o8 = [[0u64; 8]; 2];
+                        k512.1(&msgs[..n], &iv8, &mut o8[..n]);
+                        for j in 0..n {
+                            let want = Backend::Portable.finish512(&iv8, &pad(msgs[j], 64));
+                            assert_eq!(o8[j], want, "{b} many512 n={n} lane {j} len={}", msgs[j].len());
+                        }
+                        if let Some((_, k)) = k1024 {
+                            let mut o16 = [[0u64; 16]; 2];
+                            k(&msgs[..n], &iv16, &mut o16[..n]);
+                            for j in 0..n {
+                                let want = Backend::Portable.finish1024(&iv16, &pad(msgs[j], 128));
+                                assert_eq!(o16[j], want, "{b} many1024 n={n} lane {j} len={}", msgs[j].len());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(arm::many1024(Backend::Armv8Aes).is_some());
     }
 
     #[test]

@@ -16,3 +16,14 @@ pub(crate) fn many512(backend: super::Backend) -> Option<super::Many<8>> {
         _ => None,
     }
 }
+
+/// The Grøstl-384/512 multi-buffer kernel of an AArch64 backend, with its lane count: only
+/// `armv8aes`, where two messages per pass count fewer instructions than one at a time (on
+/// `armv8sha3` and `neon` they count more; docs/benchmarks-arm.md).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn many1024(backend: super::Backend) -> Option<super::Many<16>> {
+    match backend {
+        super::Backend::Armv8Aes => Some((2, armv8aes::many1024_2)),
+        _ => None,
+    }
+}
