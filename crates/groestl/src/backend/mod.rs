@@ -110,7 +110,12 @@ pub(crate) mod bytesliced;
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
 #[cfg(any(target_arch = "arm", target_arch = "avr", test))]
+#[cfg_attr(all(target_arch = "arm", target_os = "none"), allow(dead_code))]
 pub(crate) mod mcu;
+// `mcu`'s permutations in Thumb-1 assembly (bare-metal ARM; on the host, its layout code runs
+// in the unit tests around `mcu`'s Rust permutations).
+#[cfg(any(all(target_arch = "arm", target_os = "none"), test))]
+pub(crate) mod mcu_thumb;
 // The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable32;
