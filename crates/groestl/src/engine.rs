@@ -56,12 +56,14 @@ impl Variant {
     }
 }
 
-/// Hashing state shared by all four sizes.
+/// Hashing state shared by all four sizes. `H` words of chaining value and a `B`-byte block
+/// buffer: 16 and 128 hold every size (`Groestl`, Grøstl-384/512); the fixed-size Grøstl-224/256
+/// hashers use 8 and 64, half the memory (136 bytes less on a microcontroller).
 #[derive(Clone)]
-pub(crate) struct Engine {
+pub(crate) struct Engine<const H: usize = 16, const B: usize = 128> {
     /// Chaining value, one big-endian word per column (only the first 8 for 512-bit states).
-    h: [u64; 16],
-    buf: [u8; 128],
+    h: [u64; H],
+    buf: [u8; B],
     pos: usize,
     /// Whole blocks compressed so far.
     blocks: u64,
@@ -69,11 +71,12 @@ pub(crate) struct Engine {
     backend: Backend,
 }
 
-impl Engine {
-    pub(crate) fn new(variant: Variant, backend: Backend) -> Engine {
-        let mut h = [0u64; 16];
-        h[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
-        Engine { h, buf: [0; 128], pos: 0, blocks: 0, variant, backend }
+impl<const H: usize, const B: usize> Engine<H, B> {
+    pub(crate) fn new(variant: Variant, backend: Backend) -> Self {
+        assert!(variant.block_len() <= B && variant.block_len() / 8 <= H, "buffers too small for {}", variant.name());
+        let mut e = Engine { h: [0; H], buf: [0; B], pos: 0, blocks: 0, variant, backend };
+        e.reset();
+        e
     }
 
     pub(crate) fn backend(&self) -> Backend {
@@ -84,16 +87,31 @@ impl Engine {
         self.variant
     }
 
+    /// Back to the initial state, field by field (no temporary copy of the state: RAM on
+    /// microcontrollers).
     pub(crate) fn reset(&mut self) {
-        *self = Engine::new(self.variant, self.backend);
+        self.h.fill(0);
+        self.h[self.variant.block_len() / 8 - 1] = 8 * self.variant.output_len() as u64;
+        self.buf.fill(0);
+        self.pos = 0;
+        self.blocks = 0;
     }
 
-    fn compress(&mut self, blocks: &[u8]) {
+    fn compress_blocks(&mut self, blocks: &[u8]) {
         if self.variant.is_wide() {
-            self.backend.compress1024(&mut self.h, blocks);
+            self.backend.compress1024((&mut self.h[..16]).try_into().unwrap(), blocks);
         } else {
-            let h: &mut [u64; 8] = (&mut self.h[..8]).try_into().unwrap();
-            self.backend.compress512(h, blocks);
+            self.backend.compress512((&mut self.h[..8]).try_into().unwrap(), blocks);
+        }
+    }
+
+    /// Compresses the block buffer (full).
+    fn compress_buf(&mut self) {
+        let bs = self.variant.block_len();
+        if self.variant.is_wide() {
+            self.backend.compress1024((&mut self.h[..16]).try_into().unwrap(), &self.buf[..bs]);
+        } else {
+            self.backend.compress512((&mut self.h[..8]).try_into().unwrap(), &self.buf[..bs]);
         }
     }
 
@@ -107,14 +125,13 @@ impl Engine {
             if self.pos < bs {
                 return;
             }
-            let block = self.buf;
-            self.compress(&block[..bs]);
+            self.compress_buf();
             self.blocks += 1;
             self.pos = 0;
         }
         let full = data.len() - data.len() % bs;
         if full > 0 {
-            self.compress(&data[..full]);
+            self.compress_blocks(&data[..full]);
             self.blocks += (full / bs) as u64;
         }
         let rest = &data[full..];
@@ -124,33 +141,32 @@ impl Engine {
 
     /// Pads (spec §6), compresses the last block(s) and applies the output transformation.
     /// `bits` (0..=7) high bits of `last` are appended to the message first. Writes the
-    /// digest into `out[..output_len]`.
+    /// digest into `out[..output_len]`. Pads in the block buffer and leaves the output in the
+    /// chaining value (no copies of either: the state is reset or dropped afterwards).
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         assert!(bits < 8, "a final partial byte holds 0 to 7 bits, not {bits}");
         let bs = self.variant.block_len();
-        let mut tail = [0u8; 256];
-        tail[..self.pos].copy_from_slice(&self.buf[..self.pos]);
+        let pos = self.pos;
         let mask = !(0xffu8 >> bits);
-        tail[self.pos] = (last & mask) | (0x80 >> bits);
-        let n = if self.pos + 1 + 8 <= bs { 1 } else { 2 };
+        self.buf[pos] = (last & mask) | (0x80 >> bits);
+        self.buf[pos + 1..bs].fill(0);
+        let n = if pos + 1 + 8 <= bs { 1 } else { 2 };
         let t = self.blocks + n as u64;
-        tail[n * bs - 8..n * bs].copy_from_slice(&t.to_be_bytes());
-        let last_blocks = &tail[..n * bs];
-
-        let mut bytes = [0u8; 128];
-        if self.variant.is_wide() {
-            let o = self.backend.finish1024(&self.h, last_blocks);
-            for (c, w) in o.iter().enumerate() {
-                bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
-            }
-        } else {
-            let h: &[u64; 8] = self.h[..8].try_into().unwrap();
-            let o = self.backend.finish512(h, last_blocks);
-            for (c, w) in o.iter().enumerate() {
-                bytes[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());
-            }
+        if n == 2 {
+            self.compress_buf();
+            self.buf[..bs].fill(0);
         }
+        self.buf[bs - 8..bs].copy_from_slice(&t.to_be_bytes());
+        if self.variant.is_wide() {
+            self.backend.finish1024_in_place((&mut self.h[..16]).try_into().unwrap(), &self.buf[..bs]);
+        } else {
+            self.backend.finish512_in_place((&mut self.h[..8]).try_into().unwrap(), &self.buf[..bs]);
+        }
+        // The digest is the last `len` bytes of the big-endian serialisation of the columns.
         let len = self.variant.output_len();
-        out[..len].copy_from_slice(&bytes[bs - len..bs]);
+        for (i, o) in out[..len].iter_mut().enumerate() {
+            let k = bs - len + i;
+            *o = self.h[k / 8].to_be_bytes()[k % 8];
+        }
     }
 }

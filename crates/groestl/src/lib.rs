@@ -58,11 +58,11 @@ fn selected_or_panic() -> Backend {
 }
 
 macro_rules! hasher {
-    ($(#[$doc:meta])* $name:ident, $variant:ident, $out:ty, $block:ty) => {
+    ($(#[$doc:meta])* $name:ident, $variant:ident, $out:ty, $block:ty, $words:literal) => {
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name {
-            engine: Engine,
+            engine: Engine<$words, { 8 * $words }>,
         }
 
         impl $name {
@@ -148,19 +148,19 @@ macro_rules! hasher {
 
 hasher!(
     /// Grøstl-224.
-    Groestl224, Groestl224, U28, U64
+    Groestl224, Groestl224, U28, U64, 8
 );
 hasher!(
     /// Grøstl-256.
-    Groestl256, Groestl256, U32, U64
+    Groestl256, Groestl256, U32, U64, 8
 );
 hasher!(
     /// Grøstl-384.
-    Groestl384, Groestl384, U48, U128
+    Groestl384, Groestl384, U48, U128, 16
 );
 hasher!(
     /// Grøstl-512.
-    Groestl512, Groestl512, U64, U128
+    Groestl512, Groestl512, U64, U128, 16
 );
 
 /// A hasher whose size is chosen at run time (for tools such as the CLI).

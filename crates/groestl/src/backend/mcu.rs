@@ -255,12 +255,12 @@ pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 pub(crate) use super::mcu_thumb::{compress512, compress1024, finish512, finish1024, output512, output512_in_place, output1024, output1024_in_place};
 
-#[cfg(not(all(target_arch = "arm", target_os = "none")))]
+#[cfg(any(target_arch = "avr", all(target_arch = "arm", not(target_os = "none"))))]
 pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
     *h = output512(h);
 }
 
-#[cfg(not(all(target_arch = "arm", target_os = "none")))]
+#[cfg(any(target_arch = "avr", all(target_arch = "arm", not(target_os = "none"))))]
 pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
     *h = output1024(h);
 }

@@ -87,72 +87,82 @@ fn transpose4(w: &mut [u32; 4]) {
     }
 }
 
-/// `s ^=` the chaining value `h` in the parts layout.
+/// The chaining value in the parts layout, in place: part `i` takes the place of columns
+/// `4i..4i+4` (its words `8i + r` in `h[4i + r / 2]`, even `r` in the low half).
 #[inline(never)]
-fn xor_h<const C: usize, const N: usize>(s: &mut [u32; N], h: &[u64; C]) {
+fn h_to_parts<const C: usize>(h: &mut [u64; C]) {
     for i in 0..C / 4 {
         // Column c: high word = rows 0..3 (byte j = row 3 - j), low word = rows 4..7.
         let mut hi: [u32; 4] = core::array::from_fn(|k| (h[4 * i + k] >> 32) as u32);
         let mut lo: [u32; 4] = core::array::from_fn(|k| h[4 * i + k] as u32);
         transpose4(&mut hi);
         transpose4(&mut lo);
-        for j in 0..4 {
-            s[8 * i + 3 - j] ^= hi[j];
-            s[8 * i + 7 - j] ^= lo[j];
+        let w = [hi[3], hi[2], hi[1], hi[0], lo[3], lo[2], lo[1], lo[0]];
+        for k in 0..4 {
+            h[4 * i + k] = u64::from(w[2 * k]) | (u64::from(w[2 * k + 1]) << 32);
         }
     }
 }
 
-/// `h ^=` the state `s` (parts layout).
+/// The inverse of `h_to_parts`.
 #[inline(never)]
-fn fold_h<const C: usize, const N: usize>(h: &mut [u64; C], s: &[u32; N]) {
+fn h_from_parts<const C: usize>(h: &mut [u64; C]) {
     for i in 0..C / 4 {
-        let mut hi = [s[8 * i + 3], s[8 * i + 2], s[8 * i + 1], s[8 * i]];
-        let mut lo = [s[8 * i + 7], s[8 * i + 6], s[8 * i + 5], s[8 * i + 4]];
+        let w: [u32; 8] = core::array::from_fn(|r| (h[4 * i + r / 2] >> (32 * (r % 2))) as u32);
+        let mut hi = [w[3], w[2], w[1], w[0]];
+        let mut lo = [w[7], w[6], w[5], w[4]];
         transpose4(&mut hi);
         transpose4(&mut lo);
         for k in 0..4 {
-            h[4 * i + k] ^= (u64::from(hi[k]) << 32) | u64::from(lo[k]);
+            h[4 * i + k] = (u64::from(hi[k]) << 32) | u64::from(lo[k]);
         }
     }
 }
 
-/// `s =` the message block `m` (byte `8c + r` = row `r`, column `c`) in the parts layout.
+/// `s =` the message block `m` (byte `8c + r` = row `r`, column `c`) in the parts layout,
+/// XORed with the chaining value `hp` (parts layout) if given.
 #[inline(never)]
-fn load_block<const C: usize, const N: usize>(s: &mut [u32; N], m: &[u8]) {
-    let word = |k: usize| u32::from_le_bytes([m[4 * k], m[4 * k + 1], m[4 * k + 2], m[4 * k + 3]]);
-    for i in 0..C / 4 {
-        // Word 2c = rows 0..3 of column c (byte j = row j), word 2c + 1 = rows 4..7.
-        let mut a: [u32; 4] = core::array::from_fn(|k| word(2 * (4 * i + k)));
-        let mut b: [u32; 4] = core::array::from_fn(|k| word(2 * (4 * i + k) + 1));
-        transpose4(&mut a);
-        transpose4(&mut b);
-        s[8 * i..8 * i + 4].copy_from_slice(&a);
-        s[8 * i + 4..8 * i + 8].copy_from_slice(&b);
+fn load_block<const C: usize, const N: usize>(s: &mut [u32; N], m: &[u8], hp: Option<&[u64; C]>) {
+    for (k, w) in s.iter_mut().enumerate() {
+        let at = 32 * (k / 8) + k % 8;
+        *w = u32::from_le_bytes([m[at], m[at + 8], m[at + 16], m[at + 24]]);
+        if let Some(hp) = hp {
+            *w ^= (hp[k / 2] >> (32 * (k % 2))) as u32;
+        }
     }
 }
 
-#[inline(always)]
+/// `hp ^= s` (both in the parts layout).
+#[inline(never)]
+fn fold<const C: usize, const N: usize>(hp: &mut [u64; C], s: &[u32; N]) {
+    for (j, w) in hp.iter_mut().enumerate() {
+        *w ^= u64::from(s[2 * j]) | (u64::from(s[2 * j + 1]) << 32);
+    }
+}
+
+#[inline(never)]
 fn compress<const C: usize, const N: usize>(h: &mut [u64; C], blocks: &[u8], p: Perm<N>, q: Perm<N>) {
+    h_to_parts(h);
     let mut s = [0u32; N];
     for m in blocks.chunks_exact(8 * C) {
-        load_block::<C, N>(&mut s, m);
-        xor_h(&mut s, h);
+        load_block::<C, N>(&mut s, m, Some(h));
         p(&mut s);
-        fold_h(h, &s);
-        load_block::<C, N>(&mut s, m);
+        fold(h, &s);
+        load_block::<C, N>(&mut s, m, None);
         q(&mut s);
-        fold_h(h, &s);
+        fold(h, &s);
     }
+    h_from_parts(h);
 }
 
 /// `h = P(h) ⊕ h`, in place.
-#[inline(always)]
+#[inline(never)]
 fn output_in_place<const C: usize, const N: usize>(h: &mut [u64; C], p: Perm<N>) {
-    let mut s = [0u32; N];
-    xor_h(&mut s, h);
+    h_to_parts(h);
+    let mut s: [u32; N] = core::array::from_fn(|k| (h[k / 2] >> (32 * (k % 2))) as u32);
     p(&mut s);
-    fold_h(h, &s);
+    fold(h, &s);
+    h_from_parts(h);
 }
 
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
@@ -206,6 +216,17 @@ mod tests {
         let mut w = [0x0302_0100, 0x1312_1110, 0x2322_2120, 0x3332_3130];
         transpose4(&mut w);
         assert_eq!(w, [0x3020_1000, 0x3121_1101, 0x3222_1202, 0x3323_1303]);
+    }
+
+    #[test]
+    fn parts_layout_round_trips() {
+        let h0: [u64; 16] = core::array::from_fn(|c| 0x0123_4567_89ab_cdef_u64.rotate_left(8 * c as u32 + 1));
+        let mut h = h0;
+        h_to_parts(&mut h);
+        // Word r of part 0 holds row r of columns 0..3; row 0 is the top byte of a column.
+        assert_eq!(h[0] as u32, u32::from_le_bytes(core::array::from_fn(|k| (h0[k] >> 56) as u8)));
+        h_from_parts(&mut h);
+        assert_eq!(h, h0);
     }
 
     #[test]
