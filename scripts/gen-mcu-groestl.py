@@ -336,8 +336,12 @@ class Alloc:
     the ready ops (near the front of the static order), the one with the fewest operands
     outside the low registers goes next. Emits instruction tuples."""
 
-    def __init__(self, p, ptr, slot_base, nslots, const_slot, weight=6, window=12, hi_far=10 ** 9):
+    def __init__(self, p, ptr, slot_base, nslots, const_slot, weight=6, window=12, hi_far=10 ** 9, kill=1.0,
+                 full=0.0, steal=10 ** 9):
         self.p = p
+        self.steal = steal
+        self.kill = kill
+        self.full = full
         self.weight = weight
         self.window = window
         self.hi_far = hi_far
@@ -453,14 +457,17 @@ class Alloc:
         return r
 
     def cost(self, i):
-        """Operands outside the low registers, less the values the op frees."""
+        """Operands outside the low registers, less the values the op frees, plus a penalty
+        for a new value when no low register is free."""
         d, k, srcs, imm = self.p.ops[i]
         c = 0
         for s in set(srcs):
             if not self.in_low(s):
                 c += 1 if (s in self.p.consts or any(isinstance(l, str) for l in self.loc[s])) else 2
             elif self.dies(s, i) and s not in self.p.consts and s != self.ptr:
-                c -= 1
+                c -= self.kill
+        if d is not None and all(self.reg[r] is not None for r in LOW):
+            c += self.full
         return c
 
     def run(self):
@@ -501,6 +508,10 @@ class Alloc:
                 rd, other = regs[0], regs[1]
             elif self.dies(b, i) and b not in self.p.consts:
                 rd, other = regs[1], regs[0]
+            elif self.stealable(a, i):
+                rd, other = regs[0], regs[1]
+            elif self.stealable(b, i):
+                rd, other = regs[1], regs[0]
             else:
                 rd = self.dest(i, [], lock)
                 self.emit("movs", rd, regs[0])
@@ -537,6 +548,13 @@ class Alloc:
         if d is not None:
             self.reg[rd] = d
             self.loc[d] = {rd}
+
+    def stealable(self, v, i):
+        """Whether v's low register may be overwritten: v has a copy elsewhere and is not
+        needed again soon."""
+        others = [l for l in self.loc[v] if not (isinstance(l, str) and l in LOW)]
+        nu = min((u for u in self.users[v] if u != i), default=10 ** 9)
+        return bool(others) and nu - i > self.steal
 
     def take(self, rd, i):
         v = self.reg[rd]
@@ -835,14 +853,15 @@ def assemble(kernel, nslots, passes, stats):
 
 
 # Parameters of the scheduler and allocator (found by a random search over these values).
-PARAMS = dict(seed=116813, jitter=0.7, weight=4, window=8, hi_far=80)
+PARAMS = dict(seed=65573, jitter=1.5, weight=4, window=8, hi_far=160, kill=1, full=2, steal=5)
 
 
 def build_kernel():
     p, ptr = kernel_prog()
     q = PARAMS
     schedule(p, random.Random(q["seed"]), q["jitter"])
-    a = Alloc(p, ptr, F_SLOTS, 24, const_slots(p), q["weight"], q["window"], q["hi_far"])
+    a = Alloc(p, ptr, F_SLOTS, 24, const_slots(p), q["weight"], q["window"], q["hi_far"], q["kill"], q["full"],
+              q["steal"])
     code = a.run()
     return code, a.max_slots
 
