@@ -87,68 +87,89 @@ fn transpose4(w: &mut [u32; 4]) {
     }
 }
 
-/// The chaining value in the parts layout, in place: part `i` takes the place of columns
-/// `4i..4i+4` (its words `8i + r` in `h[4i + r / 2]`, even `r` in the low half).
+// The conversions work on one part (4 columns, 8 words) at a time, so that both widths share
+// one copy of each (ROM); part `i` of the chaining value takes the place of its columns
+// `4i..4i+4`, as words `8i + r` in `h[4i + r / 2]` (even `r` in the low half).
+
+/// Four columns of the chaining value to their part, in place.
 #[inline(never)]
-fn h_to_parts<const C: usize>(h: &mut [u64; C]) {
-    for i in 0..C / 4 {
-        // Column c: high word = rows 0..3 (byte j = row 3 - j), low word = rows 4..7.
-        let mut hi: [u32; 4] = core::array::from_fn(|k| (h[4 * i + k] >> 32) as u32);
-        let mut lo: [u32; 4] = core::array::from_fn(|k| h[4 * i + k] as u32);
-        transpose4(&mut hi);
-        transpose4(&mut lo);
-        let w = [hi[3], hi[2], hi[1], hi[0], lo[3], lo[2], lo[1], lo[0]];
-        for k in 0..4 {
-            h[4 * i + k] = u64::from(w[2 * k]) | (u64::from(w[2 * k + 1]) << 32);
-        }
+fn part_of_columns(h: &mut [u64; 4]) {
+    // Column c: high word = rows 0..3 (byte j = row 3 - j), low word = rows 4..7.
+    let mut hi: [u32; 4] = core::array::from_fn(|k| (h[k] >> 32) as u32);
+    let mut lo: [u32; 4] = core::array::from_fn(|k| h[k] as u32);
+    transpose4(&mut hi);
+    transpose4(&mut lo);
+    h[0] = u64::from(hi[3]) | (u64::from(hi[2]) << 32);
+    h[1] = u64::from(hi[1]) | (u64::from(hi[0]) << 32);
+    h[2] = u64::from(lo[3]) | (u64::from(lo[2]) << 32);
+    h[3] = u64::from(lo[1]) | (u64::from(lo[0]) << 32);
+}
+
+/// The inverse of `part_of_columns`.
+#[inline(never)]
+fn columns_of_part(h: &mut [u64; 4]) {
+    let mut hi = [(h[1] >> 32) as u32, h[1] as u32, (h[0] >> 32) as u32, h[0] as u32];
+    let mut lo = [(h[3] >> 32) as u32, h[3] as u32, (h[2] >> 32) as u32, h[2] as u32];
+    transpose4(&mut hi);
+    transpose4(&mut lo);
+    for k in 0..4 {
+        h[k] = (u64::from(hi[k]) << 32) | u64::from(lo[k]);
     }
 }
 
-/// The inverse of `h_to_parts`.
+/// `s =` one part of a message block (`m`: its 4 columns, byte `8c + r` = row `r`), XORed with
+/// the chaining value's part `hp` if given.
 #[inline(never)]
-fn h_from_parts<const C: usize>(h: &mut [u64; C]) {
-    for i in 0..C / 4 {
-        let w: [u32; 8] = core::array::from_fn(|r| (h[4 * i + r / 2] >> (32 * (r % 2))) as u32);
-        let mut hi = [w[3], w[2], w[1], w[0]];
-        let mut lo = [w[7], w[6], w[5], w[4]];
-        transpose4(&mut hi);
-        transpose4(&mut lo);
-        for k in 0..4 {
-            h[4 * i + k] = (u64::from(hi[k]) << 32) | u64::from(lo[k]);
-        }
-    }
-}
-
-/// `s =` the message block `m` (byte `8c + r` = row `r`, column `c`) in the parts layout,
-/// XORed with the chaining value `hp` (parts layout) if given.
-#[inline(never)]
-fn load_block<const C: usize, const N: usize>(s: &mut [u32; N], m: &[u8], hp: Option<&[u64; C]>) {
-    for (k, w) in s.iter_mut().enumerate() {
-        let at = 32 * (k / 8) + k % 8;
-        *w = u32::from_le_bytes([m[at], m[at + 8], m[at + 16], m[at + 24]]);
+fn load_part(s: &mut [u32], m: &[u8], hp: Option<&[u64]>) {
+    for (r, w) in s[..8].iter_mut().enumerate() {
+        *w = u32::from_le_bytes([m[r], m[r + 8], m[r + 16], m[r + 24]]);
         if let Some(hp) = hp {
-            *w ^= (hp[k / 2] >> (32 * (k % 2))) as u32;
+            *w ^= (hp[r / 2] >> (32 * (r % 2))) as u32;
         }
     }
 }
 
-/// `hp ^= s` (both in the parts layout).
+/// `hp ^= s` for one part (both in the parts layout).
 #[inline(never)]
-fn fold<const C: usize, const N: usize>(hp: &mut [u64; C], s: &[u32; N]) {
-    for (j, w) in hp.iter_mut().enumerate() {
-        *w ^= u64::from(s[2 * j]) | (u64::from(s[2 * j + 1]) << 32);
+fn fold_part(hp: &mut [u64], s: &[u32]) {
+    for j in 0..4 {
+        hp[j] ^= u64::from(s[2 * j]) | (u64::from(s[2 * j + 1]) << 32);
     }
 }
 
-#[inline(never)]
+fn h_to_parts(h: &mut [u64]) {
+    for cols in h.chunks_exact_mut(4) {
+        part_of_columns(cols.try_into().unwrap());
+    }
+}
+
+fn h_from_parts(h: &mut [u64]) {
+    for cols in h.chunks_exact_mut(4) {
+        columns_of_part(cols.try_into().unwrap());
+    }
+}
+
+fn load(s: &mut [u32], m: &[u8], hp: Option<&[u64]>) {
+    for (i, part) in s.chunks_exact_mut(8).enumerate() {
+        load_part(part, &m[32 * i..32 * i + 32], hp.map(|hp| &hp[4 * i..4 * i + 4]));
+    }
+}
+
+fn fold(h: &mut [u64], s: &[u32]) {
+    for (cols, part) in h.chunks_exact_mut(4).zip(s.chunks_exact(8)) {
+        fold_part(cols, part);
+    }
+}
+
+#[inline(always)]
 fn compress<const C: usize, const N: usize>(h: &mut [u64; C], blocks: &[u8], p: Perm<N>, q: Perm<N>) {
     h_to_parts(h);
     let mut s = [0u32; N];
     for m in blocks.chunks_exact(8 * C) {
-        load_block::<C, N>(&mut s, m, Some(h));
+        load(&mut s, m, Some(h));
         p(&mut s);
         fold(h, &s);
-        load_block::<C, N>(&mut s, m, None);
+        load(&mut s, m, None);
         q(&mut s);
         fold(h, &s);
     }
@@ -156,7 +177,7 @@ fn compress<const C: usize, const N: usize>(h: &mut [u64; C], blocks: &[u8], p: 
 }
 
 /// `h = P(h) ⊕ h`, in place.
-#[inline(never)]
+#[inline(always)]
 fn output_in_place<const C: usize, const N: usize>(h: &mut [u64; C], p: Perm<N>) {
     h_to_parts(h);
     let mut s: [u32; N] = core::array::from_fn(|k| (h[k / 2] >> (32 * (k % 2))) as u32);
@@ -165,18 +186,22 @@ fn output_in_place<const C: usize, const N: usize>(h: &mut [u64; C], p: Perm<N>)
     h_from_parts(h);
 }
 
+#[inline(never)]
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     compress::<8, 16>(h, blocks, perm::p512, perm::q512);
 }
 
+#[inline(never)]
 pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
     compress::<16, 32>(h, blocks, perm::p1024, perm::q1024);
 }
 
+#[inline(never)]
 pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
     output_in_place::<8, 16>(h, perm::p512);
 }
 
+#[inline(never)]
 pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
     output_in_place::<16, 32>(h, perm::p1024);
 }
