@@ -80,7 +80,9 @@ mod perm {
 /// Transposes the 4×4 byte matrix of `w`: byte `k` of word `j` becomes byte `j` of word `k`.
 #[inline(always)]
 fn transpose4(w: &mut [u32; 4]) {
-    for (a, b, shift, mask) in [(0, 1, 8, 0x00ff_00ff), (2, 3, 8, 0x00ff_00ff), (0, 2, 16, 0x0000_ffff), (1, 3, 16, 0x0000_ffff)] {
+    for (a, b, shift, mask) in
+        [(0, 1, 8, 0x00ff_00ff), (2, 3, 8, 0x00ff_00ff), (0, 2, 16, 0x0000_ffff), (1, 3, 16, 0x0000_ffff)]
+    {
         let t = ((w[a] >> shift) ^ w[b]) & mask;
         w[b] ^= t;
         w[a] ^= t << shift;
