@@ -74,9 +74,9 @@ pub(crate) struct Engine<const H: usize = 16, const B: usize = 128> {
 impl<const H: usize, const B: usize> Engine<H, B> {
     pub(crate) fn new(variant: Variant, backend: Backend) -> Self {
         assert!(variant.block_len() <= B && variant.block_len() / 8 <= H, "buffers too small for {}", variant.name());
-        let mut e = Engine { h: [0; H], buf: [0; B], pos: 0, blocks: 0, variant, backend };
-        e.reset();
-        e
+        let mut h = [0u64; H];
+        h[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
+        Engine { h, buf: [0; B], pos: 0, blocks: 0, variant, backend }
     }
 
     pub(crate) fn backend(&self) -> Backend {
