@@ -40,6 +40,12 @@ if [ "$install" = 1 ]; then
     fi
 fi
 
+if [[ " ${targets[*]} " == *" m0 "* || " ${targets[*]} " == *" m4 "* ]]; then
+    # The Thumb-1 kernels of `mcu`: interpreted against a reference Grøstl, file up to date.
+    echo "== scripts/gen-mcu-groestl.py --check"
+    python3 "$root/scripts/gen-mcu-groestl.py" --check
+fi
+
 cd "$root/embedded"
 images=()
 build() { # target, output name, cargo args...

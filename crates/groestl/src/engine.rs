@@ -56,12 +56,14 @@ impl Variant {
     }
 }
 
-/// Hashing state shared by all four sizes.
+/// Hashing state shared by all four sizes. `H` words of chaining value and a `B`-byte block
+/// buffer: 16 and 128 hold every size (`Groestl`, Grøstl-384/512); the fixed-size Grøstl-224/256
+/// hashers use 8 and 64, half the memory (136 bytes less on a microcontroller).
 #[derive(Clone)]
-pub(crate) struct Engine {
+pub(crate) struct Engine<const H: usize = 16, const B: usize = 128> {
     /// Chaining value, one big-endian word per column (only the first 8 for 512-bit states).
-    h: [u64; 16],
-    buf: [u8; 128],
+    h: [u64; H],
+    buf: [u8; B],
     pos: usize,
     /// Whole blocks compressed so far.
     blocks: u64,
@@ -69,11 +71,12 @@ pub(crate) struct Engine {
     backend: Backend,
 }
 
-impl Engine {
-    pub(crate) fn new(variant: Variant, backend: Backend) -> Engine {
-        let mut h = [0u64; 16];
+impl<const H: usize, const B: usize> Engine<H, B> {
+    pub(crate) fn new(variant: Variant, backend: Backend) -> Self {
+        assert!(variant.block_len() <= B && variant.block_len() / 8 <= H, "buffers too small for {}", variant.name());
+        let mut h = [0u64; H];
         h[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
-        Engine { h, buf: [0; 128], pos: 0, blocks: 0, variant, backend }
+        Engine { h, buf: [0; B], pos: 0, blocks: 0, variant, backend }
     }
 
     pub(crate) fn backend(&self) -> Backend {
@@ -84,23 +87,31 @@ impl Engine {
         self.variant
     }
 
-    /// Back to the initial state, field by field (no temporary `Engine` on the stack).
+    /// Back to the initial state, field by field (no temporary copy of the state: RAM on
+    /// microcontrollers).
     pub(crate) fn reset(&mut self) {
-        self.h = [0; 16];
+        self.h.fill(0);
         self.h[self.variant.block_len() / 8 - 1] = 8 * self.variant.output_len() as u64;
-        self.buf = [0; 128];
+        self.buf.fill(0);
         self.pos = 0;
         self.blocks = 0;
     }
 
-    /// Compresses whole blocks into `h` (an associated function, so that the block buffer can
-    /// be passed without copying it out of `self`).
-    fn compress(variant: Variant, backend: Backend, h: &mut [u64; 16], blocks: &[u8]) {
-        if variant.is_wide() {
-            backend.compress1024(h, blocks);
+    fn compress_blocks(&mut self, blocks: &[u8]) {
+        if self.variant.is_wide() {
+            self.backend.compress1024((&mut self.h[..16]).try_into().unwrap(), blocks);
         } else {
-            let h: &mut [u64; 8] = (&mut h[..8]).try_into().unwrap();
-            backend.compress512(h, blocks);
+            self.backend.compress512((&mut self.h[..8]).try_into().unwrap(), blocks);
+        }
+    }
+
+    /// Compresses the block buffer (full).
+    fn compress_buf(&mut self) {
+        let bs = self.variant.block_len();
+        if self.variant.is_wide() {
+            self.backend.compress1024((&mut self.h[..16]).try_into().unwrap(), &self.buf[..bs]);
+        } else {
+            self.backend.compress512((&mut self.h[..8]).try_into().unwrap(), &self.buf[..bs]);
         }
     }
 
@@ -114,13 +125,13 @@ impl Engine {
             if self.pos < bs {
                 return;
             }
-            Self::compress(self.variant, self.backend, &mut self.h, &self.buf[..bs]);
+            self.compress_buf();
             self.blocks += 1;
             self.pos = 0;
         }
         let full = data.len() - data.len() % bs;
         if full > 0 {
-            Self::compress(self.variant, self.backend, &mut self.h, &data[..full]);
+            self.compress_blocks(&data[..full]);
             self.blocks += (full / bs) as u64;
         }
         let rest = &data[full..];
@@ -130,65 +141,32 @@ impl Engine {
 
     /// Pads (spec §6), compresses the last block(s) and applies the output transformation.
     /// `bits` (0..=7) high bits of `last` are appended to the message first. Writes the
-    /// digest into `out[..output_len]`. Leaves the message state as it was (only the unused
-    /// part of the block buffer changes).
+    /// digest into `out[..output_len]`. Pads in the block buffer and leaves the output in the
+    /// chaining value (no copies of either: the state is reset or dropped afterwards).
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         assert!(bits < 8, "a final partial byte holds 0 to 7 bits, not {bits}");
         let bs = self.variant.block_len();
+        let pos = self.pos;
         let mask = !(0xffu8 >> bits);
-        let pad = (last & mask) | (0x80 >> bits);
-        let n = if self.pos + 1 + 8 <= bs { 1 } else { 2 };
-        let t = (self.blocks + n as u64).to_be_bytes();
-        if n * bs > self.buf.len() {
-            return self.finalize_wide_two_blocks(pad, t, out);
+        self.buf[pos] = (last & mask) | (0x80 >> bits);
+        self.buf[pos + 1..bs].fill(0);
+        let n = if pos + 1 + 8 <= bs { 1 } else { 2 };
+        let t = self.blocks + n as u64;
+        if n == 2 {
+            self.compress_buf();
+            self.buf[..bs].fill(0);
         }
-        // The padding block(s) fit in the block buffer (always for 512-bit states): pad in
-        // place, no copy of the buffer (this matters on microcontrollers).
-        self.buf[self.pos] = pad;
-        self.buf[self.pos + 1..n * bs - 8].fill(0);
-        self.buf[n * bs - 8..n * bs].copy_from_slice(&t);
-        Self::finish_into(self.variant, self.backend, &self.h, &self.buf[..n * bs], out);
-    }
-
-    /// `finalize_into` of a 1024-bit state whose padding takes two blocks (256 bytes, more
-    /// than the block buffer): out of line so that its buffer is on the stack only then.
-    #[inline(never)]
-    fn finalize_wide_two_blocks(&mut self, pad: u8, t: [u8; 8], out: &mut [u8]) {
-        let mut tail = [0u8; 256];
-        tail[..self.pos].copy_from_slice(&self.buf[..self.pos]);
-        tail[self.pos] = pad;
-        tail[248..].copy_from_slice(&t);
-        Self::finish_into(self.variant, self.backend, &self.h, &tail, out);
-    }
-
-    /// The last blocks and the output transformation; writes the truncated digest.
-    fn finish_into(variant: Variant, backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
-        let len = variant.output_len();
-        if variant.is_wide() {
-            Self::finish_wide(backend, h, last_blocks, &mut out[..len]);
+        self.buf[bs - 8..bs].copy_from_slice(&t.to_be_bytes());
+        if self.variant.is_wide() {
+            self.backend.finish1024_in_place((&mut self.h[..16]).try_into().unwrap(), &self.buf[..bs]);
         } else {
-            Self::finish_narrow(backend, h[..8].try_into().unwrap(), last_blocks, &mut out[..len]);
+            self.backend.finish512_in_place((&mut self.h[..8]).try_into().unwrap(), &self.buf[..bs]);
         }
-    }
-
-    // On microcontrollers the two widths are out of line, so that a Grøstl-224/256 hash does
-    // not reserve stack for a 1024-bit result.
-    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
-    fn finish_narrow(backend: Backend, h: &[u64; 8], last_blocks: &[u8], out: &mut [u8]) {
-        Self::emit(&backend.finish512(h, last_blocks), out);
-    }
-
-    #[cfg_attr(any(target_arch = "avr", target_arch = "arm"), inline(never))]
-    fn finish_wide(backend: Backend, h: &[u64; 16], last_blocks: &[u8], out: &mut [u8]) {
-        Self::emit(&backend.finish1024(h, last_blocks), out);
-    }
-
-    /// Writes the last `out.len()` bytes of `P(h) ⊕ h` (big-endian words, column-wise).
-    fn emit(o: &[u64], out: &mut [u8]) {
-        let skip = 8 * o.len() - out.len();
-        for (i, b) in out.iter_mut().enumerate() {
-            let k = skip + i;
-            *b = o[k / 8].to_be_bytes()[k % 8];
+        // The digest is the last `len` bytes of the big-endian serialisation of the columns.
+        let len = self.variant.output_len();
+        for (i, o) in out[..len].iter_mut().enumerate() {
+            let k = bs - len + i;
+            *o = self.h[k / 8].to_be_bytes()[k % 8];
         }
     }
 }

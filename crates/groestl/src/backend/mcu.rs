@@ -206,15 +206,18 @@ fn compress<R: Row>(h: &mut [u64], blocks: &[u8], rounds: usize, sp: &[u32; 8], 
     }
 }
 
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     compress::<u64>(h, blocks, ROUNDS_512, &SIGMA_P512, &SIGMA_Q512);
 }
 
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
     compress::<u128>(h, blocks, ROUNDS_1024, &SIGMA_P1024, &SIGMA_Q1024);
 }
 
 /// `P(h) ⊕ h`.
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 fn output<R: Row, const N: usize>(h: &[u64; N], rounds: usize, sigma: &[u32; 8]) -> [u64; N] {
     let mut s: [R; 8] = rows_of_words(h, None);
     permute(&mut s, false, rounds, sigma);
@@ -223,25 +226,72 @@ fn output<R: Row, const N: usize>(h: &[u64; N], rounds: usize, sigma: &[u32; 8])
     out
 }
 
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
     output::<u64, 8>(h, ROUNDS_512, &SIGMA_P512)
 }
 
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
     output::<u128, 16>(h, ROUNDS_1024, &SIGMA_P1024)
 }
 
 /// The last block(s) and the output transformation (no fused form: the state buffer is reused).
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
     let mut h = *h;
     compress512(&mut h, blocks);
     output512(&h)
 }
 
+#[cfg(not(all(target_arch = "arm", target_os = "none")))]
 pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
     let mut h = *h;
     compress1024(&mut h, blocks);
     output1024(&h)
+}
+
+// On bare-metal ARM the permutations are the Thumb-1 assembly of `mcu_thumb`.
+#[cfg(all(target_arch = "arm", target_os = "none"))]
+pub(crate) use super::mcu_thumb::{compress512, compress1024, finish512, finish1024, output512, output512_in_place, output1024, output1024_in_place};
+
+#[cfg(all(target_arch = "arm", not(target_os = "none")))]
+pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
+    *h = output512(h);
+}
+
+#[cfg(all(target_arch = "arm", not(target_os = "none")))]
+pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
+    *h = output1024(h);
+}
+
+/// P or Q on a state in `mcu_thumb`'s parts layout (part `i`, row `r` in word `8i + r`): the
+/// host stand-in for its assembly in unit tests.
+#[cfg(test)]
+fn permute_parts<R: Row, const N: usize>(w: &mut [u32; N], q: bool, rounds: usize, sigma: &[u32; 8]) {
+    let mut s: [R; 8] = core::array::from_fn(|r| {
+        let mut row = R::ZERO;
+        for i in 0..R::PARTS {
+            row.set_part(i, w[8 * i + r]);
+        }
+        row
+    });
+    permute(&mut s, q, rounds, sigma);
+    for i in 0..R::PARTS {
+        for r in 0..8 {
+            w[8 * i + r] = s[r].part(i);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn permute_parts512(w: &mut [u32; 16], q: bool, rounds: usize, sigma: &[u32; 8]) {
+    permute_parts::<u64, 16>(w, q, rounds, sigma);
+}
+
+#[cfg(test)]
+pub(crate) fn permute_parts1024(w: &mut [u32; 32], q: bool, rounds: usize, sigma: &[u32; 8]) {
+    permute_parts::<u128, 32>(w, q, rounds, sigma);
 }
 
 #[cfg(test)]

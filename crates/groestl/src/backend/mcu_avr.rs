@@ -131,3 +131,14 @@ pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
 pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
     finish1024(h, &[])
 }
+
+/// `h ← P(h) ⊕ h` in place (the engine's finalisation: no second copy of the chaining value).
+#[inline(never)]
+pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
+    output_with(h, &mut MaybeUninit::<[u8; ST512]>::uninit(), p512);
+}
+
+#[inline(never)]
+pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
+    output_with(h, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_p1024);
+}

@@ -110,12 +110,17 @@ pub(crate) mod bytesliced;
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod portable;
 #[cfg(any(target_arch = "arm", test))]
+#[cfg_attr(all(target_arch = "arm", target_os = "none"), allow(dead_code, unused_imports))]
 pub(crate) mod mcu;
 // On AVR, `mcu` is the assembly kernels (the Rust row code above compiles to 64/128-bit
 // arithmetic on 8-bit registers, 37× slower).
 #[cfg(target_arch = "avr")]
 #[path = "mcu_avr.rs"]
 pub(crate) mod mcu;
+// `mcu`'s permutations in Thumb-1 assembly (bare-metal ARM; on the host, its layout code runs
+// in the unit tests around `mcu`'s Rust permutations).
+#[cfg(any(all(target_arch = "arm", target_os = "none"), test))]
+pub(crate) mod mcu_thumb;
 // The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
 #[cfg(not(target_arch = "avr"))]
 pub(crate) mod ttable32;
@@ -400,11 +405,34 @@ impl Backend {
 
     #[inline]
     pub(crate) fn compress512(self, h: &mut [u64; 8], blocks: &[u8]) {
+        #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+        if self == Backend::Mcu {
+            return mcu::compress512(h, blocks);
+        }
+        self.compress512_other(h, blocks)
+    }
+
+    /// The other backends' dispatch. On microcontrollers it is never inlined, so that the
+    /// `mcu` path does not carry their stack frames (the inlined `portable` needs ~0.9 KiB).
+    #[cfg_attr(any(target_arch = "arm", target_arch = "avr"), inline(never))]
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "avr")), inline)]
+    fn compress512_other(self, h: &mut [u64; 8], blocks: &[u8]) {
         dispatch!(self, compress512(h, blocks))
     }
 
     #[inline]
     pub(crate) fn compress1024(self, h: &mut [u64; 16], blocks: &[u8]) {
+        #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+        if self == Backend::Mcu {
+            return mcu::compress1024(h, blocks);
+        }
+        self.compress1024_other(h, blocks)
+    }
+
+    /// As `compress512_other`.
+    #[cfg_attr(any(target_arch = "arm", target_arch = "avr"), inline(never))]
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "avr")), inline)]
+    fn compress1024_other(self, h: &mut [u64; 16], blocks: &[u8]) {
         dispatch!(self, compress1024(h, blocks))
     }
 
@@ -426,6 +454,48 @@ impl Backend {
             }
             b => simd_dispatch!(b, finish512(h, blocks)),
         }
+    }
+
+    /// `finish512` into `h` itself: on `mcu` without a copy of the state (its RAM figure).
+    #[inline]
+    pub(crate) fn finish512_in_place(self, h: &mut [u64; 8], blocks: &[u8]) {
+        match self {
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => {
+                mcu::compress512(h, blocks);
+                mcu::output512_in_place(h);
+            }
+            b => b.finish512_other(h, blocks),
+        }
+    }
+
+    /// `finish512` into `h` for the other backends (not inlined on microcontrollers, as
+    /// `compress512_other`).
+    #[cfg_attr(any(target_arch = "arm", target_arch = "avr"), inline(never))]
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "avr")), inline)]
+    fn finish512_other(self, h: &mut [u64; 8], blocks: &[u8]) {
+        *h = self.finish512(h, blocks);
+    }
+
+    /// `finish1024` into `h` itself.
+    #[inline]
+    pub(crate) fn finish1024_in_place(self, h: &mut [u64; 16], blocks: &[u8]) {
+        match self {
+            #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+            Backend::Mcu => {
+                mcu::compress1024(h, blocks);
+                mcu::output1024_in_place(h);
+            }
+            b => b.finish1024_other(h, blocks),
+        }
+    }
+
+    /// `finish1024` into `h` for the other backends (not inlined on microcontrollers, as
+    /// `compress512_other`).
+    #[cfg_attr(any(target_arch = "arm", target_arch = "avr"), inline(never))]
+    #[cfg_attr(not(any(target_arch = "arm", target_arch = "avr")), inline)]
+    fn finish1024_other(self, h: &mut [u64; 16], blocks: &[u8]) {
+        *h = self.finish1024(h, blocks);
     }
 
     #[inline]
@@ -525,7 +595,7 @@ pub(crate) fn hash_many(
         }
     }
     for (i, msg) in inputs.iter().enumerate().skip(done) {
-        let mut e = crate::engine::Engine::new(variant, backend);
+        let mut e: crate::engine::Engine = crate::engine::Engine::new(variant, backend);
         e.update(msg);
         let mut bytes = [0u8; 64];
         e.finalize_into(0, 0, &mut bytes);
