@@ -78,12 +78,14 @@ macro_rules! simd_dispatch {
             Backend::Neon => arm::armv8aes::vperm::$f($($a),*),
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => mcu::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Bs => arm::neon7::bs::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
 }
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(any(target_arch = "aarch64", slicewise_neon7))]
 pub(crate) mod arm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
@@ -167,6 +169,11 @@ pub enum Backend {
     /// a Boyar–Peralta circuit on bit planes, one state buffer. Constant-time.
     #[cfg(any(target_arch = "arm", target_arch = "avr"))]
     Mcu,
+    /// ARMv7 NEON (32-bit ARM Linux, run-time detected): bit planes in q registers, P and Q side
+    /// by side, Boyar–Peralta S-box, ShiftBytes by `VSHL`, MixBytes with `VEXT` row rotations
+    /// (paper [V] §5.2; generated assembly). Constant-time.
+    #[cfg(target_arch = "arm")]
+    Neon7Bs,
 }
 
 /// Why a backend could not be used.
@@ -217,7 +224,11 @@ impl Backend {
     #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
     pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    #[cfg(target_arch = "arm")]
+    pub const ALL: &'static [Backend] =
+        &[Backend::Neon7Bs, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
+    /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(target_arch = "avr")]
     pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
@@ -244,6 +255,8 @@ impl Backend {
             Backend::Neon => "neon",
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => "mcu",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Bs => "neon7bs",
         }
     }
 
@@ -280,6 +293,8 @@ impl Backend {
             Backend::Neon => arm::armv8aes::vperm::available(),
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Bs => arm::neon7::available(),
             _ => false,
         }
     }
@@ -291,6 +306,8 @@ impl Backend {
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Bs => true,
         }
     }
 
@@ -317,10 +334,12 @@ impl Backend {
     pub fn preference(class: crate::cpu::CpuClass) -> &'static [Backend] {
         use crate::cpu::CpuClass;
         use Backend::*;
-        // 32-bit ARM (Cortex-M and, until it has NEON kernels, ARMv6/ARMv7 Linux) and AVR:
-        // `mcu`, 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md); its 32-bit
-        // row words suit the 32-bit A-profile cores too.
-        #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+        // 32-bit ARM: `neon7bs` where the kernel reports NEON (ARMv7 Linux; fewest instructions
+        // under qemu, docs/benchmarks-arm.md), then `mcu` (Cortex-M, ARMv6, ARMv7 without NEON),
+        // 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md). AVR: `mcu`.
+        #[cfg(target_arch = "arm")]
+        const MCU: Option<&[Backend]> = Some(&[Neon7Bs, Mcu, Portable]);
+        #[cfg(target_arch = "avr")]
         const MCU: Option<&[Backend]> = Some(&[Mcu, Portable]);
         #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
         const MCU: Option<&[Backend]> = None;
