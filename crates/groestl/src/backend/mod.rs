@@ -80,6 +80,8 @@ macro_rules! simd_dispatch {
             Backend::Mcu => mcu::$f($($a),*),
             #[cfg(slicewise_neon7)]
             Backend::Neon7Bs => arm::neon7::bs::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Tt => arm::neon7::tt::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -174,6 +176,10 @@ pub enum Backend {
     /// (paper [V] §5.2; generated assembly). Constant-time.
     #[cfg(target_arch = "arm")]
     Neon7Bs,
+    /// ARMv7 NEON T-tables (paper [V] §5.1): the `ttable64` tables, look-ups loaded and XORed
+    /// in NEON registers (generated assembly). Not constant-time; never detected.
+    #[cfg(target_arch = "arm")]
+    Neon7Tt,
 }
 
 /// Why a backend could not be used.
@@ -226,7 +232,7 @@ impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(target_arch = "arm")]
     pub const ALL: &'static [Backend] =
-        &[Backend::Neon7Bs, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
+        &[Backend::Neon7Bs, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Neon7Tt];
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(target_arch = "avr")]
     pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
@@ -257,6 +263,8 @@ impl Backend {
             Backend::Mcu => "mcu",
             #[cfg(target_arch = "arm")]
             Backend::Neon7Bs => "neon7bs",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Tt => "neon7tt",
         }
     }
 
@@ -294,7 +302,7 @@ impl Backend {
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
             #[cfg(slicewise_neon7)]
-            Backend::Neon7Bs => arm::neon7::available(),
+            Backend::Neon7Bs | Backend::Neon7Tt => arm::neon7::available(),
             _ => false,
         }
     }
@@ -308,6 +316,8 @@ impl Backend {
             Backend::Mcu => true,
             #[cfg(target_arch = "arm")]
             Backend::Neon7Bs => true,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Tt => false,
         }
     }
 
@@ -573,6 +583,11 @@ mod tests {
         assert!(!Backend::TTable64.is_constant_time());
         assert!(!Backend::TTable32.is_constant_time());
         assert!(!Backend::Avx2Gather.is_constant_time());
+        #[cfg(target_arch = "arm")]
+        {
+            assert!(!Backend::Neon7Tt.is_constant_time());
+            assert!(Backend::preference(Other).iter().all(|&b| b != Backend::Neon7Tt));
+        }
     }
 
     #[test]

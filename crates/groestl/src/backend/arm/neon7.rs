@@ -11,6 +11,10 @@
 //! keeps the 16 columns of a row in one 16-bit lane and runs P, then Q. Constant-time: Boolean
 //! operations, shifts and byte rotations only, no branches on data, and every memory access is
 //! at an address fixed by the call's arguments (state, block pointer, stack, constant table).
+//!
+//! `neon7tt` is the T-table implementation of paper [V] §5.1: the eight 2 KiB tables of
+//! `ttable64`, one `VLD1.64` and one `VEOR` per look-up into NEON accumulators (one d register
+//! per column). NOT constant-time (the look-up addresses depend on the state); never detected.
 #![allow(unsafe_code)]
 
 core::arch::global_asm!(include_str!("neon7.S"), options(raw));
@@ -20,6 +24,10 @@ unsafe extern "C" {
     fn slicewise_groestl_neon7bs_o512(h: *mut u8);
     fn slicewise_groestl_neon7bs_c1024(h: *mut u8, blocks: *const u8, n: usize);
     fn slicewise_groestl_neon7bs_o1024(h: *mut u8);
+    fn slicewise_groestl_neon7tt_c512(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
+    fn slicewise_groestl_neon7tt_o512(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
+    fn slicewise_groestl_neon7tt_c1024(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
+    fn slicewise_groestl_neon7tt_o1024(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
     fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
 }
 
@@ -106,6 +114,62 @@ pub(crate) mod bs {
         unsafe { slicewise_groestl_neon7bs_o1024(b.as_mut_ptr()) };
         let mut o = [0u64; 16];
         from_bytes(&b, &mut o);
+        o
+    }
+
+    pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+        let mut h = *h;
+        compress1024(&mut h, blocks);
+        output1024(&h)
+    }
+}
+
+/// `neon7tt`: T-tables with NEON accumulation. Not constant-time.
+pub(crate) mod tt {
+    use super::*;
+    use crate::backend::ttable64::T;
+
+    pub(crate) fn available() -> bool {
+        super::available()
+    }
+
+    fn tables() -> *const u64 {
+        T.as_ptr().cast()
+    }
+
+    pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
+        assert!(available() && blocks.len() % 64 == 0, "CPU lacks NEON");
+        // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 64` whole
+        // blocks, reads and writes the 8 words of `h`, reads the 8 × 256 words of `T` (indices
+        // are bytes), uses its own stack frame and restores the callee-saved registers (AAPCS).
+        unsafe { slicewise_groestl_neon7tt_c512(h.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 64, tables()) };
+    }
+
+    pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
+        assert!(available(), "CPU lacks NEON");
+        let mut o = *h;
+        // SAFETY: as for `compress512`; reads no blocks, reads and writes the 8 words of `o`.
+        unsafe { slicewise_groestl_neon7tt_o512(o.as_mut_ptr(), core::ptr::null(), 0, tables()) };
+        o
+    }
+
+    pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
+        let mut h = *h;
+        compress512(&mut h, blocks);
+        output512(&h)
+    }
+
+    pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
+        assert!(available() && blocks.len() % 128 == 0, "CPU lacks NEON");
+        // SAFETY: as for `compress512`, with 128-byte blocks and the 16 words of `h`.
+        unsafe { slicewise_groestl_neon7tt_c1024(h.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 128, tables()) };
+    }
+
+    pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
+        assert!(available(), "CPU lacks NEON");
+        let mut o = *h;
+        // SAFETY: as for `output512`, with the 16 words of `o`.
+        unsafe { slicewise_groestl_neon7tt_o1024(o.as_mut_ptr(), core::ptr::null(), 0, tables()) };
         o
     }
 
