@@ -731,22 +731,27 @@ PENDING_PLANES = [k for k in range(8) if (0xA5 >> k) & 1]
 
 
 def masks():
-    return ["vmov.i8 q13, #0x55", "vmov.i8 q14, #0x33", "vmov.i8 q15, #0x0f"]
+    return ["vmov.i8 q8, #0x33", "vmov.i8 q9, #0xcc", "vmov.i8 q10, #0x55", "vmov.i8 q11, #0xaa"]
 
 
-def swapmove(a, b, sh, m):
-    return [f"vshr.u8 q12, q{a}, #{sh}", f"veor q12, q12, q{b}", f"vand q12, q12, q{m}",
-            f"veor q{b}, q{b}, q12", f"vshl.u8 q12, q12, #{sh}", f"veor q{a}, q{a}, q12"]
+def swapmove(a, b, sh):
+    """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
+    with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
+    if sh == 4:
+        return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
+    lo, hi = {2: (8, 9), 1: (10, 11)}[sh]
+    return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{lo}",
+            f"vbit q{a}, q13, q{hi}"]
 
 
 def transpose(a, inverse=False):
     """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
-    the word index (three swapmove stages on q registers; two VSWP re-pair the words for the
-    last one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back."""
-    s4 = swapmove(a, a + 2, 4, 15) + swapmove(a + 1, a + 3, 4, 15)
-    s2 = swapmove(a, a + 1, 2, 14) + swapmove(a + 2, a + 3, 2, 14)
+    the word index (three swap stages on q registers; two VSWP re-pair the words for the last
+    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q8-q13."""
+    s4 = swapmove(a, a + 2, 4) + swapmove(a + 1, a + 3, 4)
+    s2 = swapmove(a, a + 1, 2) + swapmove(a + 2, a + 3, 2)
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
-    s1 = swapmove(a, a + 1, 1, 13) + swapmove(a + 2, a + 3, 1, 13)
+    s1 = swapmove(a, a + 1, 1) + swapmove(a + 2, a + 3, 1)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
 
 
@@ -805,8 +810,9 @@ def fn_o512(frame):
     L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
     L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs]
-    L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
-    L += masks() + transpose(8, True) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"]
+    L += ["vldmia sp, {d16-d23}"] + [f"veor q{a}, q{a}, q{8 + i}" for i, (a, _) in enumerate(pairs)]
+    L += ["vswp q2, q4", "vswp q3, q5"] + masks() + transpose(0, True)
+    L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
     return L + epilogue(name, fb)
 
 
@@ -1057,6 +1063,18 @@ class Machine:
             elif op in ("add", "sub") and len(a) == 4:
                 y = self.r[a[2]] << int(a[3].split("#")[1])
                 self.r[a[0]] = self.r[a[1]] + y if op == "add" else self.r[a[1]] - y
+            elif op in ("vsri.8", "vsli.8"):
+                n = int(a[2][1:])
+                d = self.q[qn(a[0])].to_bytes(16, "little")
+                m = self.q[qn(a[1])].to_bytes(16, "little")
+                if op == "vsri.8":
+                    z = bytes((x & ~(0xFF >> n) & 0xFF) | (y >> n) for x, y in zip(d, m))
+                else:
+                    z = bytes((x & ((1 << n) - 1)) | ((y << n) & 0xFF) for x, y in zip(d, m))
+                self.q[qn(a[0])] = int.from_bytes(z, "little")
+            elif op == "vbit":
+                d, n, m = self.q[qn(a[0])], self.q[qn(a[1])], self.q[qn(a[2])]
+                self.q[qn(a[0])] = (d & ~m & M128) | (n & m)
             elif op == "vmvn":
                 self.q[qn(a[0])] = self.q[qn(a[1])] ^ M128
             elif op == "vext.8":

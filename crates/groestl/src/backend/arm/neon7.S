@@ -30,97 +30,71 @@ slicewise_groestl_neon7bs_c512:
     add r10, sp, #160
     add r11, sp, #176
     add r12, sp, #192
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vstmia sp, {d0-d7}
     cmp r2, #0
     beq .Lc512_done
 .Lc512_loop:
     vld1.8 {d0-d3}, [r1]!
     vld1.8 {d4-d7}, [r1]!
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vldmia sp, {d8-d15}
     veor q4, q4, q0
     veor q5, q5, q1
@@ -160,47 +134,34 @@ slicewise_groestl_neon7bs_c512:
     bne .Lc512_loop
 .Lc512_done:
     vldmia sp, {d0-d7}
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]
     add sp, sp, #208
@@ -223,50 +184,37 @@ slicewise_groestl_neon7bs_o512:
     add r10, sp, #160
     add r11, sp, #176
     add r12, sp, #192
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vstmia sp, {d0-d7}
     vorr q4, q0, q0
     vorr q5, q1, q1
@@ -297,53 +245,42 @@ slicewise_groestl_neon7bs_o512:
     vuzp.8 q4, q6
     vuzp.8 q5, q7
     vldmia sp, {d16-d23}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q4
-    veor q11, q11, q5
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
-    vshr.u8 q12, q8, #1
-    veor q12, q12, q9
-    vand q12, q12, q13
-    veor q9, q9, q12
-    vshl.u8 q12, q12, #1
-    veor q8, q8, q12
-    vshr.u8 q12, q10, #1
-    veor q12, q12, q11
-    vand q12, q12, q13
-    veor q11, q11, q12
-    vshl.u8 q12, q12, #1
-    veor q10, q10, q12
-    vswp d17, d18
-    vswp d21, d22
-    vshr.u8 q12, q8, #2
-    veor q12, q12, q9
-    vand q12, q12, q14
-    veor q9, q9, q12
-    vshl.u8 q12, q12, #2
-    veor q8, q8, q12
-    vshr.u8 q12, q10, #2
-    veor q12, q12, q11
-    vand q12, q12, q14
-    veor q11, q11, q12
-    vshl.u8 q12, q12, #2
-    veor q10, q10, q12
-    vshr.u8 q12, q8, #4
-    veor q12, q12, q10
-    vand q12, q12, q15
-    veor q10, q10, q12
-    vshl.u8 q12, q12, #4
-    veor q8, q8, q12
-    vshr.u8 q12, q9, #4
-    veor q12, q12, q11
-    vand q12, q12, q15
-    veor q11, q11, q12
-    vshl.u8 q12, q12, #4
-    veor q9, q9, q12
-    vst1.8 {d16-d19}, [r0]!
-    vst1.8 {d20-d23}, [r0]
+    veor q0, q0, q8
+    veor q1, q1, q9
+    veor q4, q4, q10
+    veor q5, q5, q11
+    vswp q2, q4
+    vswp q3, q5
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
+    vshr.u8 q12, q0, #1
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
+    vshr.u8 q12, q2, #1
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
+    vswp d1, d2
+    vswp d5, d6
+    vshr.u8 q12, q0, #2
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
+    vshr.u8 q12, q2, #2
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
+    vst1.8 {d0-d3}, [r0]!
+    vst1.8 {d4-d7}, [r0]
     add sp, sp, #208
     vpop {d8-d15}
     pop {r4-r12, pc}
@@ -369,85 +306,58 @@ slicewise_groestl_neon7bs_c1024:
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
-    vshr.u8 q12, q4, #4
-    veor q12, q12, q6
-    vand q12, q12, q15
-    veor q6, q6, q12
-    vshl.u8 q12, q12, #4
-    veor q4, q4, q12
-    vshr.u8 q12, q5, #4
-    veor q12, q12, q7
-    vand q12, q12, q15
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #4
-    veor q5, q5, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
     vshr.u8 q12, q4, #2
-    veor q12, q12, q5
-    vand q12, q12, q14
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #2
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbit q4, q13, q9
     vshr.u8 q12, q6, #2
-    veor q12, q12, q7
-    vand q12, q12, q14
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #2
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbit q6, q13, q9
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
-    veor q12, q12, q5
-    vand q12, q12, q13
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #1
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbit q4, q13, q11
     vshr.u8 q12, q6, #1
-    veor q12, q12, q7
-    vand q12, q12, q13
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #1
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbit q6, q13, q11
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -460,85 +370,58 @@ slicewise_groestl_neon7bs_c1024:
     vld1.8 {d4-d7}, [r1]!
     vld1.8 {d8-d11}, [r1]!
     vld1.8 {d12-d15}, [r1]!
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
-    vshr.u8 q12, q4, #4
-    veor q12, q12, q6
-    vand q12, q12, q15
-    veor q6, q6, q12
-    vshl.u8 q12, q12, #4
-    veor q4, q4, q12
-    vshr.u8 q12, q5, #4
-    veor q12, q12, q7
-    vand q12, q12, q15
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #4
-    veor q5, q5, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
     vshr.u8 q12, q4, #2
-    veor q12, q12, q5
-    vand q12, q12, q14
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #2
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbit q4, q13, q9
     vshr.u8 q12, q6, #2
-    veor q12, q12, q7
-    vand q12, q12, q14
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #2
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbit q6, q13, q9
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
-    veor q12, q12, q5
-    vand q12, q12, q13
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #1
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbit q4, q13, q11
     vshr.u8 q12, q6, #1
-    veor q12, q12, q7
-    vand q12, q12, q13
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #1
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbit q6, q13, q11
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -608,85 +491,58 @@ slicewise_groestl_neon7bs_c1024:
     vuzp.8 q1, q5
     vuzp.8 q2, q6
     vuzp.8 q3, q7
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q4, #1
-    veor q12, q12, q5
-    vand q12, q12, q13
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #1
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbit q4, q13, q11
     vshr.u8 q12, q6, #1
-    veor q12, q12, q7
-    vand q12, q12, q13
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #1
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbit q6, q13, q11
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #2
-    veor q12, q12, q5
-    vand q12, q12, q14
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #2
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbit q4, q13, q9
     vshr.u8 q12, q6, #2
-    veor q12, q12, q7
-    vand q12, q12, q14
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #2
-    veor q6, q6, q12
-    vshr.u8 q12, q4, #4
-    veor q12, q12, q6
-    vand q12, q12, q15
-    veor q6, q6, q12
-    vshl.u8 q12, q12, #4
-    veor q4, q4, q12
-    vshr.u8 q12, q5, #4
-    veor q12, q12, q7
-    vand q12, q12, q15
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #4
-    veor q5, q5, q12
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbit q6, q13, q9
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]!
     vst1.8 {d8-d11}, [r0]!
@@ -716,85 +572,58 @@ slicewise_groestl_neon7bs_o1024:
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
-    vshr.u8 q12, q4, #4
-    veor q12, q12, q6
-    vand q12, q12, q15
-    veor q6, q6, q12
-    vshl.u8 q12, q12, #4
-    veor q4, q4, q12
-    vshr.u8 q12, q5, #4
-    veor q12, q12, q7
-    vand q12, q12, q15
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #4
-    veor q5, q5, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
     vshr.u8 q12, q4, #2
-    veor q12, q12, q5
-    vand q12, q12, q14
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #2
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbit q4, q13, q9
     vshr.u8 q12, q6, #2
-    veor q12, q12, q7
-    vand q12, q12, q14
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #2
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbit q6, q13, q9
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
-    veor q12, q12, q5
-    vand q12, q12, q13
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #1
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbit q4, q13, q11
     vshr.u8 q12, q6, #1
-    veor q12, q12, q7
-    vand q12, q12, q13
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #1
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbit q6, q13, q11
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -831,85 +660,58 @@ slicewise_groestl_neon7bs_o1024:
     vuzp.8 q5, q7
     vswp q2, q4
     vswp q3, q5
-    vmov.i8 q13, #0x55
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x0f
+    vmov.i8 q8, #0x33
+    vmov.i8 q9, #0xcc
+    vmov.i8 q10, #0x55
+    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
-    veor q12, q12, q1
-    vand q12, q12, q13
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #1
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #1
+    vbit q1, q12, q10
+    vbit q0, q13, q11
     vshr.u8 q12, q2, #1
-    veor q12, q12, q3
-    vand q12, q12, q13
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #1
-    veor q2, q2, q12
+    vshl.u8 q13, q3, #1
+    vbit q3, q12, q10
+    vbit q2, q13, q11
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
-    veor q12, q12, q1
-    vand q12, q12, q14
-    veor q1, q1, q12
-    vshl.u8 q12, q12, #2
-    veor q0, q0, q12
+    vshl.u8 q13, q1, #2
+    vbit q1, q12, q8
+    vbit q0, q13, q9
     vshr.u8 q12, q2, #2
-    veor q12, q12, q3
-    vand q12, q12, q14
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #2
-    veor q2, q2, q12
-    vshr.u8 q12, q0, #4
-    veor q12, q12, q2
-    vand q12, q12, q15
-    veor q2, q2, q12
-    vshl.u8 q12, q12, #4
-    veor q0, q0, q12
-    vshr.u8 q12, q1, #4
-    veor q12, q12, q3
-    vand q12, q12, q15
-    veor q3, q3, q12
-    vshl.u8 q12, q12, #4
-    veor q1, q1, q12
+    vshl.u8 q13, q3, #2
+    vbit q3, q12, q8
+    vbit q2, q13, q9
+    vorr q12, q2, q2
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
+    vorr q12, q3, q3
+    vsri.8 q3, q1, #4
+    vsli.8 q1, q12, #4
     vshr.u8 q12, q4, #1
-    veor q12, q12, q5
-    vand q12, q12, q13
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #1
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbit q4, q13, q11
     vshr.u8 q12, q6, #1
-    veor q12, q12, q7
-    vand q12, q12, q13
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #1
-    veor q6, q6, q12
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbit q6, q13, q11
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #2
-    veor q12, q12, q5
-    vand q12, q12, q14
-    veor q5, q5, q12
-    vshl.u8 q12, q12, #2
-    veor q4, q4, q12
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbit q4, q13, q9
     vshr.u8 q12, q6, #2
-    veor q12, q12, q7
-    vand q12, q12, q14
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #2
-    veor q6, q6, q12
-    vshr.u8 q12, q4, #4
-    veor q12, q12, q6
-    vand q12, q12, q15
-    veor q6, q6, q12
-    vshl.u8 q12, q12, #4
-    veor q4, q4, q12
-    vshr.u8 q12, q5, #4
-    veor q12, q12, q7
-    vand q12, q12, q15
-    veor q7, q7, q12
-    vshl.u8 q12, q12, #4
-    veor q5, q5, q12
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbit q6, q13, q9
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]!
     vst1.8 {d8-d11}, [r0]!
