@@ -29,7 +29,7 @@ case "$arch" in
   armv7)
     triple=armv7-unknown-linux-gnueabihf
     qemu=(qemu-arm -cpu cortex-a8 -L /usr/arm-linux-gnueabihf)
-    gbackends="neon7bs neon7tt mcu portable ttable32 ttable64 rustcrypto"
+    gbackends="neon7bs neon7vp neon7tt mcu portable ttable32 ttable64 rustcrypto"
     pbackends="arm11 u32x2 portable"
     ;;
   armv6)

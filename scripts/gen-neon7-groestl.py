@@ -531,6 +531,12 @@ def eval_ir(p, inputs, vals, consts):
             env[d] = s[0] | s[1]
         elif kind == "ext":
             env[d] = ext(s[0], imm)
+        elif kind == "imm":
+            env[d] = imm * int("01" * 16, 16)
+        elif kind == "add8":
+            env[d] = int.from_bytes(bytes((2 * b) & 0xFF for b in s[0].to_bytes(16, "little")), "little")
+        elif kind == "sar7":
+            env[d] = int.from_bytes(bytes(0xFF if b >= 128 else 0 for b in s[0].to_bytes(16, "little")), "little")
         elif kind == "shl":
             env[d] = vshl(s[0], s[1], imm)
         else:
@@ -552,7 +558,7 @@ def qd(q):
     return f"{{d{2 * q}-d{2 * q + 1}}}"
 
 
-def allocate(p, live_in, outs, final_regs):
+def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
     outs: values that must end in final_regs. Returns (lines, constant values in load order)."""
     ops = p.ops
@@ -582,6 +588,8 @@ def allocate(p, live_in, outs, final_regs):
     occ = {r: v for v, r in reg.items()}
     slot = {}  # value -> slot index (a copy in memory)
     free_slots = list(range(64))
+    sr = slot_regs or SLOT_REGS
+    slot_reg = lambda s: sr[s] if s < len(sr) else f"slot{s}"  # noqa: E731
     lines = []
     order = []
 
@@ -663,6 +671,12 @@ def allocate(p, live_in, outs, final_regs):
         occ[r] = d
         if kind == "ext":
             lines.append(f"vext.8 q{r}, q{rs[0]}, q{rs[0]}, #{imm}")
+        elif kind == "imm":
+            lines.append(f"vmov.i8 q{r}, #0x{imm:02x}")
+        elif kind == "add8":
+            lines.append(f"vadd.i8 q{r}, q{rs[0]}, q{rs[0]}")
+        elif kind == "sar7":
+            lines.append(f"vshr.s8 q{r}, q{rs[0]}, #7")
         elif kind == "shl":
             lines.append(f"vshl.u{imm} q{r}, q{rs[0]}, q{rs[1]}")
         else:
@@ -980,6 +994,190 @@ def tt_check(lines, rng):
             assert bytes(mach.mem[0x1000:0x1000 + n]) == words(ref_output(want, cols)), o_fn
 
 
+
+# --- neon7vp: bytesliced, vector-permute S-box with VTBL (paper [V] §5.3) -------------------
+#
+# One q register per row: P's row in the low d half and Q's in the high half (Grøstl-224/256),
+# or columns 0-7 and 8-15 of one permutation (Grøstl-384/512, P then Q). Per row: one VTBL pair
+# does ShiftBytes (indices loaded with the row's key), one VEOR adds the round constant, and the
+# S-box is Hamburg's vector permute (the `vpaes` tables of consts.rs, nine 16-byte look-ups,
+# i.e. 18 VTBL.8 on d registers). The S-box leaves S(x) ^ 0x63, folded into the next round's
+# keys. MixBytes is the synthesized word program (crates/groestl/src/generated/mixbytes.rs:
+# 43 XORs and 16 doublings of 4 instructions), register-allocated like the bitsliced body.
+# Rows live in a stack buffer between the two halves of a round (the S-box needs 7 table
+# registers). Constant-time: VTBL is a register permute.
+
+VPAES = {}
+for _name, _lo, _hi in re.findall(r"pub const (\w+): \[u64; 2\] = \[(0x[0-9A-F_]+), (0x[0-9A-F_]+)\]",
+                                   open(os.path.join(ROOT, "crates/groestl/src/consts.rs"), encoding="utf-8").read()):
+    VPAES[_name] = int(_lo.replace("_", ""), 16) | int(_hi.replace("_", ""), 16) << 64
+VP_TABLES = ["IPT_LO", "IPT_HI", "INVA", "INV", "SBOU", "SBOT"]  # q10-q15
+VP_SLOTS = ["r10", "r11", "r12"]  # spill slots of the MixBytes program
+
+
+def mix_program():
+    """The word program of generated/mixbytes.rs: [(name, "xor", a, b) | (name, "mb", x, y, z)]."""
+    src = open(os.path.join(ROOT, "crates/groestl/src/generated/mixbytes.rs"), encoding="utf-8").read()
+    prog = []
+    for name, fn, args in re.findall(r"let (\w+) = \$(xor|mb_out)\(([^)]*)\);", src):
+        prog.append((name, fn, [a.strip() for a in args.split(",")]))
+    outs = re.search(r"\[(t\d+(?:, t\d+){7})\]", src).group(1).split(", ")
+    return prog, outs
+
+
+def vp_mix_ir():
+    """MixBytes of rows q0-q7 as IR (inputs 0-7 = rows), with doublings (a + a) ^ (0x1b & (a >> 7))."""
+    p = Prog()
+    env = {f"x{i}": p.new() for i in range(8)}
+    prog, outs = mix_program()
+    k = p.op("imm", [], 0x1B)
+
+    def dbl(a):
+        return p.op("xor", [p.op("add8", [a]), p.op("and", [p.op("sar7", [a]), k])])
+
+    for name, fn, args in prog:
+        if fn == "xor":
+            env[name] = p.op("xor", [env[args[0]], env[args[1]]])
+        else:
+            x, y, z = (env[a] for a in args)
+            env[name] = p.op("xor", [dbl(p.op("xor", [dbl(x), y])), z])
+    return p, [env[o] for o in outs]
+
+
+def vp_sbox_row():
+    """ShiftBytes, key and S-box of the row loaded into q8 (d16-d17); result stored from q2."""
+    return [
+        "vld1.64 {d16-d17}, [r6]!", "vld1.64 {d0-d3}, [r3]!",
+        "vtbl.8 d4, {d16-d17}, d0", "vtbl.8 d5, {d16-d17}, d1", "veor q2, q2, q1",
+        "vand q3, q2, q9", "vshr.u8 q4, q2, #4",
+        "vtbl.8 d10, {d20-d21}, d6", "vtbl.8 d11, {d20-d21}, d7",
+        "vtbl.8 d12, {d22-d23}, d8", "vtbl.8 d13, {d22-d23}, d9", "veor q5, q5, q6",
+        "vand q3, q5, q9", "vshr.u8 q4, q5, #4", "veor q5, q4, q3",
+        "vtbl.8 d12, {d24-d25}, d6", "vtbl.8 d13, {d24-d25}, d7",
+        "vtbl.8 d14, {d26-d27}, d8", "vtbl.8 d15, {d26-d27}, d9", "veor q7, q7, q6",
+        "vtbl.8 d0, {d26-d27}, d10", "vtbl.8 d1, {d26-d27}, d11", "veor q0, q0, q6",
+        "vtbl.8 d2, {d26-d27}, d14", "vtbl.8 d3, {d26-d27}, d15", "veor q1, q1, q5",
+        "vtbl.8 d12, {d26-d27}, d0", "vtbl.8 d13, {d26-d27}, d1", "veor q6, q6, q4",
+        "vtbl.8 d4, {d28-d29}, d2", "vtbl.8 d5, {d28-d29}, d3",
+        "vtbl.8 d6, {d30-d31}, d12", "vtbl.8 d7, {d30-d31}, d13", "veor q2, q2, q3",
+        "vst1.64 {d4-d5}, [r7]!",
+    ]
+
+
+def vp_body(mix_lines, rounds):
+    """Rows in the buffer at r4 (128 bytes), constants from r3: per round the six S-box tables,
+    then per row its VTBL indices and key. Ends with the rows in q0-q7 and in the buffer."""
+    L = []
+    for _ in range(rounds):
+        L += ["vldmia r3!, {d20-d31}", "vmov.i8 q9, #0x0f", "mov r6, r4", "mov r7, r5"]
+        for _r in range(8):
+            L += vp_sbox_row()
+        L += ["vldmia r5, {d0-d15}"] + mix_lines + ["vstmia r4, {d0-d15}"]
+    return L
+
+
+def vp_consts(cols, pq):
+    """Constant stream of one permutation: per round the tables, then (indices, key) per row."""
+    out = []
+    sig_p = SIGMA[(cols, "P" if cols == 16 else "P")]
+    for rnd in range(ROUNDS[cols]):
+        out += [VPAES[t] for t in VP_TABLES]
+        pend = 0xA5 if rnd else 0
+        for r in range(8):
+            idx = key = 0
+            for pos in range(16):
+                if cols == 8:
+                    who, c = ("P", pos) if pos < 8 else ("Q", pos - 8)
+                    src = (c + SIGMA[(8, who)][r]) % 8
+                    rc = ref_rc(8, who, rnd)[src][r]
+                    i = src + (8 if who == "Q" else 0)
+                else:
+                    src = (pos + SIGMA[(16, pq)][r]) % 16
+                    rc = ref_rc(16, pq, rnd)[src][r]
+                    i = src
+                idx |= i << (8 * pos)
+                key |= (rc ^ pend) << (8 * pos)
+            out += [idx, key]
+    del sig_p
+    return out
+
+
+def vp_transpose(d0):
+    """8 x 8 byte transpose of d(d0)..d(d0+7) (columns to rows), VTRN at three sizes."""
+    L = []
+    for size, pairs in ((8, [(0, 1), (2, 3), (4, 5), (6, 7)]), (16, [(0, 2), (1, 3), (4, 6), (5, 7)]),
+                        (32, [(0, 4), (1, 5), (2, 6), (3, 7)])):
+        L += [f"vtrn.{size} d{d0 + a}, d{d0 + b}" for a, b in pairs]
+    return L
+
+
+def vp_functions(mix_lines):
+    """void slicewise_groestl_neon7vp_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
+    _o512(uint8_t h[64]) and the 1024-bit versions (h[128]), block byte order as neon7bs."""
+    L = []
+    pro = lambda name, fb: [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
+                            "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{fb + 48}", "mov r4, sp",
+                            "add r5, sp, #128", "add r8, sp, #256"] + [f"add {r}, sp, #{fb + 16 * i}" for i, r in enumerate(VP_SLOTS)]
+    # Grøstl-224/256: X = sp (rows), Y = sp + 128 (S-box outputs), H = sp + 256 (8 rows of h).
+    name = "slicewise_groestl_neon7vp_c512"
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += vp_transpose(16) + ["vstmia r8, {d16-d23}", "cmp r2, #0", "beq .Lvp_c512_done", ".Lvp_c512_loop:"]
+    L += ["vld1.8 {d16-d19}, [r1]!", "vld1.8 {d20-d23}, [r1]!"] + vp_transpose(16) + ["vldmia r8, {d24-d31}"]
+    for r in range(8):
+        L += [f"veor d{2 * r}, d{24 + r}, d{16 + r}", f"vorr d{2 * r + 1}, d{16 + r}, d{16 + r}"]
+    L += ["vstmia r4, {d0-d15}"] + table_address(".Lneon7vp_rc512", "vpc512") + ["bl .Lneon7vp_perm512"]
+    L += ["vldmia r8, {d24-d31}"]
+    for r in range(8):
+        L += [f"veor d{24 + r}, d{24 + r}, d{2 * r}", f"veor d{24 + r}, d{24 + r}, d{2 * r + 1}"]
+    L += ["vstmia r8, {d24-d31}", "subs r2, r2, #1", "bne .Lvp_c512_loop", ".Lvp_c512_done:"]
+    L += ["vldmia r8, {d16-d23}"] + vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"]
+    L += epilogue(name, 368)
+    name = "slicewise_groestl_neon7vp_o512"
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += vp_transpose(16) + ["vstmia r8, {d16-d23}"]
+    for r in range(8):
+        L += [f"vorr d{2 * r}, d{16 + r}, d{16 + r}", f"vorr d{2 * r + 1}, d{16 + r}, d{16 + r}"]
+    L += ["vstmia r4, {d0-d15}"] + table_address(".Lneon7vp_rc512", "vpo512") + ["bl .Lneon7vp_perm512"]
+    L += ["vldmia r8, {d16-d23}", "vmov.i8 d24, #0xa5"]
+    for r in range(8):
+        L += [f"veor d{16 + r}, d{16 + r}, d{2 * r}", f"veor d{16 + r}, d{16 + r}, d24"]
+    L += vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"] + epilogue(name, 368)
+    # Grøstl-384/512: X = sp, Y = sp + 128, H = sp + 256 (rows, 128 bytes), M = sp + 384.
+    load = lambda src: ([f"vld1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [{src}]!" for i in range(4)]
+                        + vp_transpose(16) + vp_transpose(24)
+                        + [f"vorr d{2 * r + h}, d{16 + 8 * h + r}, d{16 + 8 * h + r}" for r in range(8) for h in (0, 1)])
+    name = "slicewise_groestl_neon7vp_c1024"
+    L += pro(name, 512) + ["add r9, sp, #384"] + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}"]
+    L += ["cmp r2, #0", "beq .Lvp_c1024_done", ".Lvp_c1024_loop:"] + load("r1") + ["vstmia r9, {d0-d15}"]
+    L += ["vldmia r8, {d16-d31}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r4, {d0-d15}"]
+    acc = ["vldmia r8, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)] + ["vstmia r8, {d16-d31}"]
+    L += table_address(".Lneon7vp_rc1024p", "vpc1024p") + ["bl .Lneon7vp_perm1024"] + acc
+    L += ["vldmia r9, {d0-d15}", "vstmia r4, {d0-d15}"]
+    L += table_address(".Lneon7vp_rc1024q", "vpc1024q") + ["bl .Lneon7vp_perm1024"] + acc
+    L += ["subs r2, r2, #1", "bne .Lvp_c1024_loop", ".Lvp_c1024_done:", "vldmia r8, {d0-d15}"]
+    unload = ([f"vorr d{16 + 8 * h + r}, d{2 * r + h}, d{2 * r + h}" for r in range(8) for h in (0, 1)]
+              + vp_transpose(16) + vp_transpose(24) + [f"vst1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [r0]!" for i in range(4)])
+    L += unload + epilogue(name, 560)
+    name = "slicewise_groestl_neon7vp_o1024"
+    L += pro(name, 512) + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}", "vstmia r4, {d0-d15}"]
+    L += table_address(".Lneon7vp_rc1024p", "vpo1024") + ["bl .Lneon7vp_perm1024"]
+    L += ["vldmia r8, {d16-d31}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vmov.i8 q8, #0xa5"]
+    L += [f"veor q{i}, q{i}, q8" for i in range(8)] + unload + epilogue(name, 560)
+    for wide, rounds in ((False, 10), (True, 14)):
+        L += [".p2align 2", ".Lneon7vp_perm1024:" if wide else ".Lneon7vp_perm512:"]
+        L += vp_body(mix_lines, rounds) + ["bx lr"]
+    return L
+
+
+def vp_generate():
+    p, outs = vp_mix_ir()
+    mix_lines, order = allocate(p, {i: i for i in range(8)}, outs, list(range(8)), VP_SLOTS)
+    assert not order and not any("[slot" in ln for ln in mix_lines), "MixBytes: constants or too many spills"
+    tables = {".Lneon7vp_rc512": vp_consts(8, "P"), ".Lneon7vp_rc1024p": vp_consts(16, "P"),
+              ".Lneon7vp_rc1024q": vp_consts(16, "Q")}
+    return vp_functions(mix_lines), tables, mix_lines
+
+
 # --- An interpreter of the emitted subset, to check the program before writing it -------------
 
 
@@ -1042,7 +1240,29 @@ class Machine:
             a = [x.strip() for x in re.split(r",(?![^{]*})", rest)] if rest else []
             qn = lambda x: int(x[1:])
             if op in ("veor", "vand", "vorr") and a[0][0] == "d":
-                self.setd(qn(a[0]), self.d(qn(a[1])) ^ self.d(qn(a[2])))
+                x, y = self.d(qn(a[1])), self.d(qn(a[2]))
+                self.setd(qn(a[0]), x ^ y if op == "veor" else (x & y if op == "vand" else x | y))
+            elif op == "vmov.i8" and a[0][0] == "d":
+                self.setd(qn(a[0]), int(a[1][1:], 16) * 0x0101010101010101)
+            elif op == "vtbl.8":
+                tab = self.q[int(a[1].strip("{}").split("-")[0][1:]) // 2].to_bytes(16, "little")
+                idx = self.d(qn(a[2])).to_bytes(8, "little")
+                self.setd(qn(a[0]), int.from_bytes(bytes(tab[i] if i < 16 else 0 for i in idx), "little"))
+            elif op in ("vtrn.8", "vtrn.16", "vtrn.32"):
+                e = int(op[5:]) // 8
+                x = bytearray(self.d(qn(a[0])).to_bytes(8, "little"))
+                y = bytearray(self.d(qn(a[1])).to_bytes(8, "little"))
+                for k in range(0, 8, 2 * e):
+                    x[k + e:k + 2 * e], y[k:k + e] = y[k:k + e], x[k + e:k + 2 * e]
+                self.setd(qn(a[0]), int.from_bytes(x, "little"))
+                self.setd(qn(a[1]), int.from_bytes(y, "little"))
+            elif op == "vadd.i8":
+                x, y = self.q[qn(a[1])].to_bytes(16, "little"), self.q[qn(a[2])].to_bytes(16, "little")
+                self.q[qn(a[0])] = int.from_bytes(bytes((u + v) & 0xFF for u, v in zip(x, y)), "little")
+            elif op == "vshr.s8":
+                n = int(a[2][1:])
+                x = self.q[qn(a[1])].to_bytes(16, "little")
+                self.q[qn(a[0])] = int.from_bytes(bytes(((u - 256 if u >= 128 else u) >> n) & 0xFF for u in x), "little")
             elif op in ("veor", "vand", "vorr"):
                 x, y = self.q[qn(a[1])], self.q[qn(a[2])]
                 self.q[qn(a[0])] = x ^ y if op == "veor" else (x & y if op == "vand" else x | y)
@@ -1171,10 +1391,9 @@ class Machine:
                 raise ValueError(ins)
 
 
-def check(lines, tables, rng):
+def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
     """Runs the four functions on random inputs against the reference."""
-    for cols, c_fn, o_fn in ((8, "slicewise_groestl_neon7bs_c512", "slicewise_groestl_neon7bs_o512"),
-                             (16, "slicewise_groestl_neon7bs_c1024", "slicewise_groestl_neon7bs_o1024")):
+    for cols, c_fn, o_fn in ((8, f"{prefix}_c512", f"{prefix}_o512"), (16, f"{prefix}_c1024", f"{prefix}_o1024")):
         n = 8 * cols
         for nblocks in (0, 1, 2):
             mach = Machine(lines, tables)
@@ -1227,7 +1446,9 @@ def generate():
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
-    code = fns + tt_functions()
+    vp_lines, vp_tables, _ = vp_generate()
+    tables.update(vp_tables)
+    code = fns + tt_functions() + vp_lines
     for wide, body in ((False, body512), (True, body1024)):
         code += [".p2align 2", f"{BODY[wide]}:"] + body + ["bx lr"]
     data = []
@@ -1274,6 +1495,7 @@ def main():
     lines, tables = generate()
     check(lines, tables, random.Random(7))
     tt_check(lines, random.Random(8))
+    check(lines, tables, random.Random(9), "slicewise_groestl_neon7vp")
     text = "\n".join(lines) + "\n"
     if "--check" in sys.argv:
         cur = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""

@@ -82,6 +82,8 @@ macro_rules! simd_dispatch {
             Backend::Neon7Bs => arm::neon7::bs::$f($($a),*),
             #[cfg(slicewise_neon7)]
             Backend::Neon7Tt => arm::neon7::tt::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Vp => arm::neon7::vp::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
@@ -180,6 +182,10 @@ pub enum Backend {
     /// in NEON registers (generated assembly). Not constant-time; never detected.
     #[cfg(target_arch = "arm")]
     Neon7Tt,
+    /// ARMv7 NEON bytesliced (paper [V] §5.3): one row per q register, S-box by `VTBL` nibble
+    /// look-ups (vector permute), ShiftBytes by `VTBL` (generated assembly). Constant-time.
+    #[cfg(target_arch = "arm")]
+    Neon7Vp,
 }
 
 /// Why a backend could not be used.
@@ -232,7 +238,7 @@ impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(target_arch = "arm")]
     pub const ALL: &'static [Backend] =
-        &[Backend::Neon7Bs, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Neon7Tt];
+        &[Backend::Neon7Bs, Backend::Neon7Vp, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Neon7Tt];
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(target_arch = "avr")]
     pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
@@ -265,6 +271,8 @@ impl Backend {
             Backend::Neon7Bs => "neon7bs",
             #[cfg(target_arch = "arm")]
             Backend::Neon7Tt => "neon7tt",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Vp => "neon7vp",
         }
     }
 
@@ -302,7 +310,7 @@ impl Backend {
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
             #[cfg(slicewise_neon7)]
-            Backend::Neon7Bs | Backend::Neon7Tt => arm::neon7::available(),
+            Backend::Neon7Bs | Backend::Neon7Tt | Backend::Neon7Vp => arm::neon7::available(),
             _ => false,
         }
     }
@@ -318,6 +326,8 @@ impl Backend {
             Backend::Neon7Bs => true,
             #[cfg(target_arch = "arm")]
             Backend::Neon7Tt => false,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Vp => true,
         }
     }
 
@@ -348,7 +358,7 @@ impl Backend {
         // under qemu, docs/benchmarks-arm.md), then `mcu` (Cortex-M, ARMv6, ARMv7 without NEON),
         // 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md). AVR: `mcu`.
         #[cfg(target_arch = "arm")]
-        const MCU: Option<&[Backend]> = Some(&[Neon7Bs, Mcu, Portable]);
+        const MCU: Option<&[Backend]> = Some(&[Neon7Bs, Neon7Vp, Mcu, Portable]);
         #[cfg(target_arch = "avr")]
         const MCU: Option<&[Backend]> = Some(&[Mcu, Portable]);
         #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]

@@ -30582,6 +30582,10304 @@ slicewise_groestl_neon7tt_o1024:
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_o1024, .-slicewise_groestl_neon7tt_o1024
+    .globl slicewise_groestl_neon7vp_c512
+    .type slicewise_groestl_neon7vp_c512, %function
+    .p2align 2
+slicewise_groestl_neon7vp_c512:
+    push {r4-r12, lr}
+    vpush {d8-d15}
+    sub sp, sp, #368
+    mov r4, sp
+    add r5, sp, #128
+    add r8, sp, #256
+    add r10, sp, #320
+    add r11, sp, #336
+    add r12, sp, #352
+    vld1.8 {d16-d19}, [r0]!
+    vld1.8 {d20-d23}, [r0]
+    sub r0, r0, #32
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vstmia r8, {d16-d23}
+    cmp r2, #0
+    beq .Lvp_c512_done
+.Lvp_c512_loop:
+    vld1.8 {d16-d19}, [r1]!
+    vld1.8 {d20-d23}, [r1]!
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vldmia r8, {d24-d31}
+    veor d0, d24, d16
+    vorr d1, d16, d16
+    veor d2, d25, d17
+    vorr d3, d17, d17
+    veor d4, d26, d18
+    vorr d5, d18, d18
+    veor d6, d27, d19
+    vorr d7, d19, d19
+    veor d8, d28, d20
+    vorr d9, d20, d20
+    veor d10, d29, d21
+    vorr d11, d21, d21
+    veor d12, d30, d22
+    vorr d13, d22, d22
+    veor d14, d31, d23
+    vorr d15, d23, d23
+    vstmia r4, {d0-d15}
+    movw r3, #:lower16:(.Lneon7vp_rc512 - (.Lpc_vpc512 + 8))
+    movt r3, #:upper16:(.Lneon7vp_rc512 - (.Lpc_vpc512 + 8))
+.Lpc_vpc512: add r3, pc, r3
+    bl .Lneon7vp_perm512
+    vldmia r8, {d24-d31}
+    veor d24, d24, d0
+    veor d24, d24, d1
+    veor d25, d25, d2
+    veor d25, d25, d3
+    veor d26, d26, d4
+    veor d26, d26, d5
+    veor d27, d27, d6
+    veor d27, d27, d7
+    veor d28, d28, d8
+    veor d28, d28, d9
+    veor d29, d29, d10
+    veor d29, d29, d11
+    veor d30, d30, d12
+    veor d30, d30, d13
+    veor d31, d31, d14
+    veor d31, d31, d15
+    vstmia r8, {d24-d31}
+    subs r2, r2, #1
+    bne .Lvp_c512_loop
+.Lvp_c512_done:
+    vldmia r8, {d16-d23}
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vst1.8 {d16-d19}, [r0]!
+    vst1.8 {d20-d23}, [r0]
+    add sp, sp, #368
+    vpop {d8-d15}
+    pop {r4-r12, pc}
+    .size slicewise_groestl_neon7vp_c512, .-slicewise_groestl_neon7vp_c512
+    .globl slicewise_groestl_neon7vp_o512
+    .type slicewise_groestl_neon7vp_o512, %function
+    .p2align 2
+slicewise_groestl_neon7vp_o512:
+    push {r4-r12, lr}
+    vpush {d8-d15}
+    sub sp, sp, #368
+    mov r4, sp
+    add r5, sp, #128
+    add r8, sp, #256
+    add r10, sp, #320
+    add r11, sp, #336
+    add r12, sp, #352
+    vld1.8 {d16-d19}, [r0]!
+    vld1.8 {d20-d23}, [r0]
+    sub r0, r0, #32
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vstmia r8, {d16-d23}
+    vorr d0, d16, d16
+    vorr d1, d16, d16
+    vorr d2, d17, d17
+    vorr d3, d17, d17
+    vorr d4, d18, d18
+    vorr d5, d18, d18
+    vorr d6, d19, d19
+    vorr d7, d19, d19
+    vorr d8, d20, d20
+    vorr d9, d20, d20
+    vorr d10, d21, d21
+    vorr d11, d21, d21
+    vorr d12, d22, d22
+    vorr d13, d22, d22
+    vorr d14, d23, d23
+    vorr d15, d23, d23
+    vstmia r4, {d0-d15}
+    movw r3, #:lower16:(.Lneon7vp_rc512 - (.Lpc_vpo512 + 8))
+    movt r3, #:upper16:(.Lneon7vp_rc512 - (.Lpc_vpo512 + 8))
+.Lpc_vpo512: add r3, pc, r3
+    bl .Lneon7vp_perm512
+    vldmia r8, {d16-d23}
+    vmov.i8 d24, #0xa5
+    veor d16, d16, d0
+    veor d16, d16, d24
+    veor d17, d17, d2
+    veor d17, d17, d24
+    veor d18, d18, d4
+    veor d18, d18, d24
+    veor d19, d19, d6
+    veor d19, d19, d24
+    veor d20, d20, d8
+    veor d20, d20, d24
+    veor d21, d21, d10
+    veor d21, d21, d24
+    veor d22, d22, d12
+    veor d22, d22, d24
+    veor d23, d23, d14
+    veor d23, d23, d24
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vst1.8 {d16-d19}, [r0]!
+    vst1.8 {d20-d23}, [r0]
+    add sp, sp, #368
+    vpop {d8-d15}
+    pop {r4-r12, pc}
+    .size slicewise_groestl_neon7vp_o512, .-slicewise_groestl_neon7vp_o512
+    .globl slicewise_groestl_neon7vp_c1024
+    .type slicewise_groestl_neon7vp_c1024, %function
+    .p2align 2
+slicewise_groestl_neon7vp_c1024:
+    push {r4-r12, lr}
+    vpush {d8-d15}
+    sub sp, sp, #560
+    mov r4, sp
+    add r5, sp, #128
+    add r8, sp, #256
+    add r10, sp, #512
+    add r11, sp, #528
+    add r12, sp, #544
+    add r9, sp, #384
+    vld1.8 {d16-d19}, [r0]!
+    vld1.8 {d20-d23}, [r0]!
+    vld1.8 {d24-d27}, [r0]!
+    vld1.8 {d28-d31}, [r0]!
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vtrn.8 d24, d25
+    vtrn.8 d26, d27
+    vtrn.8 d28, d29
+    vtrn.8 d30, d31
+    vtrn.16 d24, d26
+    vtrn.16 d25, d27
+    vtrn.16 d28, d30
+    vtrn.16 d29, d31
+    vtrn.32 d24, d28
+    vtrn.32 d25, d29
+    vtrn.32 d26, d30
+    vtrn.32 d27, d31
+    vorr d0, d16, d16
+    vorr d1, d24, d24
+    vorr d2, d17, d17
+    vorr d3, d25, d25
+    vorr d4, d18, d18
+    vorr d5, d26, d26
+    vorr d6, d19, d19
+    vorr d7, d27, d27
+    vorr d8, d20, d20
+    vorr d9, d28, d28
+    vorr d10, d21, d21
+    vorr d11, d29, d29
+    vorr d12, d22, d22
+    vorr d13, d30, d30
+    vorr d14, d23, d23
+    vorr d15, d31, d31
+    sub r0, r0, #128
+    vstmia r8, {d0-d15}
+    cmp r2, #0
+    beq .Lvp_c1024_done
+.Lvp_c1024_loop:
+    vld1.8 {d16-d19}, [r1]!
+    vld1.8 {d20-d23}, [r1]!
+    vld1.8 {d24-d27}, [r1]!
+    vld1.8 {d28-d31}, [r1]!
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vtrn.8 d24, d25
+    vtrn.8 d26, d27
+    vtrn.8 d28, d29
+    vtrn.8 d30, d31
+    vtrn.16 d24, d26
+    vtrn.16 d25, d27
+    vtrn.16 d28, d30
+    vtrn.16 d29, d31
+    vtrn.32 d24, d28
+    vtrn.32 d25, d29
+    vtrn.32 d26, d30
+    vtrn.32 d27, d31
+    vorr d0, d16, d16
+    vorr d1, d24, d24
+    vorr d2, d17, d17
+    vorr d3, d25, d25
+    vorr d4, d18, d18
+    vorr d5, d26, d26
+    vorr d6, d19, d19
+    vorr d7, d27, d27
+    vorr d8, d20, d20
+    vorr d9, d28, d28
+    vorr d10, d21, d21
+    vorr d11, d29, d29
+    vorr d12, d22, d22
+    vorr d13, d30, d30
+    vorr d14, d23, d23
+    vorr d15, d31, d31
+    vstmia r9, {d0-d15}
+    vldmia r8, {d16-d31}
+    veor q0, q0, q8
+    veor q1, q1, q9
+    veor q2, q2, q10
+    veor q3, q3, q11
+    veor q4, q4, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q7, q7, q15
+    vstmia r4, {d0-d15}
+    movw r3, #:lower16:(.Lneon7vp_rc1024p - (.Lpc_vpc1024p + 8))
+    movt r3, #:upper16:(.Lneon7vp_rc1024p - (.Lpc_vpc1024p + 8))
+.Lpc_vpc1024p: add r3, pc, r3
+    bl .Lneon7vp_perm1024
+    vldmia r8, {d16-d31}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
+    vstmia r8, {d16-d31}
+    vldmia r9, {d0-d15}
+    vstmia r4, {d0-d15}
+    movw r3, #:lower16:(.Lneon7vp_rc1024q - (.Lpc_vpc1024q + 8))
+    movt r3, #:upper16:(.Lneon7vp_rc1024q - (.Lpc_vpc1024q + 8))
+.Lpc_vpc1024q: add r3, pc, r3
+    bl .Lneon7vp_perm1024
+    vldmia r8, {d16-d31}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
+    vstmia r8, {d16-d31}
+    subs r2, r2, #1
+    bne .Lvp_c1024_loop
+.Lvp_c1024_done:
+    vldmia r8, {d0-d15}
+    vorr d16, d0, d0
+    vorr d24, d1, d1
+    vorr d17, d2, d2
+    vorr d25, d3, d3
+    vorr d18, d4, d4
+    vorr d26, d5, d5
+    vorr d19, d6, d6
+    vorr d27, d7, d7
+    vorr d20, d8, d8
+    vorr d28, d9, d9
+    vorr d21, d10, d10
+    vorr d29, d11, d11
+    vorr d22, d12, d12
+    vorr d30, d13, d13
+    vorr d23, d14, d14
+    vorr d31, d15, d15
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vtrn.8 d24, d25
+    vtrn.8 d26, d27
+    vtrn.8 d28, d29
+    vtrn.8 d30, d31
+    vtrn.16 d24, d26
+    vtrn.16 d25, d27
+    vtrn.16 d28, d30
+    vtrn.16 d29, d31
+    vtrn.32 d24, d28
+    vtrn.32 d25, d29
+    vtrn.32 d26, d30
+    vtrn.32 d27, d31
+    vst1.8 {d16-d19}, [r0]!
+    vst1.8 {d20-d23}, [r0]!
+    vst1.8 {d24-d27}, [r0]!
+    vst1.8 {d28-d31}, [r0]!
+    add sp, sp, #560
+    vpop {d8-d15}
+    pop {r4-r12, pc}
+    .size slicewise_groestl_neon7vp_c1024, .-slicewise_groestl_neon7vp_c1024
+    .globl slicewise_groestl_neon7vp_o1024
+    .type slicewise_groestl_neon7vp_o1024, %function
+    .p2align 2
+slicewise_groestl_neon7vp_o1024:
+    push {r4-r12, lr}
+    vpush {d8-d15}
+    sub sp, sp, #560
+    mov r4, sp
+    add r5, sp, #128
+    add r8, sp, #256
+    add r10, sp, #512
+    add r11, sp, #528
+    add r12, sp, #544
+    vld1.8 {d16-d19}, [r0]!
+    vld1.8 {d20-d23}, [r0]!
+    vld1.8 {d24-d27}, [r0]!
+    vld1.8 {d28-d31}, [r0]!
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vtrn.8 d24, d25
+    vtrn.8 d26, d27
+    vtrn.8 d28, d29
+    vtrn.8 d30, d31
+    vtrn.16 d24, d26
+    vtrn.16 d25, d27
+    vtrn.16 d28, d30
+    vtrn.16 d29, d31
+    vtrn.32 d24, d28
+    vtrn.32 d25, d29
+    vtrn.32 d26, d30
+    vtrn.32 d27, d31
+    vorr d0, d16, d16
+    vorr d1, d24, d24
+    vorr d2, d17, d17
+    vorr d3, d25, d25
+    vorr d4, d18, d18
+    vorr d5, d26, d26
+    vorr d6, d19, d19
+    vorr d7, d27, d27
+    vorr d8, d20, d20
+    vorr d9, d28, d28
+    vorr d10, d21, d21
+    vorr d11, d29, d29
+    vorr d12, d22, d22
+    vorr d13, d30, d30
+    vorr d14, d23, d23
+    vorr d15, d31, d31
+    sub r0, r0, #128
+    vstmia r8, {d0-d15}
+    vstmia r4, {d0-d15}
+    movw r3, #:lower16:(.Lneon7vp_rc1024p - (.Lpc_vpo1024 + 8))
+    movt r3, #:upper16:(.Lneon7vp_rc1024p - (.Lpc_vpo1024 + 8))
+.Lpc_vpo1024: add r3, pc, r3
+    bl .Lneon7vp_perm1024
+    vldmia r8, {d16-d31}
+    veor q0, q0, q8
+    veor q1, q1, q9
+    veor q2, q2, q10
+    veor q3, q3, q11
+    veor q4, q4, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q7, q7, q15
+    vmov.i8 q8, #0xa5
+    veor q0, q0, q8
+    veor q1, q1, q8
+    veor q2, q2, q8
+    veor q3, q3, q8
+    veor q4, q4, q8
+    veor q5, q5, q8
+    veor q6, q6, q8
+    veor q7, q7, q8
+    vorr d16, d0, d0
+    vorr d24, d1, d1
+    vorr d17, d2, d2
+    vorr d25, d3, d3
+    vorr d18, d4, d4
+    vorr d26, d5, d5
+    vorr d19, d6, d6
+    vorr d27, d7, d7
+    vorr d20, d8, d8
+    vorr d28, d9, d9
+    vorr d21, d10, d10
+    vorr d29, d11, d11
+    vorr d22, d12, d12
+    vorr d30, d13, d13
+    vorr d23, d14, d14
+    vorr d31, d15, d15
+    vtrn.8 d16, d17
+    vtrn.8 d18, d19
+    vtrn.8 d20, d21
+    vtrn.8 d22, d23
+    vtrn.16 d16, d18
+    vtrn.16 d17, d19
+    vtrn.16 d20, d22
+    vtrn.16 d21, d23
+    vtrn.32 d16, d20
+    vtrn.32 d17, d21
+    vtrn.32 d18, d22
+    vtrn.32 d19, d23
+    vtrn.8 d24, d25
+    vtrn.8 d26, d27
+    vtrn.8 d28, d29
+    vtrn.8 d30, d31
+    vtrn.16 d24, d26
+    vtrn.16 d25, d27
+    vtrn.16 d28, d30
+    vtrn.16 d29, d31
+    vtrn.32 d24, d28
+    vtrn.32 d25, d29
+    vtrn.32 d26, d30
+    vtrn.32 d27, d31
+    vst1.8 {d16-d19}, [r0]!
+    vst1.8 {d20-d23}, [r0]!
+    vst1.8 {d24-d27}, [r0]!
+    vst1.8 {d28-d31}, [r0]!
+    add sp, sp, #560
+    vpop {d8-d15}
+    pop {r4-r12, pc}
+    .size slicewise_groestl_neon7vp_o1024, .-slicewise_groestl_neon7vp_o1024
+    .p2align 2
+.Lneon7vp_perm512:
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    bx lr
+    .p2align 2
+.Lneon7vp_perm1024:
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    vldmia r3!, {d20-d31}
+    vmov.i8 q9, #0x0f
+    mov r6, r4
+    mov r7, r5
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vld1.64 {d16-d17}, [r6]!
+    vld1.64 {d0-d3}, [r3]!
+    vtbl.8 d4, {d16-d17}, d0
+    vtbl.8 d5, {d16-d17}, d1
+    veor q2, q2, q1
+    vand q3, q2, q9
+    vshr.u8 q4, q2, #4
+    vtbl.8 d10, {d20-d21}, d6
+    vtbl.8 d11, {d20-d21}, d7
+    vtbl.8 d12, {d22-d23}, d8
+    vtbl.8 d13, {d22-d23}, d9
+    veor q5, q5, q6
+    vand q3, q5, q9
+    vshr.u8 q4, q5, #4
+    veor q5, q4, q3
+    vtbl.8 d12, {d24-d25}, d6
+    vtbl.8 d13, {d24-d25}, d7
+    vtbl.8 d14, {d26-d27}, d8
+    vtbl.8 d15, {d26-d27}, d9
+    veor q7, q7, q6
+    vtbl.8 d0, {d26-d27}, d10
+    vtbl.8 d1, {d26-d27}, d11
+    veor q0, q0, q6
+    vtbl.8 d2, {d26-d27}, d14
+    vtbl.8 d3, {d26-d27}, d15
+    veor q1, q1, q5
+    vtbl.8 d12, {d26-d27}, d0
+    vtbl.8 d13, {d26-d27}, d1
+    veor q6, q6, q4
+    vtbl.8 d4, {d28-d29}, d2
+    vtbl.8 d5, {d28-d29}, d3
+    vtbl.8 d6, {d30-d31}, d12
+    vtbl.8 d7, {d30-d31}, d13
+    veor q2, q2, q3
+    vst1.64 {d4-d5}, [r7]!
+    vldmia r5, {d0-d15}
+    vmov.i8 q8, #0x1b
+    veor q9, q5, q6
+    veor q10, q0, q1
+    veor q11, q9, q10
+    veor q12, q3, q4
+    veor q13, q10, q12
+    veor q6, q6, q7
+    veor q14, q12, q6
+    veor q3, q2, q3
+    veor q15, q9, q3
+    veor q5, q5, q3
+    vst1.64 {d30-d31}, [r10]
+    veor q15, q14, q5
+    vst1.64 {d30-d31}, [r11]
+    veor q15, q11, q5
+    veor q7, q0, q7
+    veor q3, q3, q7
+    veor q0, q0, q5
+    veor q5, q4, q0
+    veor q7, q13, q0
+    veor q2, q2, q6
+    veor q0, q0, q2
+    vst1.64 {d14-d15}, [r12]
+    veor q7, q11, q2
+    veor q2, q1, q2
+    veor q4, q4, q10
+    veor q6, q6, q4
+    veor q4, q3, q4
+    veor q1, q1, q9
+    veor q9, q12, q1
+    veor q1, q6, q1
+    vadd.i8 q10, q14, q14
+    vshr.s8 q12, q14, #7
+    vand q12, q12, q8
+    veor q10, q10, q12
+    veor q10, q10, q7
+    vadd.i8 q12, q10, q10
+    vshr.s8 q10, q10, #7
+    vand q10, q10, q8
+    veor q10, q12, q10
+    vld1.64 {d24-d25}, [r11]
+    veor q10, q10, q12
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q15
+    vadd.i8 q14, q1, q1
+    vshr.s8 q1, q1, #7
+    vand q1, q1, q8
+    veor q1, q14, q1
+    veor q1, q1, q0
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q4
+    vadd.i8 q14, q11, q11
+    vshr.s8 q11, q11, #7
+    vand q11, q11, q8
+    veor q11, q14, q11
+    veor q11, q11, q6
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q5
+    vadd.i8 q14, q2, q2
+    vshr.s8 q2, q2, #7
+    vand q2, q2, q8
+    veor q2, q14, q2
+    veor q2, q2, q7
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q9
+    vadd.i8 q7, q3, q3
+    vshr.s8 q3, q3, #7
+    vand q3, q3, q8
+    veor q3, q7, q3
+    veor q3, q3, q15
+    vadd.i8 q7, q13, q13
+    vshr.s8 q13, q13, #7
+    vand q13, q13, q8
+    veor q7, q7, q13
+    veor q7, q7, q12
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q4, q7, q4
+    vld1.64 {d14-d15}, [r12]
+    vadd.i8 q12, q7, q7
+    vshr.s8 q7, q7, #7
+    vand q7, q7, q8
+    veor q7, q12, q7
+    veor q0, q7, q0
+    vadd.i8 q7, q0, q0
+    vshr.s8 q0, q0, #7
+    vand q0, q0, q8
+    veor q0, q7, q0
+    veor q0, q0, q5
+    vld1.64 {d10-d11}, [r10]
+    vadd.i8 q7, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q7, q5
+    veor q5, q5, q6
+    vadd.i8 q6, q5, q5
+    vshr.s8 q5, q5, #7
+    vand q5, q5, q8
+    veor q5, q6, q5
+    veor q5, q5, q9
+    vorr q6, q0, q0
+    vorr q7, q5, q5
+    vorr q0, q10, q10
+    vorr q5, q4, q4
+    vorr q4, q3, q3
+    vorr q3, q2, q2
+    vorr q2, q11, q11
+    vstmia r4, {d0-d15}
+    bx lr
     .p2align 2
 .Lneon7_perm512:
     vld1.64 {d16-d19}, [r3]!
@@ -37322,3 +47620,845 @@ slicewise_groestl_neon7tt_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
+    .p2align 4
+.Lneon7vp_rc512:
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x30201000, 0x70605040, 0xffffffff, 0xffffffff
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0x00000000, 0x00000000, 0xffffffff, 0xffffffff
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0x00000000, 0x00000000, 0xefff8f9f, 0xafbfcfdf
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9484b4a4, 0xd4c4f4e4, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x4b5b2b3b, 0x0b1b6b7b
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9787b7a7, 0xd7c7f7e7, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x48582838, 0x08186878
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9686b6a6, 0xd6c6f6e6, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x49592939, 0x09196979
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9181b1a1, 0xd1c1f1e1, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x4e5e2e3e, 0x0e1e6e7e
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9080b0a0, 0xd0c0f0e0, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x4f5f2f3f, 0x0f1f6f7f
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9383b3a3, 0xd3c3f3e3, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x4c5c2c3c, 0x0c1c6c7c
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9282b2a2, 0xd2c2f2e2, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x4d5d2d3d, 0x0d1d6d7d
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9d8dbdad, 0xddcdfded, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x42522232, 0x02126272
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0c0b0a09, 0x080f0e0d
+    .word 0x9c8cbcac, 0xdcccfcec, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x04030201, 0x00070605, 0x0e0d0c0b, 0x0a09080f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x01000706, 0x080f0e0d, 0x0c0b0a09
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x02010007, 0x0a09080f, 0x0e0d0c0b
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x03020100, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x00070605, 0x04030201, 0x0d0c0b0a, 0x09080f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x01000706, 0x05040302, 0x0f0e0d0c, 0x0b0a0908
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x02010007, 0x06050403, 0x09080f0e, 0x0d0c0b0a
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0x43532333, 0x03136373
+    .p2align 4
+.Lneon7vp_rc1024p:
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x30201000, 0x70605040, 0xb0a09080, 0xf0e0d0c0
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9484b4a4, 0xd4c4f4e4, 0x14043424, 0x54447464
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9787b7a7, 0xd7c7f7e7, 0x17073727, 0x57477767
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9686b6a6, 0xd6c6f6e6, 0x16063626, 0x56467666
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9181b1a1, 0xd1c1f1e1, 0x11013121, 0x51417161
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9080b0a0, 0xd0c0f0e0, 0x10003020, 0x50407060
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9383b3a3, 0xd3c3f3e3, 0x13033323, 0x53437363
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9282b2a2, 0xd2c2f2e2, 0x12023222, 0x52427262
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9d8dbdad, 0xddcdfded, 0x1d0d3d2d, 0x5d4d7d6d
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9c8cbcac, 0xdcccfcec, 0x1c0c3c2c, 0x5c4c7c6c
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9f8fbfaf, 0xdfcfffef, 0x1f0f3f2f, 0x5f4f7f6f
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9e8ebeae, 0xdecefeee, 0x1e0e3e2e, 0x5e4e7e6e
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9989b9a9, 0xd9c9f9e9, 0x19093929, 0x59497969
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x9888b8a8, 0xd8c8f8e8, 0x18083828, 0x58487868
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5, 0xa5a5a5a5
+    .p2align 4
+.Lneon7vp_rc1024q:
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0x6f7f8f9f, 0x2f3f4f5f, 0xefff0f1f, 0xafbfcfdf
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xcbdb2b3b, 0x8b9bebfb, 0x4b5babbb, 0x0b1b6b7b
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc8d82838, 0x8898e8f8, 0x4858a8b8, 0x08186878
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc9d92939, 0x8999e9f9, 0x4959a9b9, 0x09196979
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xcede2e3e, 0x8e9eeefe, 0x4e5eaebe, 0x0e1e6e7e
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xcfdf2f3f, 0x8f9fefff, 0x4f5fafbf, 0x0f1f6f7f
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xccdc2c3c, 0x8c9cecfc, 0x4c5cacbc, 0x0c1c6c7c
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xcddd2d3d, 0x8d9dedfd, 0x4d5dadbd, 0x0d1d6d7d
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc2d22232, 0x8292e2f2, 0x4252a2b2, 0x02126272
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc3d32333, 0x8393e3f3, 0x4353a3b3, 0x03136373
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc0d02030, 0x8090e0f0, 0x4050a0b0, 0x00106070
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc1d12131, 0x8191e1f1, 0x4151a1b1, 0x01116171
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc6d62636, 0x8696e6f6, 0x4656a6b6, 0x06166676
+    .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
+    .word 0x317c4d00, 0x4c01307d, 0xb0fdcc81, 0xcd80b1fc
+    .word 0x0f0b0780, 0x01040a06, 0x02050809, 0x030d0e0c
+    .word 0x0d080180, 0x0e05060f, 0x0a0b0c02, 0x04070309
+    .word 0x6fbdc700, 0xd0d26d17, 0xc502a878, 0x15aabf7a
+    .word 0x5fbb6a00, 0xcfe474a5, 0x412b35fa, 0x8e1e90d1
+    .word 0x04030201, 0x08070605, 0x0c0b0a09, 0x000f0e0d
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x06050403, 0x0a090807, 0x0e0d0c0b, 0x0201000f
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x08070605, 0x0c0b0a09, 0x000f0e0d, 0x04030201
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x0e0d0c0b, 0x0201000f, 0x06050403, 0x0a090807
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x05040302, 0x09080706, 0x0d0c0b0a, 0x01000f0e
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0x03020100
+    .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
+    .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
+    .word 0xc7d72737, 0x8797e7f7, 0x4757a7b7, 0x07176777

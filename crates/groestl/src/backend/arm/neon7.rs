@@ -12,6 +12,12 @@
 //! operations, shifts and byte rotations only, no branches on data, and every memory access is
 //! at an address fixed by the call's arguments (state, block pointer, stack, constant table).
 //!
+//! `neon7vp` is the bytesliced vector-permute implementation of paper [V] §5.3: one row per q
+//! register (P and Q side by side for Grøstl-224/256), ShiftBytes and the round constant by one
+//! `VTBL` pair and a `VEOR` per row, the S-box by Hamburg's nibble look-ups (the `vpaes` tables,
+//! 18 `VTBL.8` per row), MixBytes by the synthesized word program (`generated/mixbytes.rs`).
+//! Constant-time: `VTBL` is a register permute.
+//!
 //! `neon7tt` is the T-table implementation of paper [V] §5.1: the eight 2 KiB tables of
 //! `ttable64`, one `VLD1.64` and one `VEOR` per look-up into NEON accumulators (one d register
 //! per column). NOT constant-time (the look-up addresses depend on the state); never detected.
@@ -24,6 +30,10 @@ unsafe extern "C" {
     fn slicewise_groestl_neon7bs_o512(h: *mut u8);
     fn slicewise_groestl_neon7bs_c1024(h: *mut u8, blocks: *const u8, n: usize);
     fn slicewise_groestl_neon7bs_o1024(h: *mut u8);
+    fn slicewise_groestl_neon7vp_c512(h: *mut u8, blocks: *const u8, n: usize);
+    fn slicewise_groestl_neon7vp_o512(h: *mut u8);
+    fn slicewise_groestl_neon7vp_c1024(h: *mut u8, blocks: *const u8, n: usize);
+    fn slicewise_groestl_neon7vp_o1024(h: *mut u8);
     fn slicewise_groestl_neon7tt_c512(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
     fn slicewise_groestl_neon7tt_o512(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
     fn slicewise_groestl_neon7tt_c1024(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
@@ -65,64 +75,85 @@ fn from_bytes<const N: usize>(b: &[u8], h: &mut [u64; N]) {
     }
 }
 
-pub(crate) mod bs {
-    use super::*;
+/// The safe wrappers of a backend whose functions take the state in block byte order.
+macro_rules! byte_order_backend {
+    ($m:ident, $c512:ident, $o512:ident, $c1024:ident, $o1024:ident) => {
+        pub(crate) mod $m {
+            use super::*;
 
-    pub(crate) fn available() -> bool {
-        super::available()
-    }
+            pub(crate) fn available() -> bool {
+                super::available()
+            }
 
-    pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
-        assert!(available() && blocks.len() % 64 == 0, "CPU lacks NEON");
-        let mut b: [u8; 64] = to_bytes(h);
-        // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 64` whole
-        // 64-byte blocks from `blocks` and reads and writes the 64 bytes of `b`, uses its own
-        // stack frame, and restores the callee-saved registers (AAPCS).
-        unsafe { slicewise_groestl_neon7bs_c512(b.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 64) };
-        from_bytes(&b, h);
-    }
+            pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
+                assert!(available() && blocks.len() % 64 == 0, "CPU lacks NEON");
+                let mut b: [u8; 64] = to_bytes(h);
+                // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 64`
+                // whole 64-byte blocks from `blocks` and reads and writes the 64 bytes of `b`,
+                // uses its own stack frame, and restores the callee-saved registers (AAPCS).
+                unsafe { $c512(b.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 64) };
+                from_bytes(&b, h);
+            }
 
-    pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
-        assert!(available(), "CPU lacks NEON");
-        let mut b: [u8; 64] = to_bytes(h);
-        // SAFETY: as for `compress512`, with no blocks: reads and writes the 64 bytes of `b`.
-        unsafe { slicewise_groestl_neon7bs_o512(b.as_mut_ptr()) };
-        let mut o = [0u64; 8];
-        from_bytes(&b, &mut o);
-        o
-    }
+            pub(crate) fn output512(h: &[u64; 8]) -> [u64; 8] {
+                assert!(available(), "CPU lacks NEON");
+                let mut b: [u8; 64] = to_bytes(h);
+                // SAFETY: as for `compress512`, with no blocks: reads and writes the 64 bytes of `b`.
+                unsafe { $o512(b.as_mut_ptr()) };
+                let mut o = [0u64; 8];
+                from_bytes(&b, &mut o);
+                o
+            }
 
-    pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
-        let mut h = *h;
-        compress512(&mut h, blocks);
-        output512(&h)
-    }
+            pub(crate) fn finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] {
+                let mut h = *h;
+                compress512(&mut h, blocks);
+                output512(&h)
+            }
 
-    pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
-        assert!(available() && blocks.len() % 128 == 0, "CPU lacks NEON");
-        let mut b: [u8; 128] = to_bytes(h);
-        // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 128`
-        // whole 128-byte blocks and reads and writes the 128 bytes of `b` (AAPCS, own stack frame).
-        unsafe { slicewise_groestl_neon7bs_c1024(b.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 128) };
-        from_bytes(&b, h);
-    }
+            pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
+                assert!(available() && blocks.len() % 128 == 0, "CPU lacks NEON");
+                let mut b: [u8; 128] = to_bytes(h);
+                // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 128`
+                // whole 128-byte blocks and reads and writes the 128 bytes of `b` (AAPCS, own
+                // stack frame).
+                unsafe { $c1024(b.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 128) };
+                from_bytes(&b, h);
+            }
 
-    pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
-        assert!(available(), "CPU lacks NEON");
-        let mut b: [u8; 128] = to_bytes(h);
-        // SAFETY: as for `compress1024`, with no blocks: reads and writes the 128 bytes of `b`.
-        unsafe { slicewise_groestl_neon7bs_o1024(b.as_mut_ptr()) };
-        let mut o = [0u64; 16];
-        from_bytes(&b, &mut o);
-        o
-    }
+            pub(crate) fn output1024(h: &[u64; 16]) -> [u64; 16] {
+                assert!(available(), "CPU lacks NEON");
+                let mut b: [u8; 128] = to_bytes(h);
+                // SAFETY: as for `compress1024`, with no blocks: reads and writes the 128 bytes of `b`.
+                unsafe { $o1024(b.as_mut_ptr()) };
+                let mut o = [0u64; 16];
+                from_bytes(&b, &mut o);
+                o
+            }
 
-    pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
-        let mut h = *h;
-        compress1024(&mut h, blocks);
-        output1024(&h)
-    }
+            pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+                let mut h = *h;
+                compress1024(&mut h, blocks);
+                output1024(&h)
+            }
+        }
+    };
 }
+
+byte_order_backend!(
+    bs,
+    slicewise_groestl_neon7bs_c512,
+    slicewise_groestl_neon7bs_o512,
+    slicewise_groestl_neon7bs_c1024,
+    slicewise_groestl_neon7bs_o1024
+);
+byte_order_backend!(
+    vp,
+    slicewise_groestl_neon7vp_c512,
+    slicewise_groestl_neon7vp_o512,
+    slicewise_groestl_neon7vp_c1024,
+    slicewise_groestl_neon7vp_o1024
+);
 
 /// `neon7tt`: T-tables with NEON accumulation. Not constant-time.
 pub(crate) mod tt {
