@@ -263,6 +263,8 @@ def find_remat():
 
 
 REMAT_USERS, REMAT_BASIS, REMAT = find_remat()
+# Off: recomputing all 10 (or 8, or 4 of them) spilled less (13-16 spill instructions per round
+# against 18) but cost more with the recomputing XORs (21-23 instructions against 18).
 USE_REMAT = os.environ.get("NEON7_REMAT", "0") == "1"
 
 

@@ -86,7 +86,8 @@ macro_rules! byte_order_backend {
             }
 
             pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
-                assert!(available() && blocks.len() % 64 == 0, "CPU lacks NEON");
+                assert!(available(), "CPU lacks NEON");
+                debug_assert!(blocks.len().is_multiple_of(64));
                 let mut b: [u8; 64] = to_bytes(h);
                 // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 64`
                 // whole 64-byte blocks from `blocks` and reads and writes the 64 bytes of `b`,
@@ -112,7 +113,8 @@ macro_rules! byte_order_backend {
             }
 
             pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
-                assert!(available() && blocks.len() % 128 == 0, "CPU lacks NEON");
+                assert!(available(), "CPU lacks NEON");
+                debug_assert!(blocks.len().is_multiple_of(128));
                 let mut b: [u8; 128] = to_bytes(h);
                 // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 128`
                 // whole 128-byte blocks and reads and writes the 128 bytes of `b` (AAPCS, own
@@ -169,7 +171,8 @@ pub(crate) mod tt {
     }
 
     pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
-        assert!(available() && blocks.len() % 64 == 0, "CPU lacks NEON");
+        assert!(available(), "CPU lacks NEON");
+        debug_assert!(blocks.len().is_multiple_of(64));
         // SAFETY: NEON is present (checked above); the function reads `blocks.len() / 64` whole
         // blocks, reads and writes the 8 words of `h`, reads the 8 × 256 words of `T` (indices
         // are bytes), uses its own stack frame and restores the callee-saved registers (AAPCS).
@@ -191,7 +194,8 @@ pub(crate) mod tt {
     }
 
     pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
-        assert!(available() && blocks.len() % 128 == 0, "CPU lacks NEON");
+        assert!(available(), "CPU lacks NEON");
+        debug_assert!(blocks.len().is_multiple_of(128));
         // SAFETY: as for `compress512`, with 128-byte blocks and the 16 words of `h`.
         unsafe { slicewise_groestl_neon7tt_c1024(h.as_mut_ptr(), blocks.as_ptr(), blocks.len() / 128, tables()) };
     }
