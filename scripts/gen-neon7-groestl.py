@@ -590,6 +590,7 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
     occ = {r: v for v, r in reg.items()}
     slot = {}  # value -> slot index (a copy in memory)
     free_slots = list(range(64))
+    target = dict(zip(outs, final_regs)) if final_regs else {}
     sr = slot_regs or SLOT_REGS
     slot_reg = lambda s: sr[s] if s < len(sr) else f"slot{s}"  # noqa: E731
     lines = []
@@ -668,7 +669,8 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
         for s in set(srcs):
             if next_use(s, i + 1) is None:
                 release(s)
-        r = free_reg(i, set())
+        # An output goes straight to its final register when that one is free.
+        r = target[d] if d in target and target[d] not in occ else free_reg(i, set())
         reg[d] = r
         occ[r] = d
         if kind == "ext":
@@ -691,6 +693,9 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
     want = dict(zip(outs, final_regs or []))
     pending = [v for v in outs if final and reg.get(v) != want[v]]
     while pending:
+        pending = [v for v in pending if reg.get(v) != want[v]]
+        if not pending:
+            break
         progress = False
         for v in list(pending):
             t = want[v]

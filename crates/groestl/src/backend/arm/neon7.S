@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2648 instructions for 10 rounds (180 spills and reloads);
-@ P or Q 1024 body: 3700 instructions for 14 rounds (252 spills and reloads).
+@ P|Q 512 body: 2646 instructions for 10 rounds (180 spills and reloads);
+@ P or Q 1024 body: 3699 instructions for 14 rounds (252 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -31506,11 +31506,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -31913,11 +31912,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -32320,11 +32318,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -32727,11 +32724,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -33134,11 +33130,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -33541,11 +33536,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -33948,11 +33942,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -34355,11 +34348,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -34762,11 +34754,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -35169,11 +35160,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -35579,11 +35569,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -35986,11 +35975,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -36393,11 +36381,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -36800,11 +36787,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -37207,11 +37193,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -37614,11 +37599,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -38021,11 +38005,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -38428,11 +38411,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -38835,11 +38817,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -39242,11 +39223,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -39649,11 +39629,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -40056,11 +40035,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -40463,11 +40441,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -40870,11 +40847,10 @@ slicewise_groestl_neon7vp_o1024:
     vshr.s8 q5, q5, #7
     vand q5, q5, q8
     veor q5, q6, q5
-    veor q5, q5, q9
-    vorr q6, q0, q0
-    vorr q7, q5, q5
-    vorr q0, q10, q10
+    veor q7, q5, q9
     vorr q5, q4, q4
+    vorr q6, q0, q0
+    vorr q0, q10, q10
     vorr q4, q3, q3
     vorr q3, q2, q2
     vorr q2, q11, q11
@@ -43527,9 +43503,7 @@ slicewise_groestl_neon7vp_o1024:
     vswp q5, q2
     vswp q4, q3
     vswp q5, q4
-    vswp q5, q5
     vswp q7, q6
-    vswp q7, q7
     bx lr
     .p2align 2
 .Lneon7_perm1024:
@@ -47232,7 +47206,6 @@ slicewise_groestl_neon7vp_o1024:
     vswp q2, q1
     vswp q5, q2
     vswp q5, q4
-    vswp q5, q5
     bx lr
     .p2align 4
 .Lneon7_rc512:
