@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Generates crates/groestl/src/backend/arm/neon7.S: bitsliced Grøstl for ARMv7 NEON.
+"""Generates crates/groestl/src/backend/arm/neon7.S: Grøstl for ARMv7 NEON, the three methods of
+paper [V] §5 (groestl-vector-implementations.txt): `neon7bs` (bitsliced, §5.2, below),
+`neon7vp` (bytesliced vector permute, §5.3) and `neon7tt` (T-tables, §5.1, not constant-time);
+the last two are described where they are generated.
 
-Paper [V] §5.2 (groestl-vector-implementations.txt), as 32-bit ARM assembly:
+`neon7bs`, as 32-bit ARM assembly:
 - the state is eight bit planes in q registers (plane k = bit k of every state byte). A plane
   is eight 16-bit lanes, lane i = row i (in a rotating frame, below); within a lane, bit c is
   column c. Grøstl-224/256 keeps P in the low byte and Q in the high byte of each lane (one
   pass computes both permutations); Grøstl-384/512 uses the 16 bits for columns 0-15 and runs
   P and Q one after the other;
-- SubBytes: the Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs, parsed from that
-  file, on whole planes. Its four NOTs are not computed: they add 0x63 to every byte, which
+- SubBytes: the 115-gate Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs
+  (`sbox_small`), parsed from that file, on whole planes, in the order SBOX_ORDER that
+  `--search` found (simulated annealing over the circuit's topological orders, cost = spills
+  and reloads of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
   ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into the next round's
   constants (and, after the last round, cancelled in P ^ Q or corrected in the output);
 - ShiftBytes: each lane rotated by its own amount with two VSHL by a vector of per-lane
@@ -19,7 +24,7 @@ Paper [V] §5.2 (groestl-vector-implementations.txt), as 32-bit ARM assembly:
   each) per plane: 94 instructions per round instead of the spec formula's 102. The R^-3 is
   not undone: the state lives in a frame that turns by 3 rows per round (ShiftBytes counts
   and round constants are generated for each round's frame), fixed once per block;
-- AddRoundConstant: one load and one XOR per plane.
+- AddRoundConstant: one XOR per plane, the constants loaded two planes per VLD1.
 Register allocation over the whole unrolled permutation is Belady's (evict the value used
 furthest in the future; spill slots addressed by dedicated pointer registers, so that every
 spill or reload is one instruction). The script interprets the code it writes (an emulator of
@@ -29,6 +34,7 @@ the instructions used) against a reference Grøstl on random inputs before writi
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
 """
+import itertools
 import os
 import random
 import re
@@ -166,17 +172,6 @@ def planes_of(mats, frame):
     return out
 
 
-def mats_of(planes, frame, wide):
-    cols = [[0] * 8 for _ in range(16)]
-    for k in range(8):
-        for i in range(8):
-            r = (i + frame) % 8
-            lane = (planes[k] >> (16 * i)) & 0xFFFF
-            for c in range(16):
-                cols[c][r] |= ((lane >> c) & 1) << k
-    return (cols,) if wide else (cols[:8], cols[8:])
-
-
 M128 = (1 << 128) - 1
 
 
@@ -241,7 +236,6 @@ def find_remat():
     for n, k, a, b in GATES:
         if n in users:
             need += [v for v in (a, b) if v in lin and v not in need]
-    import itertools
     for basis in itertools.combinations(need, 8):
         avail = {lin[b]: b for b in basis}
         rest = [n for n in need if n not in basis]
@@ -262,7 +256,7 @@ def find_remat():
     raise AssertionError("no basis")
 
 
-REMAT_USERS, REMAT_BASIS, REMAT = find_remat()
+REMAT_USERS, _, REMAT = find_remat()
 # Off: recomputing all 10 (or 8, or 4 of them) spilled less (13-16 spill instructions per round
 # against 18) but cost more with the recomputing XORs (21-23 instructions against 18).
 USE_REMAT = os.environ.get("NEON7_REMAT", "0") == "1"
@@ -295,12 +289,6 @@ class Prog:
         d = self.new()
         self.ops.append((d, kind, tuple(srcs), imm))
         return d
-
-
-def mul2(p, v):
-    """Doubling of a bitsliced byte vector (v[k] = plane of bit k): 3 XORs."""
-    return [v[7], p.op("xor", [v[0], v[7]]), v[1], p.op("xor", [v[2], v[7]]), p.op("xor", [v[3], v[7]]),
-            v[4], v[5], v[6]]
 
 
 def rot(p, x, k):
@@ -517,33 +505,6 @@ def optimize_order(tmpl, iters, seed):
 
 
 SBOX_T = sbox_template()
-
-
-def eval_ir(p, inputs, vals, consts):
-    env = dict(zip(inputs, vals))
-    for d, kind, srcs, imm in p.ops:
-        s = [env[x] for x in srcs]
-        if kind in ("ldc2", "ldc_hi"):
-            env[d] = consts[d]
-        elif kind == "xor":
-            env[d] = s[0] ^ s[1]
-        elif kind == "and":
-            env[d] = s[0] & s[1]
-        elif kind == "orr":
-            env[d] = s[0] | s[1]
-        elif kind == "ext":
-            env[d] = ext(s[0], imm)
-        elif kind == "imm":
-            env[d] = imm * int("01" * 16, 16)
-        elif kind == "add8":
-            env[d] = int.from_bytes(bytes((2 * b) & 0xFF for b in s[0].to_bytes(16, "little")), "little")
-        elif kind == "sar7":
-            env[d] = int.from_bytes(bytes(0xFF if b >= 128 else 0 for b in s[0].to_bytes(16, "little")), "little")
-        elif kind == "shl":
-            env[d] = vshl(s[0], s[1], imm)
-        else:
-            raise ValueError(kind)
-    return env
 
 
 # --- Register allocation (Belady) and emission ------------------------------------------------
@@ -1086,7 +1047,6 @@ def vp_body(mix_lines, rounds):
 def vp_consts(cols, pq):
     """Constant stream of one permutation: per round the tables, then (indices, key) per row."""
     out = []
-    sig_p = SIGMA[(cols, "P" if cols == 16 else "P")]
     for rnd in range(ROUNDS[cols]):
         out += [VPAES[t] for t in VP_TABLES]
         pend = 0xA5 if rnd else 0
@@ -1105,7 +1065,6 @@ def vp_consts(cols, pq):
                 idx |= i << (8 * pos)
                 key |= (rc ^ pend) << (8 * pos)
             out += [idx, key]
-    del sig_p
     return out
 
 
