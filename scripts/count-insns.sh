@@ -3,7 +3,7 @@
 # for docs/benchmarks-arm.md. These are executed guest instructions, not cycles.
 #
 #   scripts/count-insns.sh              # aarch64
-#   scripts/count-insns.sh armv7        # the portable backends and RustCrypto on ARMv7
+#   scripts/count-insns.sh armv7        # ARMv7 (Cortex-A8): the NEON Grøstl backends, mcu, portable, RustCrypto
 #   scripts/count-insns.sh armv6        # ARM1176: the arm11 Prøst backend (nightly -Zbuild-std)
 #
 # How: scripts/count-insns/insncount.c is a QEMU TCG plugin that adds each translated block's
@@ -31,7 +31,7 @@ case "$arch" in
   armv7)
     triple=armv7-unknown-linux-gnueabihf
     qemu=(qemu-arm -cpu cortex-a8 -L /usr/arm-linux-gnueabihf)
-    gbackends="portable ttable32 ttable64 rustcrypto"
+    gbackends="neon7bs neon7vp neon7tt mcu portable ttable32 ttable64 rustcrypto"
     pbackends="arm11 u32x2 portable"
     ;;
   armv6)

@@ -62,6 +62,8 @@ status=0
 # The generated ARMv6 assembly of the Prøst `arm11` backend: re-checked against a reference
 # Prøst-128 by its generator, and up to date with it.
 python3 scripts/gen-arm11-proest.py --check || status=1
+# The same for the ARMv7 NEON Grøstl assembly (interpreted against a reference Grøstl).
+python3 scripts/gen-neon7-groestl.py --check || status=1
 for t in "${targets[@]}"; do
   tr=$(triple "$t")
   start=$(date +%s)

@@ -78,12 +78,18 @@ macro_rules! simd_dispatch {
             Backend::Neon => arm::armv8aes::vperm::$f($($a),*),
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => mcu::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Bs => arm::neon7::bs::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Tt => arm::neon7::tt::$f($($a),*),
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Vp => arm::neon7::vp::$f($($a),*),
             b => unreachable!("backend {} has no {}", b.name(), stringify!($f)),
         }
     };
 }
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(any(target_arch = "aarch64", slicewise_neon7))]
 pub(crate) mod arm;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
@@ -178,6 +184,19 @@ pub enum Backend {
     /// by `LPM` from flash tables (3 cycles at any address on every AVR: no cache). Constant-time.
     #[cfg(any(target_arch = "arm", target_arch = "avr"))]
     Mcu,
+    /// ARMv7 NEON (32-bit ARM Linux, run-time detected): bit planes in q registers, P and Q side
+    /// by side, Boyar–Peralta S-box, ShiftBytes by `VSHL`, MixBytes with `VEXT` row rotations
+    /// (paper [V] §5.2; generated assembly). Constant-time.
+    #[cfg(target_arch = "arm")]
+    Neon7Bs,
+    /// ARMv7 NEON T-tables (paper [V] §5.1): the `ttable64` tables, look-ups loaded and XORed
+    /// in NEON registers (generated assembly). Not constant-time; never detected.
+    #[cfg(target_arch = "arm")]
+    Neon7Tt,
+    /// ARMv7 NEON bytesliced (paper [V] §5.3): one row per q register, S-box by `VTBL` nibble
+    /// look-ups (vector permute), ShiftBytes by `VTBL` (generated assembly). Constant-time.
+    #[cfg(target_arch = "arm")]
+    Neon7Vp,
 }
 
 /// Why a backend could not be used.
@@ -228,7 +247,11 @@ impl Backend {
     #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
     pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
     /// Every backend, available or not, fastest-first among the constant-time ones.
-    #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+    #[cfg(target_arch = "arm")]
+    pub const ALL: &'static [Backend] =
+        &[Backend::Neon7Bs, Backend::Neon7Vp, Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Neon7Tt];
+    /// Every backend, available or not, fastest-first among the constant-time ones.
+    #[cfg(target_arch = "avr")]
     pub const ALL: &'static [Backend] = &[Backend::Mcu, Backend::Portable, Backend::TTable64, Backend::TTable32];
 
     /// Iterates over every backend this crate has, whether or not this CPU can run it.
@@ -255,6 +278,12 @@ impl Backend {
             Backend::Neon => "neon",
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => "mcu",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Bs => "neon7bs",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Tt => "neon7tt",
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Vp => "neon7vp",
         }
     }
 
@@ -291,6 +320,8 @@ impl Backend {
             Backend::Neon => arm::armv8aes::vperm::available(),
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
+            #[cfg(slicewise_neon7)]
+            Backend::Neon7Bs | Backend::Neon7Tt | Backend::Neon7Vp => arm::neon7::available(),
             _ => false,
         }
     }
@@ -302,6 +333,12 @@ impl Backend {
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Bs => true,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Tt => false,
+            #[cfg(target_arch = "arm")]
+            Backend::Neon7Vp => true,
         }
     }
 
@@ -328,10 +365,12 @@ impl Backend {
     pub fn preference(class: crate::cpu::CpuClass) -> &'static [Backend] {
         use crate::cpu::CpuClass;
         use Backend::*;
-        // 32-bit ARM (Cortex-M and, until it has NEON kernels, ARMv6/ARMv7 Linux) and AVR:
-        // `mcu`, 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md); its 32-bit
-        // row words suit the 32-bit A-profile cores too.
-        #[cfg(any(target_arch = "arm", target_arch = "avr"))]
+        // 32-bit ARM: `neon7bs` where the kernel reports NEON (ARMv7 Linux; fewest instructions
+        // under qemu, docs/benchmarks-arm.md), then `mcu` (Cortex-M, ARMv6, ARMv7 without NEON),
+        // 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md). AVR: `mcu`.
+        #[cfg(target_arch = "arm")]
+        const MCU: Option<&[Backend]> = Some(&[Neon7Bs, Neon7Vp, Mcu, Portable]);
+        #[cfg(target_arch = "avr")]
         const MCU: Option<&[Backend]> = Some(&[Mcu, Portable]);
         #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
         const MCU: Option<&[Backend]> = None;
@@ -636,6 +675,11 @@ mod tests {
         assert!(!Backend::TTable64.is_constant_time());
         assert!(!Backend::TTable32.is_constant_time());
         assert!(!Backend::Avx2Gather.is_constant_time());
+        #[cfg(target_arch = "arm")]
+        {
+            assert!(!Backend::Neon7Tt.is_constant_time());
+            assert!(Backend::preference(Other).iter().all(|&b| b != Backend::Neon7Tt));
+        }
     }
 
     #[test]

@@ -1,0 +1,1479 @@
+#!/usr/bin/env python3
+"""Generates crates/groestl/src/backend/arm/neon7.S: Grøstl for ARMv7 NEON, the three methods of
+paper [V] §5 (groestl-vector-implementations.txt): `neon7bs` (bitsliced, §5.2, below),
+`neon7vp` (bytesliced vector permute, §5.3) and `neon7tt` (T-tables, §5.1, not constant-time);
+the last two are described where they are generated.
+
+`neon7bs`, as 32-bit ARM assembly:
+- the state is eight bit planes in q registers (plane k = bit k of every state byte). A plane
+  is eight 16-bit lanes, lane i = row i (in a rotating frame, below); within a lane, bit c is
+  column c. Grøstl-224/256 keeps P in the low byte and Q in the high byte of each lane (one
+  pass computes both permutations); Grøstl-384/512 uses the 16 bits for columns 0-15 and runs
+  P and Q one after the other;
+- SubBytes: the 115-gate Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs
+  (`sbox_small`), parsed from that file, on whole planes, in the order SBOX_ORDER that
+  `--search` found (simulated annealing over the circuit's topological orders, cost = spills
+  and reloads of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
+  ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into the next round's
+  constants (and, after the last round, cancelled in P ^ Q or corrected in the output);
+- ShiftBytes: each lane rotated by its own amount with two VSHL by a vector of per-lane
+  counts and a VORR;
+- MixBytes: a row rotation is one VEXT.8 (by two bytes per row). With t = a + Ra,
+  x = t + R^3 t and v = R t + R^3 t + R^7 a (= R y of the spec's y), the result
+  R^-3 MixBytes(a) = 2(2x + R^3 v) + v needs 5 rotations, 6 XORs and two doublings (3 XORs
+  each) per plane: 94 instructions per round instead of the spec formula's 102. The R^-3 is
+  not undone: the state lives in a frame that turns by 3 rows per round (ShiftBytes counts
+  and round constants are generated for each round's frame), fixed once per block;
+- AddRoundConstant: one XOR per plane, the constants loaded two planes per VLD1.
+Register allocation over the whole unrolled permutation is Belady's (evict the value used
+furthest in the future; spill slots addressed by dedicated pointer registers, so that every
+spill or reload is one instruction). The script interprets the code it writes (an emulator of
+the instructions used) against a reference Grøstl on random inputs before writing the file.
+
+  scripts/gen-neon7-groestl.py           # writes the .S file
+  scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
+  scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
+"""
+import itertools
+import os
+import random
+import re
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+OUT = os.path.join(ROOT, "crates/groestl/src/backend/arm/neon7.S")
+SBOX_RS = os.path.join(ROOT, "crates/groestl/src/sbox_circuit.rs")
+
+# --- Reference Grøstl (byte matrices, state[c][r]) -------------------------------------------
+
+
+def gmul2(x):
+    x <<= 1
+    return (x ^ 0x11B) if x & 0x100 else x
+
+
+def gmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a = gmul2(a)
+        b >>= 1
+    return r
+
+
+def make_sbox():
+    inv = [0] * 256
+    for x in range(1, 256):
+        for y in range(1, 256):
+            if gmul(x, y) == 1:
+                inv[x] = y
+                break
+    s = []
+    for x in range(256):
+        b = inv[x]
+        y = b
+        for i in range(1, 5):
+            y ^= ((b << i) | (b >> (8 - i))) & 0xFF
+        s.append(y ^ 0x63)
+    return s
+
+
+SBOX = make_sbox()
+MIXROW = [2, 2, 3, 4, 5, 3, 5, 7]
+SIGMA = {
+    (8, "P"): [0, 1, 2, 3, 4, 5, 6, 7],
+    (8, "Q"): [1, 3, 5, 7, 0, 2, 4, 6],
+    (16, "P"): [0, 1, 2, 3, 4, 5, 6, 11],
+    (16, "Q"): [1, 3, 5, 11, 0, 2, 4, 6],
+}
+ROUNDS = {8: 10, 16: 14}
+
+
+def ref_rc(cols, pq, rnd):
+    """Round constant as a byte matrix m[c][r]."""
+    m = [[0xFF if pq == "Q" else 0] * 8 for _ in range(cols)]
+    for c in range(cols):
+        if pq == "P":
+            m[c][0] = (16 * c) ^ rnd
+        else:
+            m[c][7] = 0xFF ^ (16 * c) ^ rnd
+    return m
+
+
+def ref_round(s, cols, pq, rnd):
+    rc = ref_rc(cols, pq, rnd)
+    s = [[SBOX[s[c][r] ^ rc[c][r]] for r in range(8)] for c in range(cols)]
+    sig = SIGMA[(cols, pq)]
+    s = [[s[(c + sig[r]) % cols][r] for r in range(8)] for c in range(cols)]
+    out = []
+    for c in range(cols):
+        col = []
+        for i in range(8):
+            v = 0
+            for j in range(8):
+                v ^= gmul(MIXROW[j], s[c][(i + j) % 8])
+            col.append(v)
+        out.append(col)
+    return out
+
+
+def ref_perm(s, cols, pq):
+    for r in range(ROUNDS[cols]):
+        s = ref_round(s, cols, pq, r)
+    return s
+
+
+def to_matrix(b, cols):
+    return [[b[8 * c + r] for r in range(8)] for c in range(cols)]
+
+
+def from_matrix(m):
+    return [m[c][r] for c in range(len(m)) for r in range(8)]
+
+
+def ref_compress(h, blocks, cols):
+    n = 8 * cols
+    for i in range(0, len(blocks), n):
+        m = to_matrix(blocks[i:i + n], cols)
+        hm = to_matrix([a ^ b for a, b in zip(h, blocks[i:i + n])], cols)
+        p = from_matrix(ref_perm(hm, cols, "P"))
+        q = from_matrix(ref_perm(m, cols, "Q"))
+        h = [a ^ b ^ c for a, b, c in zip(h, p, q)]
+    return h
+
+
+def ref_output(h, cols):
+    p = from_matrix(ref_perm(to_matrix(h, cols), cols, "P"))
+    return [a ^ b for a, b in zip(h, p)]
+
+
+# --- Planes: 128-bit ints, little-endian bytes; lane i = bytes 2i, 2i+1 ------------------------
+
+
+def planes_of(mats, frame):
+    """mats: (P matrix, Q matrix) for 8 columns, or (matrix of 16 columns,). Returns 8 planes:
+    lane i holds row (i + frame) % 8; bit c of the lane is column c (P in bits 0-7, Q in 8-15)."""
+    if len(mats) == 2:
+        p, q = mats
+        cols = [p[c] for c in range(8)] + [q[c] for c in range(8)]
+    else:
+        cols = mats[0]
+    out = []
+    for k in range(8):
+        v = 0
+        for i in range(8):
+            r = (i + frame) % 8
+            lane = 0
+            for c in range(16):
+                lane |= ((cols[c][r] >> k) & 1) << c
+            v |= lane << (16 * i)
+        out.append(v)
+    return out
+
+
+M128 = (1 << 128) - 1
+
+
+def ext(x, n):
+    """VEXT.8 q, x, x, #n: byte j of the result is byte j + n of x."""
+    n %= 16
+    return ((x >> (8 * n)) | (x << (8 * (16 - n)))) & M128 if n else x
+
+
+def vshl(x, counts, esize):
+    """VSHL.Un q, x, counts: element-wise shift by the signed low byte of each count element."""
+    mask = (1 << esize) - 1
+    r = 0
+    for e in range(128 // esize):
+        v = (x >> (esize * e)) & mask
+        c = (counts >> (esize * e)) & 0xFF
+        c = c - 256 if c >= 128 else c
+        v = (v << c) & mask if c >= 0 else v >> (-c)
+        r |= v << (esize * e)
+    return r
+
+
+# --- The S-box circuit, parsed from sbox_circuit.rs -------------------------------------------
+
+
+def parse_sbox(fn="sbox_small"):
+    """The gates of `fn` in sbox_circuit.rs: [(name, "xor" | "and", a, b)], and the 8 outputs
+    [(a, b or None, negated)] (output i = bit 7 - i, input u_i = bit 7 - i)."""
+    src = open(SBOX_RS, encoding="utf-8").read()
+    start = src.index(f"pub fn {fn}<")
+    body = src[start:src.index("\n}\n", start)]
+    gates = [(n, "xor" if op == "^" else "and", a, b)
+             for n, a, op, b in re.findall(r"let (\w+) = (\w+) ([\^&]) (\w+);", body)]
+    arr = body[body.rindex("[") + 1:body.rindex("]")]
+    outputs = []
+    for e in [x.strip() for x in arr.split(",") if x.strip()]:
+        a, b = re.match(r"!?\(?(\w+)(?: \^ (\w+))?\)?$", e).groups()
+        outputs.append((a, b, e.startswith("!")))
+    assert len(outputs) == 8
+    return gates, outputs
+
+
+GATES, OUTPUTS = parse_sbox()
+# The NOTs of the outputs (output i = bit 7 - i) add this constant to every S-box byte.
+NOT_CONST = sum(1 << (7 - i) for i, (_, _, neg) in enumerate(OUTPUTS) if neg)
+assert NOT_CONST == 0x63, hex(NOT_CONST)
+
+
+
+def find_remat():
+    """The last 18 ANDs of the circuit read 18 linear combinations of the inputs, all computed
+    in the top layer and otherwise live across the whole inversion. Keeping only a basis of 8
+    of them and recomputing the other 10 with one XOR each (from the basis or an earlier
+    recomputed one) needs fewer registers there. Returns (users, basis, {name: (a, b)})."""
+    lin = {f"u{i}": 1 << i for i in range(8)}
+    for n, k, a, b in GATES:
+        if k == "xor" and a in lin and b in lin:
+            lin[n] = lin[a] ^ lin[b]
+    # The last ANDs: one operand from the inversion, one from the top linear layer.
+    users = [n for n, k, a, b in GATES if k == "and" and (a in lin) != (b in lin)]
+    need = []
+    for n, k, a, b in GATES:
+        if n in users:
+            need += [v for v in (a, b) if v in lin and v not in need]
+    for basis in itertools.combinations(need, 8):
+        avail = {lin[b]: b for b in basis}
+        rest = [n for n in need if n not in basis]
+        prog = {}
+        progress = True
+        while rest and progress:
+            progress = False
+            for n in list(rest):
+                for m, a in list(avail.items()):
+                    if lin[n] ^ m in avail:
+                        prog[n] = (a, avail[lin[n] ^ m])
+                        avail[lin[n]] = n
+                        rest.remove(n)
+                        progress = True
+                        break
+        if not rest:
+            return set(users), set(basis), prog
+    raise AssertionError("no basis")
+
+
+REMAT_USERS, _, REMAT = find_remat()
+# Off: recomputing all 10 (or 8, or 4 of them) spilled less (13-16 spill instructions per round
+# against 18) but cost more with the recomputing XORs (21-23 instructions against 18).
+USE_REMAT = os.environ.get("NEON7_REMAT", "0") == "1"
+
+
+def late_value(p, env, late, v):
+    if v not in REMAT:
+        return env[v]
+    if v not in late:
+        a, b = REMAT[v]
+        late[v] = p.op("xor", [late_value(p, env, late, a), late_value(p, env, late, b)])
+    return late[v]
+
+
+SBOX_T = None  # set below, once Prog exists
+
+# --- IR: straight-line ops on 128-bit values --------------------------------------------------
+
+
+class Prog:
+    def __init__(self):
+        self.ops = []  # (dst, kind, srcs, imm)
+        self.n = 0
+
+    def new(self):
+        self.n += 1
+        return self.n - 1
+
+    def op(self, kind, srcs, imm=None):
+        d = self.new()
+        self.ops.append((d, kind, tuple(srcs), imm))
+        return d
+
+
+def rot(p, x, k):
+    return p.op("ext", [x], (2 * k) % 16)
+
+
+def build_perm(wide, pq, inputs, sbox_t):
+    """One permutation (P and Q of Grøstl-224/256 side by side when not wide). Returns
+    (outputs, final frame, constants in op order: dict op-dst -> 128-bit value)."""
+    p = Prog()
+    a = [p.new() for _ in range(8)]
+    assert a == inputs
+    cols = 16 if wide else 8
+    esize = 16 if wide else 8
+    frame = 0
+    consts = {}
+    for rnd in range(ROUNDS[cols]):
+        pend = 0xA5 if rnd > 0 else 0
+        if wide:
+            m = ref_rc(16, pq, rnd)
+            mats = ([[b ^ pend for b in col] for col in m],)
+        else:
+            mp, mq = ref_rc(8, "P", rnd), ref_rc(8, "Q", rnd)
+            mats = ([[b ^ pend for b in col] for col in mp], [[b ^ pend for b in col] for col in mq])
+        rcp = planes_of(mats, frame)
+        sb = instantiate(p, sbox_t, a, rcp, consts)
+        # ShiftBytes: lane i (row (i + frame) % 8) rotated right by sigma.
+        vl = vr = 0
+        for i in range(8):
+            r = (i + frame) % 8
+            if wide:
+                sg = SIGMA[(16, pq)][r]
+                lc, rcnt = [(esize - sg) & 0xFF], [(-sg) & 0xFF]
+                vl |= lc[0] << (16 * i)
+                vr |= rcnt[0] << (16 * i)
+            else:
+                for half, who in ((0, "P"), (1, "Q")):
+                    sg = SIGMA[(8, who)][r]
+                    vl |= ((8 - sg) & 0xFF) << (16 * i + 8 * half)
+                    vr |= ((-sg) & 0xFF) << (16 * i + 8 * half)
+        cl = p.op("ldc2", [])
+        cr = p.op("ldc_hi", [cl])
+        consts[cl], consts[cr] = vl, vr
+        sh = []
+        for k in range(8):
+            x1 = p.op("shl", [sb[k], cl], esize)
+            x2 = p.op("shl", [sb[k], cr], esize)
+            sh.append(p.op("orr", [x1, x2]))
+        # MixBytes, R^-3 of it: 2(2x + R^3 v) + v, in an order that keeps few values live:
+        # (2x)_k = x_(k-1) (+ x_7 for k = 1, 3, 4), (2x)_0 = x_7, and the same for w.
+        x, v, w, a = {}, {}, {}, [None] * 8
+
+        def xv(k):
+            t = p.op("xor", [sh[k], rot(p, sh[k], 1)])
+            r3t = rot(p, t, 3)
+            x[k] = p.op("xor", [t, r3t])
+            vv = p.op("xor", [rot(p, t, 1), r3t])
+            v[k] = p.op("xor", [vv, rot(p, sh[k], 7)])
+
+        def dbl(z, k):
+            if k == 0:
+                return z[7]
+            return p.op("xor", [z[k - 1], z[7]]) if k in (1, 3, 4) else z[k - 1]
+
+        def mk_w(k):
+            w[k] = p.op("xor", [dbl(x, k), rot(p, v[k], 3)])
+
+        def mk_out(k):
+            a[k] = p.op("xor", [dbl(w, k), v[k]])
+
+        xv(7)
+        xv(6)
+        mk_w(7)
+        for k in range(6):
+            xv(k)
+            mk_w(k)
+            mk_out(k)
+        mk_w(6)
+        mk_out(6)
+        mk_out(7)
+        frame = (frame - 3) % 8
+    return p, a, frame, consts
+
+
+def sbox_template():
+    """AddRoundConstant and SubBytes of one round: inputs are values 0-7 (the planes).
+    Returns (prog, outputs, the constant loads of planes 0-7)."""
+    p = Prog()
+    a = [p.new() for _ in range(8)]
+    ld = []
+    for _ in range(4):
+        ld.append(p.op("ldc2", []))
+        ld.append(p.op("ldc_hi", [ld[-1]]))
+    s = [p.op("xor", [a[k], ld[k]]) for k in range(8)]
+    env = {f"u{i}": s[7 - i] for i in range(8)}
+    late = {}
+    for name, kind, x, y in GATES:
+        if name in REMAT_USERS and USE_REMAT:
+            env[name] = p.op(kind, [late_value(p, env, late, x), late_value(p, env, late, y)])
+        else:
+            env[name] = p.op(kind, [env[x], env[y]])
+    o = [p.op("xor", [env[x], env[y]]) if y else env[x] for x, y, _ in OUTPUTS]
+    return p, [o[7 - k] for k in range(8)], ld
+
+
+def instantiate(p, tmpl, inputs, rcp, consts):
+    """Appends the template's ops (in their order) to p; returns the output values."""
+    tp, touts, ld = tmpl
+    m = {k: inputs[k] for k in range(8)}
+    for d, kind, srcs, imm in tp.ops:
+        m[d] = p.op(kind, [m[x] for x in srcs], imm)
+    for k in range(8):
+        consts[m[ld[k]]] = rcp[k]
+    return [m[x] for x in touts]
+
+
+def spill_cost(tp, outs, nregs=16):
+    """Spills plus reloads of Belady's allocation of `tp` (inputs 0-7 live in registers), a
+    leaner copy of `allocate` for the schedule search. More than 9 spill slots cost extra."""
+    ops = tp.ops
+    end = len(ops)
+    uses = {}
+    for i, (_, kind, srcs, _) in enumerate(ops):
+        for x in srcs if kind != "ldc_hi" else ():
+            uses.setdefault(x, []).append(i)
+    for v in outs:
+        uses.setdefault(v, []).append(end)
+    for v in uses:
+        uses[v].append(10**9)
+    ptr = dict.fromkeys(uses, 0)
+    inreg = set(range(8))
+    stored = set()
+    cost = 0
+    maxslots = 0
+
+    def nxt(v, i):
+        lst = uses[v]
+        j = ptr[v]
+        while lst[j] < i:
+            j += 1
+        ptr[v] = j
+        return lst[j]
+
+    def make_room(i, keep):
+        nonlocal cost, maxslots
+        if len(inreg) < nregs:
+            return
+        v = max((x for x in inreg if x not in keep), key=lambda x: nxt(x, i))
+        inreg.discard(v)
+        if nxt(v, i) < 10**9 and v not in stored:
+            stored.add(v)
+            cost += 1
+            maxslots = max(maxslots, len(stored))
+
+    for i, (d, kind, srcs, imm) in enumerate(ops):
+        srcs = srcs if kind != "ldc_hi" else ()
+        keep = set(srcs)
+        for x in srcs:
+            if x not in inreg:
+                make_room(i, keep)
+                inreg.add(x)
+                cost += 1
+        for x in keep:
+            if nxt(x, i + 1) >= 10**9:
+                inreg.discard(x)
+                stored.discard(x)
+        make_room(i, ())
+        if nxt(d, i + 1) < 10**9:
+            inreg.add(d)
+    return cost + 10 * max(0, maxslots - len(SLOT_REGS))
+
+
+def optimize_order(tmpl, iters, seed):
+    """Simulated annealing over the template's topological orders, cost = spills and reloads
+    of the Belady allocation on 16 registers."""
+    tp, outs, ld = tmpl
+    rng = random.Random(seed)
+    ops = list(tp.ops)
+    defpos = lambda order: {op[0]: i for i, op in enumerate(order)}
+    cur = ops
+    q = Prog()
+    q.n = tp.n
+
+    def cost(order):
+        q.ops = order
+        return spill_cost(q, outs)
+
+    c = cost(cur)
+    best, bc = cur, c
+    temp = 2.0
+    for it in range(iters):
+        temp = 2.0 * (1 - it / iters) + 0.05
+        i = rng.randrange(len(cur))
+        pos = defpos(cur)
+        d, kind, srcs, imm = cur[i]
+        lo = max([pos[x] + 1 for x in srcs if x in pos], default=0)
+        users = [j for j, op in enumerate(cur) if d in op[2]]
+        hi = min(users, default=len(cur))
+        if hi - lo <= 1:
+            continue
+        j = rng.randrange(lo, hi)
+        if j == i:
+            continue
+        new = cur[:i] + cur[i + 1:]
+        new.insert(j if j < i else j - 1, cur[i])
+        nc = cost(new)
+        if nc <= c or rng.random() < pow(2.718, (c - nc) / temp):
+            cur, c = new, nc
+            if c < bc:
+                best, bc = cur, c
+    r = Prog()
+    r.ops, r.n = best, tp.n
+    return (r, outs, ld), bc
+
+
+SBOX_T = sbox_template()
+
+
+# --- Register allocation (Belady) and emission ------------------------------------------------
+
+SLOT_REGS = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"]
+CONST_REG = "r3"
+
+
+def slot_reg(s):
+    return SLOT_REGS[s] if s < len(SLOT_REGS) else f"slot{s}"
+
+
+def qd(q):
+    return f"{{d{2 * q}-d{2 * q + 1}}}"
+
+
+def allocate(p, live_in, outs, final_regs, slot_regs=None):
+    """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
+    outs: values that must end in final_regs. Returns (lines, constant values in load order)."""
+    ops = p.ops
+    end = len(ops)
+    uses = {}
+    partner = {}  # a pair load's first value -> its second (loaded by the same instruction)
+    for i, (d, kind, srcs, _) in enumerate(ops):
+        if kind == "ldc_hi":
+            partner[srcs[0]] = d
+            continue
+        for s in srcs:
+            uses.setdefault(s, []).append(i)
+    for v in outs:
+        uses.setdefault(v, []).append(end)
+    ptr = {v: 0 for v in uses}
+    final = final_regs is not None
+
+    def next_use(v, i):
+        lst = uses.get(v, [])
+        j = ptr.get(v, 0)
+        while j < len(lst) and lst[j] < i:
+            j += 1
+        ptr[v] = j
+        return lst[j] if j < len(lst) else None
+
+    reg = dict(live_in)  # value -> register
+    occ = {r: v for v, r in reg.items()}
+    slot = {}  # value -> slot index (a copy in memory)
+    free_slots = list(range(64))
+    target = dict(zip(outs, final_regs)) if final_regs else {}
+    sr = slot_regs or SLOT_REGS
+    slot_reg = lambda s: sr[s] if s < len(sr) else f"slot{s}"  # noqa: E731
+    lines = []
+    order = []
+
+    def free_reg(i, keep):
+        for r in range(16):
+            if r not in occ:
+                return r
+        # Evict the value used furthest in the future.
+        best, bestd = None, -1
+        for r, v in occ.items():
+            if v in keep:
+                continue
+            d = next_use(v, i)
+            d = 10**9 if d is None else d
+            if d > bestd:
+                best, bestd = r, d
+        v = occ.pop(best)
+        del reg[v]
+        if bestd < 10**9 and v not in slot:
+            s = free_slots.pop(0)
+            slot[v] = s
+            lines.append(f"vst1.64 {qd(best)}, [{slot_reg(s)}]")
+        return best
+
+    def evict(r, i):
+        v = occ.pop(r)
+        del reg[v]
+        if next_use(v, i) is not None and v not in slot:
+            s = free_slots.pop(0)
+            slot[v] = s
+            lines.append(f"vst1.64 {qd(r)}, [{slot_reg(s)}]")
+
+    def free_pair(i):
+        """Two consecutive registers, evicting the values used furthest in the future."""
+        best, bkey = None, None
+        for r in range(15):
+            key = min(10**9 if x not in occ else (next_use(occ[x], i) or 10**9) for x in (r, r + 1))
+            if bkey is None or key > bkey:
+                best, bkey = r, key
+        for x in (best, best + 1):
+            if x in occ:
+                evict(x, i)
+        return best
+
+    def release(v):
+        if v in reg:
+            del occ[reg.pop(v)]
+        if v in slot:
+            free_slots.append(slot.pop(v))
+            free_slots.sort()
+
+    for i, (d, kind, srcs, imm) in enumerate(ops):
+        if kind == "ldc_hi":
+            continue
+        if kind == "ldc2":
+            r = free_pair(i)
+            e = partner[d]
+            reg[d], reg[e] = r, r + 1
+            occ[r], occ[r + 1] = d, e
+            lines.append(f"vld1.64 {{d{2 * r}-d{2 * r + 3}}}, [{CONST_REG}]!")
+            order += [d, e]
+            for v in (d, e):
+                if next_use(v, i + 1) is None:
+                    release(v)
+            continue
+        keep = set(srcs)
+        for s in srcs:
+            if s not in reg:
+                r = free_reg(i, keep)
+                lines.append(f"vld1.64 {qd(r)}, [{slot_reg(slot[s])}]")
+                reg[s] = r
+                occ[r] = s
+        rs = [reg[s] for s in srcs]
+        for s in set(srcs):
+            if next_use(s, i + 1) is None:
+                release(s)
+        # An output goes straight to its final register when that one is free.
+        r = target[d] if d in target and target[d] not in occ else free_reg(i, set())
+        reg[d] = r
+        occ[r] = d
+        if kind == "ext":
+            lines.append(f"vext.8 q{r}, q{rs[0]}, q{rs[0]}, #{imm}")
+        elif kind == "imm":
+            lines.append(f"vmov.i8 q{r}, #0x{imm:02x}")
+        elif kind == "add8":
+            lines.append(f"vadd.i8 q{r}, q{rs[0]}, q{rs[0]}")
+        elif kind == "sar7":
+            lines.append(f"vshr.s8 q{r}, q{rs[0]}, #7")
+        elif kind == "shl":
+            lines.append(f"vshl.u{imm} q{r}, q{rs[0]}, q{rs[1]}")
+        else:
+            mn = {"xor": "veor", "and": "vand", "orr": "vorr"}[kind]
+            lines.append(f"{mn} q{r}, q{rs[0]}, q{rs[1]}")
+        if next_use(d, i + 1) is None:
+            release(d)
+    # Move the outputs into final_regs (reloads first need free registers: outputs in memory are
+    # reloaded straight into their final register once it is free).
+    want = dict(zip(outs, final_regs or []))
+    pending = [v for v in outs if final and reg.get(v) != want[v]]
+    while pending:
+        pending = [v for v in pending if reg.get(v) != want[v]]
+        if not pending:
+            break
+        progress = False
+        for v in list(pending):
+            t = want[v]
+            if t in occ and occ[t] not in want:
+                del reg[occ.pop(t)]  # a dead value
+            if t not in occ:
+                if v in reg:
+                    lines.append(f"vorr q{t}, q{reg[v]}, q{reg[v]}")
+                    del occ[reg[v]]
+                else:
+                    lines.append(f"vld1.64 {qd(t)}, [{slot_reg(slot[v])}]")
+                reg[v] = t
+                occ[t] = v
+                pending.remove(v)
+                progress = True
+        if not progress:
+            # A cycle of register-resident outputs: swap one into place.
+            v = pending[0]
+            t = want[v]
+            u = occ[t]
+            a = reg[v]
+            lines.append(f"vswp q{a}, q{t}")
+            occ[a], occ[t] = u, v
+            reg[u], reg[v] = a, t
+            pending.remove(v)
+    return lines, order
+
+
+def gen_perm(wide, sbox_t):
+    """The permutation body: straight-line code from the live-in registers to planes 0-7 in
+    q0-q7. Returns (lines, {pq: constant table in load order}, end frame)."""
+    tables = {}
+    for pq in (("P", "Q") if wide else ("P",)):
+        p, outs, frame, consts = build_perm(wide, pq, list(range(8)), sbox_t)
+        live_in = LIVE_IN_WIDE if wide else LIVE_IN_512
+        lines, order = allocate(p, {plane: r for r, plane in live_in.items()}, outs, list(range(8)))
+        tables[pq] = [consts[d] for d in order]
+    return lines, tables, frame
+
+
+# Transposition output order: register d_i holds plane PI[i] (see `transpose`).
+PI = [0, 2, 1, 3, 4, 6, 5, 7]
+# Live-in registers of the permutation bodies (register -> plane), as the prologues leave them.
+LIVE_IN_512 = {4: PI[0], 0: PI[1], 5: PI[2], 1: PI[3], 6: PI[4], 2: PI[5], 7: PI[6], 3: PI[7]}
+LIVE_IN_WIDE = {0: PI[0], 4: PI[1], 1: PI[2], 5: PI[3], 2: PI[4], 6: PI[5], 3: PI[6], 7: PI[7]}
+
+
+# --- The functions around the permutation bodies ----------------------------------------------
+
+SLOTS = 16 * len(SLOT_REGS)
+RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
+BODY = {False: ".Lneon7_perm512", True: ".Lneon7_perm1024"}
+PENDING_PLANES = [k for k in range(8) if (0xA5 >> k) & 1]
+
+
+def masks():
+    return ["vmov.i8 q8, #0x33", "vmov.i8 q9, #0xcc", "vmov.i8 q10, #0x55", "vmov.i8 q11, #0xaa"]
+
+
+def swapmove(a, b, sh):
+    """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
+    with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
+    if sh == 4:
+        return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
+    lo, hi = {2: (8, 9), 1: (10, 11)}[sh]
+    return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{lo}",
+            f"vbit q{a}, q13, q{hi}"]
+
+
+def transpose(a, inverse=False):
+    """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
+    the word index (three swap stages on q registers; two VSWP re-pair the words for the last
+    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q8-q13."""
+    s4 = swapmove(a, a + 2, 4) + swapmove(a + 1, a + 3, 4)
+    s2 = swapmove(a, a + 1, 2) + swapmove(a + 2, a + 3, 2)
+    sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
+    s1 = swapmove(a, a + 1, 1) + swapmove(a + 2, a + 3, 1)
+    return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
+
+
+def frame_fix(frame):
+    n = 2 * ((-frame) % 8)
+    return [f"vext.8 q{k}, q{k}, q{k}, #{n}" for k in range(8)] if n else []
+
+
+def table_address(label, tag):
+    pc = f".Lpc_{tag}"
+    return [f"movw r3, #:lower16:({label} - ({pc} + 8))", f"movt r3, #:upper16:({label} - ({pc} + 8))",
+            f"{pc}: add r3, pc, r3"]
+
+
+def prologue(name, frame_bytes, base):
+    lines = [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
+             "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{frame_bytes}"]
+    for i, r in enumerate(SLOT_REGS):
+        lines.append(f"add {r}, sp, #{base + 16 * i}")
+    return lines
+
+
+def epilogue(name, frame_bytes):
+    return [f"add sp, sp, #{frame_bytes}", "vpop {d8-d15}", "pop {r4-r12, pc}", f".size {name}, .-{name}"]
+
+
+def fn_c512(frame):
+    name = "slicewise_groestl_neon7bs_c512"
+    fb = 64 + SLOTS
+    L = prologue(name, fb, 64) + masks()
+    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
+    L += ["vstmia sp, {d0-d7}", "cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
+    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0)
+    L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
+    L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
+    L += table_address(RC_LABEL[(False, "P")], "c512") + [f"bl {BODY[False]}"] + frame_fix(frame)
+    pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
+    for a, b in pairs:
+        L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
+    L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
+    L += ["vstmia sp, {d16-d23}", "subs r2, r2, #1", "bne .Lc512_loop", ".Lc512_done:"]
+    L += ["vldmia sp, {d0-d7}"] + masks() + transpose(0, True)
+    L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
+    return L + epilogue(name, fb)
+
+
+def fn_o512(frame):
+    name = "slicewise_groestl_neon7bs_o512"
+    fb = 64 + SLOTS
+    L = prologue(name, fb, 64) + masks()
+    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
+    L += ["vstmia sp, {d0-d7}"] + [f"vorr q{4 + i}, q{i}, q{i}" for i in range(4)]
+    L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
+    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"] + frame_fix(frame)
+    # The constant the S-box NOTs left after the last round (0xa5 in every byte).
+    L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
+    pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
+    L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs]
+    L += ["vldmia sp, {d16-d23}"] + [f"veor q{a}, q{a}, q{8 + i}" for i, (a, _) in enumerate(pairs)]
+    L += ["vswp q2, q4", "vswp q3, q5"] + masks() + transpose(0, True)
+    L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
+    return L + epilogue(name, fb)
+
+
+def load_wide(src, post):
+    L = [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [{src}]!" for i in range(4)]
+    if not post:
+        L.append(f"sub {src}, {src}, #128")
+    return L + masks() + transpose(0) + transpose(4) + [f"vzip.8 q{i}, q{4 + i}" for i in range(4)]
+
+
+def fn_c1024(frame):
+    name = "slicewise_groestl_neon7bs_c1024"
+    fb = 256 + SLOTS
+    mu = LIVE_IN_WIDE
+    acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{mu[i]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
+    L = prologue(name, fb, 256) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
+    L += ["cmp r2, #0", "beq .Lc1024_done", ".Lc1024_loop:"] + load_wide("r1", True)
+    L += ["add r3, sp, #128", "vstmia r3, {d0-d15}", "vldmia sp, {d16-d31}"]
+    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)]
+    L += table_address(RC_LABEL[(True, "P")], "c1024p") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    L += ["add r3, sp, #128", "vldmia r3, {d0-d15}"]
+    L += table_address(RC_LABEL[(True, "Q")], "c1024q") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"]
+    L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True)
+    L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
+    return L + epilogue(name, fb)
+
+
+def fn_o1024(frame):
+    name = "slicewise_groestl_neon7bs_o1024"
+    fb = 128 + SLOTS
+    mu = LIVE_IN_WIDE
+    L = prologue(name, fb, 128) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
+    L += table_address(RC_LABEL[(True, "P")], "o1024") + [f"bl {BODY[True]}"] + frame_fix(frame)
+    L += ["vldmia sp, {d16-d31}"] + [f"veor q{mu[i]}, q{mu[i]}, q{8 + i}" for i in range(8)]
+    L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
+    L += [f"vuzp.8 q{a}, q{b}" for a, b in [(0, 2), (1, 3), (4, 6), (5, 7)]] + ["vswp q2, q4", "vswp q3, q5"]
+    L += masks() + transpose(0, True) + transpose(4, True)
+    L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
+    return L + epilogue(name, fb)
+
+
+
+# --- neon7tt: T-tables with NEON accumulation (paper [V] §5.1); NOT constant-time ------------
+#
+# The state lives in stack buffers, one 64-bit word per column in the canonical order (row 0 in
+# the most significant byte, so the byte of row r is at offset 7 - r). Every output column is
+# the XOR of eight 64-bit table words T_r[byte] (the tables of `ttable64`, passed by Rust):
+# LDRB of the input byte, one ADD forming the address, one VLD1.64 and one VEOR. Q's all-ones
+# round constant costs nothing: T_r[b ^ 0xff] is at (T_r + 2048) - 8b - 8, a SUB instead of the
+# ADD and a VLDR offset of -8 (Q's bases are moved by 2048 while Q's columns are computed).
+# r4-r11 hold the eight table bases; r12 the byte, lr the address; the sixteen accumulators are
+# d16-d31, stored with one VSTM per round.
+
+TT_BASES = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+
+
+def tt_body(cols, halves, rounds, start, bufs):
+    """Rounds of the permutations named in `halves` ("P", "Q"; side by side for 8 columns)
+    from the buffer at sp + start, ping-ponging between sp + bufs[0] and sp + bufs[1]. The
+    result is in d16-d31 (and in the last buffer written)."""
+    L = []
+    src = start
+    for i in range(rounds):
+        for h, pq in enumerate(halves):
+            sigma = SIGMA[(cols, pq)]
+            if pq == "Q":
+                L += [f"add {b}, {b}, #2048" for b in TT_BASES]
+            for j in range(cols):
+                acc = f"d{16 + cols * h + j}"
+                for r in range(8):
+                    c = (j + sigma[r]) % cols
+                    L.append(f"ldrb r12, [sp, #{src + 8 * (cols * h + c) + 7 - r}]")
+                    k = (16 * c) ^ i
+                    if k and ((pq == "P" and r == 0) or (pq == "Q" and r == 7)):
+                        L.append(f"eor r12, r12, #{k}")
+                    L.append(f"{'add' if pq == 'P' else 'sub'} lr, {TT_BASES[r]}, r12, lsl #3")
+                    addr = "[lr]" if pq == "P" else "[lr, #-8]"
+                    if r == 0:
+                        L.append(f"vldr {acc}, {addr}")
+                    else:
+                        t = f"d{r % 8}"
+                        L += [f"vldr {t}, {addr}", f"veor {acc}, {acc}, {t}"]
+            if pq == "Q":
+                L += [f"sub {b}, {b}, #2048" for b in TT_BASES]
+        dst = bufs[0] if src != bufs[0] else bufs[1]
+        n = cols * len(halves)
+        L += [f"add r3, sp, #{dst}", f"vstmia r3, {{d16-d{15 + n}}}"]
+        src = dst
+    return L
+
+
+def tt_prologue(name, fb):
+    L = [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
+         "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{fb}"]
+    return L + [f"add {b}, r3, #{2048 * r}" for r, b in enumerate(TT_BASES)]
+
+
+def tt_functions():
+    """void slicewise_groestl_neon7tt_c512(uint64_t h[8], const uint8_t *blocks, size_t n,
+    const uint64_t tables[8][256]), _o512(uint64_t h[8], (unused), (unused), tables) and the
+    1024-bit versions (h[16])."""
+    L = []
+    # Grøstl-224/256: buffers A = sp, B = sp + 128 (P in columns 0-7, Q in 8-15).
+    name = "slicewise_groestl_neon7tt_c512"
+    L += tt_prologue(name, 256) + ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
+    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + [f"vrev64.8 q{i}, q{i}" for i in range(4)]
+    L += ["vldmia r0, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
+    L += ["mov r3, sp", "vstmia r3!, {d8-d15}", "vstmia r3, {d0-d7}"]
+    L += tt_body(8, ("P", "Q"), 10, 0, (128, 0))
+    L += [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)] + ["vldmia r0, {d0-d7}"]
+    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(4)] + ["vstmia r0, {d0-d7}"]
+    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 256)
+    name = "slicewise_groestl_neon7tt_o512"
+    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d7}", "vstmia sp, {d0-d7}"]
+    L += tt_body(8, ("P",), 10, 0, (128, 0))
+    L += ["vldmia r0, {d0-d7}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(4)]
+    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 256)
+    # Grøstl-384/512: A = sp, B = sp + 128, M = sp + 256 (Q's input).
+    name = "slicewise_groestl_neon7tt_c1024"
+    L += tt_prologue(name, 384) + ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
+    L += [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [r1]!" for i in range(4)] + [f"vrev64.8 q{i}, q{i}" for i in range(8)]
+    L += ["vldmia r0, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
+    L += ["vstmia sp, {d16-d31}", "add r3, sp, #256", "vstmia r3, {d0-d15}"]
+    acc = ["vldmia r0, {d0-d15}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r0, {d0-d15}"]
+    L += tt_body(16, ("P",), 14, 0, (128, 0)) + acc
+    L += tt_body(16, ("Q",), 14, 256, (0, 128)) + acc
+    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 384)
+    name = "slicewise_groestl_neon7tt_o1024"
+    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d15}", "vstmia sp, {d0-d15}"]
+    L += tt_body(16, ("P",), 14, 0, (128, 0))
+    L += ["vldmia r0, {d0-d15}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
+    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 256)
+    return L
+
+
+def tt_tables():
+    out = []
+    for r in range(8):
+        for x in range(256):
+            w = 0
+            for i in range(8):
+                w |= gmul(MIXROW[(r - i) % 8], SBOX[x]) << (56 - 8 * i)
+            out.append(w)
+    return out
+
+
+def tt_check(lines, rng):
+    tab = b"".join(w.to_bytes(8, "little") for w in tt_tables())
+    for cols, c_fn, o_fn in ((8, "slicewise_groestl_neon7tt_c512", "slicewise_groestl_neon7tt_o512"),
+                             (16, "slicewise_groestl_neon7tt_c1024", "slicewise_groestl_neon7tt_o1024")):
+        n = 8 * cols
+        for nblocks in (0, 1, 2):
+            mach = Machine(lines, {})
+            mach.mem[0x40000:0x40000 + len(tab)] = tab
+            h = [rng.randrange(256) for _ in range(n)]
+            blocks = [rng.randrange(256) for _ in range(n * nblocks)]
+            words = lambda b: b"".join(bytes(reversed(b[8 * c:8 * c + 8])) for c in range(cols))
+            mach.mem[0x1000:0x1000 + n] = words(h)
+            mach.mem[0x2000:0x2000 + len(blocks)] = bytes(blocks)
+            mach.run(c_fn, [0x1000, 0x2000, nblocks, 0x40000])
+            want = ref_compress(h, blocks, cols)
+            assert bytes(mach.mem[0x1000:0x1000 + n]) == words(want), (c_fn, nblocks)
+            mach.run(o_fn, [0x1000, 0, 0, 0x40000])
+            assert bytes(mach.mem[0x1000:0x1000 + n]) == words(ref_output(want, cols)), o_fn
+
+
+
+# --- neon7vp: bytesliced, vector-permute S-box with VTBL (paper [V] §5.3) -------------------
+#
+# One q register per row: P's row in the low d half and Q's in the high half (Grøstl-224/256),
+# or columns 0-7 and 8-15 of one permutation (Grøstl-384/512, P then Q). Per row: one VTBL pair
+# does ShiftBytes (indices loaded with the row's key), one VEOR adds the round constant, and the
+# S-box is Hamburg's vector permute (the `vpaes` tables of consts.rs, nine 16-byte look-ups,
+# i.e. 18 VTBL.8 on d registers). The S-box leaves S(x) ^ 0x63, folded into the next round's
+# keys. MixBytes is the synthesized word program (crates/groestl/src/generated/mixbytes.rs:
+# 43 XORs and 16 doublings of 4 instructions), register-allocated like the bitsliced body.
+# Rows live in a stack buffer between the two halves of a round (the S-box needs 7 table
+# registers). Constant-time: VTBL is a register permute.
+
+VPAES = {}
+for _name, _lo, _hi in re.findall(r"pub const (\w+): \[u64; 2\] = \[(0x[0-9A-F_]+), (0x[0-9A-F_]+)\]",
+                                   open(os.path.join(ROOT, "crates/groestl/src/consts.rs"), encoding="utf-8").read()):
+    VPAES[_name] = int(_lo.replace("_", ""), 16) | int(_hi.replace("_", ""), 16) << 64
+VP_TABLES = ["IPT_LO", "IPT_HI", "INVA", "INV", "SBOU", "SBOT"]  # q10-q15
+VP_SLOTS = ["r10", "r11", "r12"]  # spill slots of the MixBytes program
+
+
+def mix_program():
+    """The word program of generated/mixbytes.rs: [(name, "xor", a, b) | (name, "mb", x, y, z)]."""
+    src = open(os.path.join(ROOT, "crates/groestl/src/generated/mixbytes.rs"), encoding="utf-8").read()
+    prog = []
+    for name, fn, args in re.findall(r"let (\w+) = \$(xor|mb_out)\(([^)]*)\);", src):
+        prog.append((name, fn, [a.strip() for a in args.split(",")]))
+    outs = re.search(r"\[(t\d+(?:, t\d+){7})\]", src).group(1).split(", ")
+    return prog, outs
+
+
+def vp_mix_ir():
+    """MixBytes of rows q0-q7 as IR (inputs 0-7 = rows), with doublings (a + a) ^ (0x1b & (a >> 7))."""
+    p = Prog()
+    env = {f"x{i}": p.new() for i in range(8)}
+    prog, outs = mix_program()
+    k = p.op("imm", [], 0x1B)
+
+    def dbl(a):
+        return p.op("xor", [p.op("add8", [a]), p.op("and", [p.op("sar7", [a]), k])])
+
+    for name, fn, args in prog:
+        if fn == "xor":
+            env[name] = p.op("xor", [env[args[0]], env[args[1]]])
+        else:
+            x, y, z = (env[a] for a in args)
+            env[name] = p.op("xor", [dbl(p.op("xor", [dbl(x), y])), z])
+    return p, [env[o] for o in outs]
+
+
+def vp_sbox_row():
+    """ShiftBytes, key and S-box of the row loaded into q8 (d16-d17); result stored from q2."""
+    return [
+        "vld1.64 {d16-d17}, [r6]!", "vld1.64 {d0-d3}, [r3]!",
+        "vtbl.8 d4, {d16-d17}, d0", "vtbl.8 d5, {d16-d17}, d1", "veor q2, q2, q1",
+        "vand q3, q2, q9", "vshr.u8 q4, q2, #4",
+        "vtbl.8 d10, {d20-d21}, d6", "vtbl.8 d11, {d20-d21}, d7",
+        "vtbl.8 d12, {d22-d23}, d8", "vtbl.8 d13, {d22-d23}, d9", "veor q5, q5, q6",
+        "vand q3, q5, q9", "vshr.u8 q4, q5, #4", "veor q5, q4, q3",
+        "vtbl.8 d12, {d24-d25}, d6", "vtbl.8 d13, {d24-d25}, d7",
+        "vtbl.8 d14, {d26-d27}, d8", "vtbl.8 d15, {d26-d27}, d9", "veor q7, q7, q6",
+        "vtbl.8 d0, {d26-d27}, d10", "vtbl.8 d1, {d26-d27}, d11", "veor q0, q0, q6",
+        "vtbl.8 d2, {d26-d27}, d14", "vtbl.8 d3, {d26-d27}, d15", "veor q1, q1, q5",
+        "vtbl.8 d12, {d26-d27}, d0", "vtbl.8 d13, {d26-d27}, d1", "veor q6, q6, q4",
+        "vtbl.8 d4, {d28-d29}, d2", "vtbl.8 d5, {d28-d29}, d3",
+        "vtbl.8 d6, {d30-d31}, d12", "vtbl.8 d7, {d30-d31}, d13", "veor q2, q2, q3",
+        "vst1.64 {d4-d5}, [r7]!",
+    ]
+
+
+def vp_body(mix_lines, rounds):
+    """Rows in the buffer at r4 (128 bytes), constants from r3: per round the six S-box tables,
+    then per row its VTBL indices and key. Ends with the rows in q0-q7 and in the buffer."""
+    L = []
+    for _ in range(rounds):
+        L += ["vldmia r3!, {d20-d31}", "vmov.i8 q9, #0x0f", "mov r6, r4", "mov r7, r5"]
+        for _r in range(8):
+            L += vp_sbox_row()
+        L += ["vldmia r5, {d0-d15}"] + mix_lines + ["vstmia r4, {d0-d15}"]
+    return L
+
+
+def vp_consts(cols, pq):
+    """Constant stream of one permutation: per round the tables, then (indices, key) per row."""
+    out = []
+    for rnd in range(ROUNDS[cols]):
+        out += [VPAES[t] for t in VP_TABLES]
+        pend = 0xA5 if rnd else 0
+        for r in range(8):
+            idx = key = 0
+            for pos in range(16):
+                if cols == 8:
+                    who, c = ("P", pos) if pos < 8 else ("Q", pos - 8)
+                    src = (c + SIGMA[(8, who)][r]) % 8
+                    rc = ref_rc(8, who, rnd)[src][r]
+                    i = src + (8 if who == "Q" else 0)
+                else:
+                    src = (pos + SIGMA[(16, pq)][r]) % 16
+                    rc = ref_rc(16, pq, rnd)[src][r]
+                    i = src
+                idx |= i << (8 * pos)
+                key |= (rc ^ pend) << (8 * pos)
+            out += [idx, key]
+    return out
+
+
+def vp_transpose(d0):
+    """8 x 8 byte transpose of d(d0)..d(d0+7) (columns to rows), VTRN at three sizes."""
+    L = []
+    for size, pairs in ((8, [(0, 1), (2, 3), (4, 5), (6, 7)]), (16, [(0, 2), (1, 3), (4, 6), (5, 7)]),
+                        (32, [(0, 4), (1, 5), (2, 6), (3, 7)])):
+        L += [f"vtrn.{size} d{d0 + a}, d{d0 + b}" for a, b in pairs]
+    return L
+
+
+def vp_functions(mix_lines):
+    """void slicewise_groestl_neon7vp_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
+    _o512(uint8_t h[64]) and the 1024-bit versions (h[128]), block byte order as neon7bs."""
+    L = []
+    pro = lambda name, fb: [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
+                            "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{fb + 48}", "mov r4, sp",
+                            "add r5, sp, #128", "add r8, sp, #256"] + [f"add {r}, sp, #{fb + 16 * i}" for i, r in enumerate(VP_SLOTS)]
+    # Grøstl-224/256: X = sp (rows), Y = sp + 128 (S-box outputs), H = sp + 256 (8 rows of h).
+    name = "slicewise_groestl_neon7vp_c512"
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += vp_transpose(16) + ["vstmia r8, {d16-d23}", "cmp r2, #0", "beq .Lvp_c512_done", ".Lvp_c512_loop:"]
+    L += ["vld1.8 {d16-d19}, [r1]!", "vld1.8 {d20-d23}, [r1]!"] + vp_transpose(16) + ["vldmia r8, {d24-d31}"]
+    for r in range(8):
+        L += [f"veor d{2 * r}, d{24 + r}, d{16 + r}", f"vorr d{2 * r + 1}, d{16 + r}, d{16 + r}"]
+    L += ["vstmia r4, {d0-d15}"] + table_address(".Lneon7vp_rc512", "vpc512") + ["bl .Lneon7vp_perm512"]
+    L += ["vldmia r8, {d24-d31}"]
+    for r in range(8):
+        L += [f"veor d{24 + r}, d{24 + r}, d{2 * r}", f"veor d{24 + r}, d{24 + r}, d{2 * r + 1}"]
+    L += ["vstmia r8, {d24-d31}", "subs r2, r2, #1", "bne .Lvp_c512_loop", ".Lvp_c512_done:"]
+    L += ["vldmia r8, {d16-d23}"] + vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"]
+    L += epilogue(name, 368)
+    name = "slicewise_groestl_neon7vp_o512"
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += vp_transpose(16) + ["vstmia r8, {d16-d23}"]
+    for r in range(8):
+        L += [f"vorr d{2 * r}, d{16 + r}, d{16 + r}", f"vorr d{2 * r + 1}, d{16 + r}, d{16 + r}"]
+    L += ["vstmia r4, {d0-d15}"] + table_address(".Lneon7vp_rc512", "vpo512") + ["bl .Lneon7vp_perm512"]
+    L += ["vldmia r8, {d16-d23}", "vmov.i8 d24, #0xa5"]
+    for r in range(8):
+        L += [f"veor d{16 + r}, d{16 + r}, d{2 * r}", f"veor d{16 + r}, d{16 + r}, d24"]
+    L += vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"] + epilogue(name, 368)
+    # Grøstl-384/512: X = sp, Y = sp + 128, H = sp + 256 (rows, 128 bytes), M = sp + 384.
+    load = lambda src: ([f"vld1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [{src}]!" for i in range(4)]
+                        + vp_transpose(16) + vp_transpose(24)
+                        + [f"vorr d{2 * r + h}, d{16 + 8 * h + r}, d{16 + 8 * h + r}" for r in range(8) for h in (0, 1)])
+    name = "slicewise_groestl_neon7vp_c1024"
+    L += pro(name, 512) + ["add r9, sp, #384"] + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}"]
+    L += ["cmp r2, #0", "beq .Lvp_c1024_done", ".Lvp_c1024_loop:"] + load("r1") + ["vstmia r9, {d0-d15}"]
+    L += ["vldmia r8, {d16-d31}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r4, {d0-d15}"]
+    acc = ["vldmia r8, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)] + ["vstmia r8, {d16-d31}"]
+    L += table_address(".Lneon7vp_rc1024p", "vpc1024p") + ["bl .Lneon7vp_perm1024"] + acc
+    L += ["vldmia r9, {d0-d15}", "vstmia r4, {d0-d15}"]
+    L += table_address(".Lneon7vp_rc1024q", "vpc1024q") + ["bl .Lneon7vp_perm1024"] + acc
+    L += ["subs r2, r2, #1", "bne .Lvp_c1024_loop", ".Lvp_c1024_done:", "vldmia r8, {d0-d15}"]
+    unload = ([f"vorr d{16 + 8 * h + r}, d{2 * r + h}, d{2 * r + h}" for r in range(8) for h in (0, 1)]
+              + vp_transpose(16) + vp_transpose(24) + [f"vst1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [r0]!" for i in range(4)])
+    L += unload + epilogue(name, 560)
+    name = "slicewise_groestl_neon7vp_o1024"
+    L += pro(name, 512) + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}", "vstmia r4, {d0-d15}"]
+    L += table_address(".Lneon7vp_rc1024p", "vpo1024") + ["bl .Lneon7vp_perm1024"]
+    L += ["vldmia r8, {d16-d31}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vmov.i8 q8, #0xa5"]
+    L += [f"veor q{i}, q{i}, q8" for i in range(8)] + unload + epilogue(name, 560)
+    for wide, rounds in ((False, 10), (True, 14)):
+        L += [".p2align 2", ".Lneon7vp_perm1024:" if wide else ".Lneon7vp_perm512:"]
+        L += vp_body(mix_lines, rounds) + ["bx lr"]
+    return L
+
+
+def vp_generate():
+    p, outs = vp_mix_ir()
+    mix_lines, order = allocate(p, {i: i for i in range(8)}, outs, list(range(8)), VP_SLOTS)
+    assert not order and not any("[slot" in ln for ln in mix_lines), "MixBytes: constants or too many spills"
+    tables = {".Lneon7vp_rc512": vp_consts(8, "P"), ".Lneon7vp_rc1024p": vp_consts(16, "P"),
+              ".Lneon7vp_rc1024q": vp_consts(16, "Q")}
+    return vp_functions(mix_lines), tables, mix_lines
+
+
+# --- An interpreter of the emitted subset, to check the program before writing it -------------
+
+
+class Machine:
+    def __init__(self, lines, tables):
+        self.q = [0] * 16
+        self.r = {f"r{i}": 0 for i in range(13)}
+        self.r.update(sp=0xF0000, lr=0, pc=0)
+        self.mem = bytearray(1 << 20)
+        self.code, self.labels = [], {}
+        addr = 0x80000
+        self.data = {}
+        for label, words in tables.items():
+            self.data[label] = addr
+            for v in words:
+                self.mem[addr:addr + 16] = v.to_bytes(16, "little")
+                addr += 16
+        for ln in lines:
+            ln = ln.split("@")[0].strip()
+            m = re.match(r"^(\.?L?\w+):\s*(.*)$", ln)
+            if m and not ln.startswith("."):
+                self.labels[m.group(1)] = len(self.code)
+                ln = m.group(2)
+            elif m and ln.startswith(".L"):
+                self.labels[m.group(1)] = len(self.code)
+                ln = m.group(2)
+            if ln and not ln.startswith("."):
+                self.code.append(ln)
+        self.count = 0
+
+    def d(self, i):
+        return (self.q[i // 2] >> (64 * (i % 2))) & ((1 << 64) - 1)
+
+    def setd(self, i, v):
+        k, h = i // 2, i % 2
+        self.q[k] = (self.q[k] & ~(((1 << 64) - 1) << (64 * h))) | (v << (64 * h))
+
+    def dlist(self, s):
+        out = []
+        for part in s.strip("{}").split(","):
+            part = part.strip()
+            if "-" in part:
+                a, b = part.split("-")
+                out += list(range(int(a.strip()[1:]), int(b.strip()[1:]) + 1))
+            else:
+                out.append(int(part[1:]))
+        return out
+
+    def run(self, fn, args):
+        for i, v in enumerate(args):
+            self.r[f"r{i}"] = v
+        self.r["lr"] = -1
+        pc = self.labels[fn]
+        stack = []
+        while True:
+            ins = self.code[pc]
+            pc += 1
+            self.count += 1
+            op, _, rest = ins.partition(" ")
+            a = [x.strip() for x in re.split(r",(?![^{]*})", rest)] if rest else []
+            qn = lambda x: int(x[1:])
+            if op in ("veor", "vand", "vorr") and a[0][0] == "d":
+                x, y = self.d(qn(a[1])), self.d(qn(a[2]))
+                self.setd(qn(a[0]), x ^ y if op == "veor" else (x & y if op == "vand" else x | y))
+            elif op == "vmov.i8" and a[0][0] == "d":
+                self.setd(qn(a[0]), int(a[1][1:], 16) * 0x0101010101010101)
+            elif op == "vtbl.8":
+                tab = self.q[int(a[1].strip("{}").split("-")[0][1:]) // 2].to_bytes(16, "little")
+                idx = self.d(qn(a[2])).to_bytes(8, "little")
+                self.setd(qn(a[0]), int.from_bytes(bytes(tab[i] if i < 16 else 0 for i in idx), "little"))
+            elif op in ("vtrn.8", "vtrn.16", "vtrn.32"):
+                e = int(op[5:]) // 8
+                x = bytearray(self.d(qn(a[0])).to_bytes(8, "little"))
+                y = bytearray(self.d(qn(a[1])).to_bytes(8, "little"))
+                for k in range(0, 8, 2 * e):
+                    x[k + e:k + 2 * e], y[k:k + e] = y[k:k + e], x[k + e:k + 2 * e]
+                self.setd(qn(a[0]), int.from_bytes(x, "little"))
+                self.setd(qn(a[1]), int.from_bytes(y, "little"))
+            elif op == "vadd.i8":
+                x, y = self.q[qn(a[1])].to_bytes(16, "little"), self.q[qn(a[2])].to_bytes(16, "little")
+                self.q[qn(a[0])] = int.from_bytes(bytes((u + v) & 0xFF for u, v in zip(x, y)), "little")
+            elif op == "vshr.s8":
+                n = int(a[2][1:])
+                x = self.q[qn(a[1])].to_bytes(16, "little")
+                self.q[qn(a[0])] = int.from_bytes(bytes(((u - 256 if u >= 128 else u) >> n) & 0xFF for u in x), "little")
+            elif op in ("veor", "vand", "vorr"):
+                x, y = self.q[qn(a[1])], self.q[qn(a[2])]
+                self.q[qn(a[0])] = x ^ y if op == "veor" else (x & y if op == "vand" else x | y)
+            elif op == "vrev64.8":
+                b = self.q[qn(a[1])].to_bytes(16, "little")
+                self.q[qn(a[0])] = int.from_bytes(b[7::-1] + b[15:7:-1], "little")
+            elif op == "ldrb":
+                base, off = re.search(r"\[(\w+), #(\d+)\]", rest).groups()
+                self.r[a[0]] = self.mem[self.r[base] + int(off)]
+            elif op == "vldr":
+                m = re.search(r"\[(\w+)(?:, #(-?\d+))?\]", rest)
+                p = self.r[m.group(1)] + int(m.group(2) or 0)
+                self.setd(qn(a[0]), int.from_bytes(self.mem[p:p + 8], "little"))
+            elif op == "eor":
+                self.r[a[0]] = self.r[a[1]] ^ int(a[2][1:])
+            elif op == "mov":
+                self.r[a[0]] = self.r[a[1]]
+            elif op in ("add", "sub") and len(a) == 4:
+                y = self.r[a[2]] << int(a[3].split("#")[1])
+                self.r[a[0]] = self.r[a[1]] + y if op == "add" else self.r[a[1]] - y
+            elif op in ("vsri.8", "vsli.8"):
+                n = int(a[2][1:])
+                d = self.q[qn(a[0])].to_bytes(16, "little")
+                m = self.q[qn(a[1])].to_bytes(16, "little")
+                if op == "vsri.8":
+                    z = bytes((x & ~(0xFF >> n) & 0xFF) | (y >> n) for x, y in zip(d, m))
+                else:
+                    z = bytes((x & ((1 << n) - 1)) | ((y << n) & 0xFF) for x, y in zip(d, m))
+                self.q[qn(a[0])] = int.from_bytes(z, "little")
+            elif op == "vbit":
+                d, n, m = self.q[qn(a[0])], self.q[qn(a[1])], self.q[qn(a[2])]
+                self.q[qn(a[0])] = (d & ~m & M128) | (n & m)
+            elif op == "vmvn":
+                self.q[qn(a[0])] = self.q[qn(a[1])] ^ M128
+            elif op == "vext.8":
+                assert a[1] == a[2]
+                self.q[qn(a[0])] = ext(self.q[qn(a[1])], int(a[3][1:]))
+            elif op in ("vshl.u8", "vshl.u16") and a[2].startswith("q"):
+                self.q[qn(a[0])] = vshl(self.q[qn(a[1])], self.q[qn(a[2])], int(op[6:]))
+            elif op in ("vshl.u8", "vshr.u8"):
+                n = int(a[2][1:])
+                x = self.q[qn(a[1])]
+                bs = x.to_bytes(16, "little")
+                bs = bytes(((b << n) & 0xFF) if op == "vshl.u8" else (b >> n) for b in bs)
+                self.q[qn(a[0])] = int.from_bytes(bs, "little")
+            elif op == "vmov.i8":
+                self.q[qn(a[0])] = int(a[1][1:], 16) * int("01" * 16, 16)
+            elif op == "vswp":
+                if a[0][0] == "q":
+                    i, j = qn(a[0]), qn(a[1])
+                    self.q[i], self.q[j] = self.q[j], self.q[i]
+                else:
+                    i, j = qn(a[0]), qn(a[1])
+                    x, y = self.d(i), self.d(j)
+                    self.setd(i, y)
+                    self.setd(j, x)
+            elif op in ("vzip.8", "vuzp.8"):
+                i, j = qn(a[0]), qn(a[1])
+                x, y = self.q[i].to_bytes(16, "little"), self.q[j].to_bytes(16, "little")
+                if op == "vzip.8":
+                    z = bytes(b for pair in zip(x, y) for b in pair)
+                else:
+                    xy = x + y
+                    z = xy[0::2] + xy[1::2]
+                self.q[i] = int.from_bytes(z[:16], "little")
+                self.q[j] = int.from_bytes(z[16:], "little")
+            elif op in ("vld1.8", "vld1.64", "vst1.8", "vst1.64", "vldmia", "vstmia"):
+                if op.startswith("vld1") or op.startswith("vst1"):
+                    regs, addr = self.dlist(a[0]), a[1]
+                    wb = addr.endswith("!")
+                    base = addr.strip("[]!")
+                else:
+                    wb = a[0].endswith("!")
+                    base = a[0].strip("!")
+                    regs = self.dlist(a[1])
+                p = self.r[base]
+                for i in regs:
+                    if op.startswith(("vld", "vldm")):
+                        self.setd(i, int.from_bytes(self.mem[p:p + 8], "little"))
+                    else:
+                        self.mem[p:p + 8] = self.d(i).to_bytes(8, "little")
+                    p += 8
+                if wb:
+                    self.r[base] = p
+            elif op == "push" or op == "vpush":
+                regs = a[0].strip("{}")
+                stack.append((op, [self.r.get(x) for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
+                                                            "r12", "lr")] if op == "push" else list(self.q[4:8])))
+                self.r["sp"] -= 40 if op == "push" else 64
+            elif op == "vpop":
+                _, saved = stack.pop()
+                self.q[4:8] = saved
+                self.r["sp"] += 64
+            elif op == "pop":
+                _, saved = stack.pop()
+                for x, v in zip(("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"), saved):
+                    self.r[x] = v
+                self.r["sp"] += 40
+                return
+            elif op in ("add", "sub") and a[1] == "pc":
+                pass  # the PC-relative table address: r3 was set by movw
+            elif op in ("add", "sub", "subs"):
+                x = self.r[a[1]]
+                y = int(a[2][1:]) if a[2].startswith("#") else self.r[a[2]]
+                self.r[a[0]] = x + y if op == "add" else x - y
+                if op == "subs":
+                    self.z = self.r[a[0]] == 0
+            elif op == "cmp":
+                self.z = self.r[a[0]] == int(a[1][1:])
+            elif op == "movw":
+                self.r[a[0]] = self.data[re.search(r"\((\.L\w+)", a[1]).group(1)]
+            elif op == "movt":
+                pass
+            elif op == "beq":
+                if self.z:
+                    pc = self.labels[a[0]]
+            elif op == "bne":
+                if not self.z:
+                    pc = self.labels[a[0]]
+            elif op == "bl":
+                self.r["lr"] = pc
+                pc = self.labels[a[0]]
+            elif op == "bx":
+                pc = self.r["lr"]
+            else:
+                raise ValueError(ins)
+
+
+def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
+    """Runs the four functions on random inputs against the reference."""
+    for cols, c_fn, o_fn in ((8, f"{prefix}_c512", f"{prefix}_o512"), (16, f"{prefix}_c1024", f"{prefix}_o1024")):
+        n = 8 * cols
+        for nblocks in (0, 1, 2):
+            mach = Machine(lines, tables)
+            h = [rng.randrange(256) for _ in range(n)]
+            blocks = [rng.randrange(256) for _ in range(n * nblocks)]
+            mach.mem[0x1000:0x1000 + n] = bytes(h)
+            mach.mem[0x2000:0x2000 + len(blocks)] = bytes(blocks)
+            mach.run(c_fn, [0x1000, 0x2000, nblocks])
+            got = list(mach.mem[0x1000:0x1000 + n])
+            want = ref_compress(h, blocks, cols)
+            assert got == want, (c_fn, nblocks)
+            mach.run(o_fn, [0x1000])
+            assert list(mach.mem[0x1000:0x1000 + n]) == ref_output(want, cols), o_fn
+    return True
+
+
+# The S-box schedule: template op indices in the order found by `--search` (simulated annealing
+# over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads).
+SBOX_ORDER = [0, 2, 6, 3, 10, 14, 7, 8, 1, 11, 4, 15, 5, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 21, 19, 29, 39, 25, 31, 32, 34, 22, 30, 50, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 74, 78, 87, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
+
+
+def ordered_template():
+    tp, outs, ld = SBOX_T
+    if SBOX_ORDER is None:
+        return SBOX_T
+    assert sorted(SBOX_ORDER) == list(range(len(tp.ops))), "SBOX_ORDER does not fit the circuit"
+    q = Prog()
+    q.ops, q.n = [tp.ops[i] for i in SBOX_ORDER], tp.n
+    pos = {op[0]: i for i, op in enumerate(q.ops)}
+    assert all(pos.get(x, -1) < i for i, op in enumerate(q.ops) for x in op[2]), "not topological"
+    return q, outs, ld
+
+
+def search(iters, seeds):
+    best = None
+    for seed in seeds:
+        (q, _, _), c = optimize_order(SBOX_T, iters, seed)
+        print(f"seed {seed}: {c} spills and reloads per round", file=sys.stderr)
+        if best is None or c < best[0]:
+            best = (c, q)
+    index = {op[0]: i for i, op in enumerate(SBOX_T[0].ops)}
+    order = [index[op[0]] for op in best[1].ops]
+    print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
+
+
+def generate():
+    tmpl = ordered_template()
+    body512, tab512, frame512 = gen_perm(False, tmpl)
+    body1024, tab1024, frame1024 = gen_perm(True, tmpl)
+    tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
+              RC_LABEL[(True, "Q")]: tab1024["Q"]}
+    fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
+    vp_lines, vp_tables, _ = vp_generate()
+    tables.update(vp_tables)
+    code = fns + tt_functions() + vp_lines
+    for wide, body in ((False, body512), (True, body1024)):
+        code += [".p2align 2", f"{BODY[wide]}:"] + body + ["bx lr"]
+    data = []
+    for label, vals in tables.items():
+        data += [".p2align 4", f"{label}:"]
+        for v in vals:
+            data.append(".word " + ", ".join(f"0x{(v >> (32 * i)) & 0xFFFFFFFF:08x}" for i in range(4)))
+    count = lambda body: sum(1 for ln in body if not ln.endswith(":"))
+    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1")) and "[r3]" not in ln)
+    head = [
+        "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
+        "@ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,",
+        "@ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes",
+        "@ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.",
+        f"@ P|Q 512 body: {count(body512)} instructions for 10 rounds ({spills(body512)} spills and reloads);",
+        f"@ P or Q 1024 body: {count(body1024)} instructions for 14 rounds ({spills(body1024)} spills and reloads).",
+        "@ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),",
+        "@ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in",
+        "@ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.",
+        "@ neon7tt (T-tables, NOT constant-time): slicewise_groestl_neon7tt_c512(uint64_t h[8],",
+        "@ const uint8_t *blocks, size_t n, const uint64_t tables[8][256]), _o512(h, -, -, tables),",
+        "@ _c1024 and _o1024 (h[16]): canonical column words, tables of ttable64.rs.",
+        "    .syntax unified",
+        "    .arm",
+        "    .fpu neon",
+        "    .text",
+    ]
+    lines = []
+    for ln in code + data:
+        if ln.endswith(":") or ln.startswith(".") and not ln.startswith(".L"):
+            lines.append(ln if ln.endswith(":") else "    " + ln)
+        elif ln.startswith(".Lpc"):
+            lines.append(ln)
+        else:
+            lines.append("    " + ln)
+    return head + lines, tables
+
+
+def main():
+    if "--search" in sys.argv:
+        seeds = [int(x) for x in os.environ.get("NEON7_SEEDS", "1 2 3").split()]
+        search(int(os.environ.get("NEON7_ITERS", "200000")), seeds)
+        return
+    lines, tables = generate()
+    check(lines, tables, random.Random(7))
+    tt_check(lines, random.Random(8))
+    check(lines, tables, random.Random(9), "slicewise_groestl_neon7vp")
+    text = "\n".join(lines) + "\n"
+    if "--check" in sys.argv:
+        cur = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""
+        if cur != text:
+            print(f"{os.path.relpath(OUT, ROOT)} is out of date: run scripts/gen-neon7-groestl.py", file=sys.stderr)
+            sys.exit(1)
+        print(f"{os.path.relpath(OUT, ROOT)} is what this script generates, and the program checks out")
+        return
+    with open(OUT, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {os.path.relpath(OUT, ROOT)}: {lines[4][2:]} {lines[5][2:]}")
+
+
+if __name__ == "__main__":
+    main()
