@@ -43,40 +43,10 @@ M32 = 0xFFFFFFFF
 # --- Reference Grøstl (specification, rows as integers: column c in byte c) ----------------
 
 
-def gmul(a, b):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        a = ((a << 1) ^ (0x11B if a & 0x80 else 0)) & 0xFF
-        b >>= 1
-    return r
+from groestl_ref import MIXROW, ROUNDS, SBOX, gmul  # noqa: E402,F401
+from groestl_ref import SIGMA as _SIGMA  # noqa: E402
 
-
-def make_sbox():
-    inv = [0] * 256
-    for x in range(1, 256):
-        for y in range(1, 256):
-            if gmul(x, y) == 1:
-                inv[x] = y
-                break
-    box = []
-    for x in range(256):
-        b = inv[x]
-        s = b
-        for k in range(1, 5):
-            s ^= ((b << k) | (b >> (8 - k))) & 0xFF
-        box.append(s ^ 0x63)
-    return box
-
-
-SBOX = make_sbox()
-SIGMA = {
-    ("p", 8): [0, 1, 2, 3, 4, 5, 6, 7], ("q", 8): [1, 3, 5, 7, 0, 2, 4, 6],
-    ("p", 16): [0, 1, 2, 3, 4, 5, 6, 11], ("q", 16): [1, 3, 5, 11, 0, 2, 4, 6],
-}
-ROUNDS = {8: 10, 16: 14}
-MIXROW = [2, 2, 3, 4, 5, 3, 5, 7]
+SIGMA = {(pq.lower(), cols): v for (cols, pq), v in _SIGMA.items()}
 
 
 def ref_perm(rows, which, cols):
@@ -159,7 +129,9 @@ def parse_circuit():
     """(gates, outputs): gates are (dst, op, a, b) with op in ^ & and inputs u0..u7; outputs are
     (name_a, name_b, negated) for the 8 output bits, most significant first."""
     text = open(CIRCUIT).read()
-    body = text[text.index("let [u0"):text.index("#[cfg(test)]")]
+    # The body of `sbox` only (the file also holds `sbox_small`, the ARMv7 generator's circuit).
+    start = text.index("pub fn sbox<")
+    body = text[text.index("let [u0", start):text.index("\n}\n", start)]
     gates = [(m[0], m[2], m[1], m[3]) for m in re.findall(r"let (\w+) = (\w+) ([\^&]) (\w+);", body)]
     outs = []
     for m in re.findall(r"(!?)\(?(\w+) \^ (\w+)\)?,", body):
