@@ -12,7 +12,8 @@ Measures, all in one run:
 * the methods: ``groestlcoin_hash.getHash`` (PyPI, C), one
   call per header; ``slicewise.groestlcoin_hash`` one call per header; the drop-in
   ``slicewise.compat.groestlcoin_hash.getHash``; ``slicewise.groestlcoin_hash_many`` on the
-  whole batch (multi-buffer kernels);
+  whole batch (multi-buffer kernels), on one thread and, on a machine with several cores, with
+  ``max_threads=AUTO``;
 * Grøstl-256 and Grøstl-512 of 1 MiB (median of --runs) (``bytes`` and a NumPy array), with hashlib's SHA-256,
   SHA3-256 and BLAKE2b of the same buffer for scale (other algorithms: there is no Grøstl in
   hashlib).
@@ -118,6 +119,15 @@ def main() -> None:
         ("slicewise.compat.groestlcoin_hash.getHash, one by one", lambda hs: [gh(h, 80) for h in hs], 200),
         (f"slicewise.groestlcoin_hash_many, batches ({backend})", lambda hs: many(hs), 1000),
     ]
+    threads = os.cpu_count() or 1
+    if threads > 1:
+        # blake3-py's `max_threads=AUTO`: the batch split over every core (a separate row: the
+        # one-thread row above is the like-for-like comparison with one-thread `getHash`).
+        methods.append((
+            f"slicewise.groestlcoin_hash_many, batches, max_threads=AUTO ({threads} threads, {backend})",
+            lambda hs: many(hs, max_threads=slicewise.AUTO),
+            1000,
+        ))
 
     print(f"CPU: {cpu_model()}; Python {platform.python_version()}; slicewise {slicewise.__version__}; "
           f"load average before: {os.getloadavg()[0]:.2f}")

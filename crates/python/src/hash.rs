@@ -21,6 +21,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_bits, m)?)?;
     m.add_function(wrap_pyfunction!(groestl_backends, m)?)?;
     m.add_function(wrap_pyfunction!(groestl_default_backend, m)?)?;
+    m.add("AUTO", AUTO)?;
     m.add("algorithms_available", ("groestl224", "groestl256", "groestl384", "groestl512"))?;
     Ok(())
 }
@@ -70,7 +71,12 @@ pub(crate) struct GroestlHash {
 }
 
 impl GroestlHash {
-    fn create(py: Python<'_>, variant: Variant, data: Option<&Bound<'_, PyAny>>, backend_name: Option<&str>) -> PyResult<Self> {
+    fn create(
+        py: Python<'_>,
+        variant: Variant,
+        data: Option<&Bound<'_, PyAny>>,
+        backend_name: Option<&str>,
+    ) -> PyResult<Self> {
         let backend = backend(backend_name)?;
         let h = Groestl::with_backend(variant, backend).map_err(value_error)?;
         let obj = GroestlHash { state: Mutex::new(h), variant, backend };
@@ -129,7 +135,11 @@ impl GroestlHash {
 
     /// An independent copy of this hash object.
     fn copy(&self, py: Python<'_>) -> Self {
-        GroestlHash { state: Mutex::new(self.with_state(py, |g| g.clone())), variant: self.variant, backend: self.backend }
+        GroestlHash {
+            state: Mutex::new(self.with_state(py, |g| g.clone())),
+            variant: self.variant,
+            backend: self.backend,
+        }
     }
 
     /// The hashlib-style name, e.g. `groestl256`.
@@ -166,7 +176,12 @@ macro_rules! constructor {
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (data = None, *, backend = None, usedforsecurity = true))]
-        fn $fn(py: Python<'_>, data: Option<&Bound<'_, PyAny>>, backend: Option<&str>, usedforsecurity: bool) -> PyResult<GroestlHash> {
+        fn $fn(
+            py: Python<'_>,
+            data: Option<&Bound<'_, PyAny>>,
+            backend: Option<&str>,
+            usedforsecurity: bool,
+        ) -> PyResult<GroestlHash> {
             let _ = usedforsecurity;
             GroestlHash::create(py, Variant::$variant, data, backend)
         }
@@ -182,7 +197,13 @@ constructor!(groestl512, Groestl512, "A Grøstl-512 hash object, optionally fed 
 /// `groestl_256` are accepted too), like `hashlib.new`.
 #[pyfunction]
 #[pyo3(signature = (name, data = None, *, backend = None, usedforsecurity = true))]
-fn new(py: Python<'_>, name: &str, data: Option<&Bound<'_, PyAny>>, backend: Option<&str>, usedforsecurity: bool) -> PyResult<GroestlHash> {
+fn new(
+    py: Python<'_>,
+    name: &str,
+    data: Option<&Bound<'_, PyAny>>,
+    backend: Option<&str>,
+    usedforsecurity: bool,
+) -> PyResult<GroestlHash> {
     let _ = usedforsecurity;
     let v = variant_from_name(name).ok_or_else(|| PyValueError::new_err(format!("unsupported hash type {name}")))?;
     GroestlHash::create(py, v, data, backend)
@@ -193,13 +214,23 @@ fn new(py: Python<'_>, name: &str, data: Option<&Bound<'_, PyAny>>, backend: Opt
 /// messages that are not a whole number of bytes, which `hashlib`-style objects cannot express.
 #[pyfunction]
 #[pyo3(signature = (name, data, bit_length, *, backend = None))]
-fn hash_bits<'py>(py: Python<'py>, name: &str, data: &Bound<'py, PyAny>, bit_length: u64, backend: Option<&str>) -> PyResult<Bound<'py, PyBytes>> {
+fn hash_bits<'py>(
+    py: Python<'py>,
+    name: &str,
+    data: &Bound<'py, PyAny>,
+    bit_length: u64,
+    backend: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let v = variant_from_name(name).ok_or_else(|| PyValueError::new_err(format!("unsupported hash type {name}")))?;
     let b = self::backend(backend)?;
     let input = as_bytes(data)?;
     let s = input.as_bytes();
     if (s.len() as u64) < bit_length.div_ceil(8) {
-        return Err(PyValueError::new_err(format!("{bit_length} bits need {} bytes of data, got {}", bit_length.div_ceil(8), s.len())));
+        return Err(PyValueError::new_err(format!(
+            "{bit_length} bits need {} bytes of data, got {}",
+            bit_length.div_ceil(8),
+            s.len()
+        )));
     }
     let d = maybe_detach(py, s.len(), || slicewise_groestl::hash_bits(v, b, s, bit_length)).map_err(value_error)?;
     Ok(PyBytes::new(py, d.as_ref()))
@@ -234,7 +265,11 @@ fn coin_hash(b: Backend, data: &[u8]) -> [u8; 32] {
 /// `groestlcoin_hash.getHash(data, len(data))`.
 #[pyfunction]
 #[pyo3(signature = (data, *, backend = None))]
-fn groestlcoin_hash<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, backend: Option<&str>) -> PyResult<Bound<'py, PyBytes>> {
+fn groestlcoin_hash<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    backend: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let b = self::backend(backend)?;
     let input = as_bytes(data)?;
     let s = input.as_bytes();
@@ -246,19 +281,58 @@ fn groestlcoin_hash<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, backend: Opt
 /// digests, through the multi-buffer kernels (several messages in lockstep; on `gfni` four per
 /// pass). 80-byte block headers take the `groestlcoin_hash_many` path of the Rust crate; other
 /// lengths two rounds of `hash_many`. The work runs with the interpreter released.
+///
+/// `max_threads` (as in blake3-py): 1, the default, hashes on the calling thread; `n > 1` splits
+/// a large batch into up to `n` contiguous parts hashed on scoped threads; `AUTO` (-1) uses the
+/// machine's available parallelism. A part is never smaller than [`MIN_PER_THREAD`] messages,
+/// so small batches stay on one thread whatever the setting.
 #[pyfunction]
-#[pyo3(signature = (items, *, backend = None))]
-fn groestlcoin_hash_many<'py>(py: Python<'py>, items: &Bound<'py, PyAny>, backend: Option<&str>) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (items, *, backend = None, max_threads = 1))]
+fn groestlcoin_hash_many<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    backend: Option<&str>,
+    max_threads: isize,
+) -> PyResult<Bound<'py, PyList>> {
     if items.is_instance_of::<PyBytes>() || items.is_instance_of::<pyo3::types::PyString>() {
-        return Err(PyTypeError::new_err("groestlcoin_hash_many takes an iterable of bytes-like objects, not a single one"));
+        return Err(PyTypeError::new_err(
+            "groestlcoin_hash_many takes an iterable of bytes-like objects, not a single one",
+        ));
     }
+    let threads = match max_threads {
+        AUTO => std::thread::available_parallelism().map_or(1, usize::from),
+        n if n >= 1 => n as usize,
+        n => return Err(PyValueError::new_err(format!("max_threads must be >= 1 or AUTO (-1), not {n}"))),
+    };
     let b = self::backend(backend)?;
     let objs: Vec<Bound<'py, PyBytes>> = items.try_iter()?.map(|it| as_bytes(&it?)).collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = objs.iter().map(|o| o.as_bytes()).collect();
+    let parts = threads.min(slices.len() / MIN_PER_THREAD).max(1);
     // Each message costs at least two Grøstl-512 blocks (256 bytes of work), whatever its length.
     let work: usize = slices.iter().map(|s| s.len().max(256)).sum();
-    let digests = maybe_detach(py, work, || many(b, &slices));
+    let digests = if parts == 1 {
+        maybe_detach(py, work, || many(b, &slices))
+    } else {
+        py.detach(|| many_threaded(b, &slices, parts))
+    };
     PyList::new(py, digests.iter().map(|d| PyBytes::new(py, d)))
+}
+
+/// `max_threads` value meaning "the machine's available parallelism" (blake3-py's `AUTO`).
+pub(crate) const AUTO: isize = -1;
+
+/// Fewest messages one thread of `groestlcoin_hash_many` gets: 256 headers are about 0.1 ms of
+/// work, several times the cost of starting a thread.
+const MIN_PER_THREAD: usize = 256;
+
+/// `many` over `parts` contiguous parts of `inputs` on scoped threads, results in input order.
+fn many_threaded(b: Backend, inputs: &[&[u8]], parts: usize) -> Vec<[u8; 32]> {
+    let chunk = inputs.len().div_ceil(parts);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = inputs.chunks(chunk).map(|c| s.spawn(move || many(b, c))).collect();
+        // A panic in a part (a broken invariant, never bad input) is re-raised here.
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
 }
 
 fn many(b: Backend, inputs: &[&[u8]]) -> Vec<[u8; 32]> {

@@ -58,6 +58,24 @@ def test_batch_of_mixed_lengths(groestl_backends):
         assert slicewise.groestlcoin_hash_many(msgs, backend=b) == want, b
 
 
+def test_batch_on_threads():
+    """`max_threads` splits a batch into contiguous parts; the result is in input order and
+    equal to the one-thread result, for headers and for mixed lengths, and a batch too small to
+    split stays correct."""
+    rng = random.Random(3)
+    headers = [rng.randbytes(80) for _ in range(1100)]  # 4 parts of >= 256 at most
+    want = slicewise.groestlcoin_hash_many(headers)
+    assert want[:5] == [slicewise.groestlcoin_hash(h) for h in headers[:5]]
+    for t in (2, 3, 7, slicewise.AUTO):
+        assert slicewise.groestlcoin_hash_many(headers, max_threads=t) == want, t
+    mixed = [rng.randbytes(rng.choice([0, 80, 129])) for _ in range(700)]
+    assert slicewise.groestlcoin_hash_many(mixed, max_threads=3) == [slicewise.groestlcoin_hash(m) for m in mixed]
+    assert slicewise.groestlcoin_hash_many(headers[:10], max_threads=4) == want[:10]
+    for bad in (0, -2):
+        with pytest.raises(ValueError, match="max_threads"):
+            slicewise.groestlcoin_hash_many(headers, max_threads=bad)
+
+
 def test_batch_edge_cases():
     assert slicewise.groestlcoin_hash_many([]) == []
     with pytest.raises(TypeError):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from . import _slicewise
 from ._slicewise import (
+    AUTO,
     GroestlHash,
     InvalidTag,
     ProestApe128,
@@ -48,6 +49,7 @@ algorithms_guaranteed = frozenset(_algorithms)
 algorithms_available = frozenset(_algorithms)
 
 __all__ = [
+    "AUTO",
     "GroestlHash",
     "InvalidTag",
     "ProestApe128",

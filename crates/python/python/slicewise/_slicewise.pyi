@@ -20,6 +20,7 @@ __all__ = [
     "new",
     "groestlcoin_hash",
     "groestlcoin_hash_many",
+    "AUTO",
     "hash_bits",
     "groestl_backends",
     "groestl_default_backend",
@@ -73,7 +74,10 @@ def hash_bits(name: str, data: Buffer, bit_length: int, *, backend: Optional[str
 def groestl_backends() -> List[str]: ...
 def groestl_default_backend() -> str: ...
 def groestlcoin_hash(data: Buffer, *, backend: Optional[str] = None) -> bytes: ...
-def groestlcoin_hash_many(items: Iterable[Buffer], *, backend: Optional[str] = None) -> List[bytes]: ...
+AUTO: int
+def groestlcoin_hash_many(
+    items: Iterable[Buffer], *, backend: Optional[str] = None, max_threads: int = 1
+) -> List[bytes]: ...
 
 # ------------------------------------------------------------------------------ Prøst AEADs
 
