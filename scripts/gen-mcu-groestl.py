@@ -669,15 +669,14 @@ def pass_code(which, cols):
 # n_extra + P - 1 of them. K = 4(P - 1): in view i the bytes below sp are never live. The loop
 # variables are at view-0 offsets above them (the loop code runs in view 0 only).
 
-VARS = ["h", "m", "end", "rc", "pass", "ret", "orig"]
-
-
 def layout(P, n_extra):
     K = 4 * (P - 1)
     X = K + 32 * P
     V = X + 4 * (n_extra + P - 1)
-    var = {name: V + 4 * k for k, name in enumerate(VARS)}
-    frame = V + 4 * len(VARS)
+    # orig: sp before the frame was aligned (P = 4)
+    names = ["h", "m", "end", "rc", "pass", "ret"] + (["orig"] if P == 4 else [])
+    var = {name: V + 4 * k for k, name in enumerate(names)}
+    frame = V + 4 * len(names)
     if P == 2:
         frame += (-(36 + frame)) % 8  # view 0 8-aligned: bit 2 of sp tells the views apart
     return K, X, var, frame

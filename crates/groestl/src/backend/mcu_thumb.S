@@ -10,7 +10,7 @@
 @ Q1024: 45136 cycles for the rounds (passes + kernels; loops not counted).
 @ void slicewise_groestl_mcu_compress{512,1024}(uint64_t *h, const uint8_t *blocks, size_t n),
 @ n >= 1; void slicewise_groestl_mcu_output{512,1024}(uint64_t *h): AAPCS, r4-r11 restored.
-@ Stack: 160 bytes (512), at most 248 (1024; the frame is aligned to 16 bytes).
+@ Stack: 152 bytes (512), at most 248 (1024; the frame is aligned to 16 bytes).
     .syntax unified
     .thumb
     .text
@@ -225,7 +225,7 @@ slicewise_groestl_mcu_common512:
     mov r6, r10
     mov r7, r11
     push {r4-r7}
-    sub sp, #124
+    sub sp, #116
     str r0, [sp, #92]
     str r1, [sp, #96]
     lsls r2, r2, #6
@@ -267,7 +267,7 @@ slicewise_groestl_mcu_common512:
     bl .L512_fold
 .L512_done:
     bl .L512_from_rows
-    add sp, #124
+    add sp, #116
     pop {r4-r7}
     mov r8, r4
     mov r9, r5

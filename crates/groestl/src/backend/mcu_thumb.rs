@@ -14,6 +14,8 @@
 //! at the end), gathers each message block into its state (byte loads: no alignment needed),
 //! runs `P(h ⊕ m)` and `Q(m)` one after the other in that one state, folding each into `h`. Its
 //! state lives in its own stack frame, whose dead words double as the kernel's spill slots.
+//! The wrappers here are `#[inline]` (unlike the other `mcu` entry points): the assembly is a
+//! function of its own anyway, and a wrapper frame would add to the peak stack.
 #![allow(unsafe_code)]
 
 core::arch::global_asm!(include_str!("mcu_thumb.S"), options(raw));
@@ -25,7 +27,7 @@ unsafe extern "C" {
     fn slicewise_groestl_mcu_output1024(h: *mut u64);
 }
 
-#[inline(never)]
+#[inline]
 pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     let n = blocks.len() / 64;
     if n > 0 {
@@ -37,7 +39,7 @@ pub(crate) fn compress512(h: &mut [u64; 8], blocks: &[u8]) {
     }
 }
 
-#[inline(never)]
+#[inline]
 pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
     let n = blocks.len() / 128;
     if n > 0 {
@@ -47,13 +49,13 @@ pub(crate) fn compress1024(h: &mut [u64; 16], blocks: &[u8]) {
 }
 
 /// `h = P(h) ⊕ h`, in place.
-#[inline(never)]
+#[inline]
 pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
     // SAFETY: reads and writes the 64 bytes of `h`, otherwise as for `compress512`.
     unsafe { slicewise_groestl_mcu_output512(h.as_mut_ptr()) }
 }
 
-#[inline(never)]
+#[inline]
 pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
     // SAFETY: reads and writes the 128 bytes of `h`, otherwise as for `compress512`.
     unsafe { slicewise_groestl_mcu_output1024(h.as_mut_ptr()) }
