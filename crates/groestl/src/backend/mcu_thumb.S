@@ -197,28 +197,21 @@ slicewise_groestl_mcu_q512_pass:
     .ltorg
     .size slicewise_groestl_mcu_q512_pass, . - slicewise_groestl_mcu_q512_pass
 
-    .globl slicewise_groestl_mcu_compress512
-    .type slicewise_groestl_mcu_compress512, %function
-    .thumb_func
-    .p2align 2
-slicewise_groestl_mcu_compress512:
-    push {r4-r7, lr}
-    b slicewise_groestl_mcu_common512
-    .size slicewise_groestl_mcu_compress512, . - slicewise_groestl_mcu_compress512
-
     .globl slicewise_groestl_mcu_output512
     .type slicewise_groestl_mcu_output512, %function
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_output512:
-    push {r4-r7, lr}
     movs r2, #0
-    b slicewise_groestl_mcu_common512
     .size slicewise_groestl_mcu_output512, . - slicewise_groestl_mcu_output512
 
-    .type slicewise_groestl_mcu_common512, %function
+    .globl slicewise_groestl_mcu_compress512
+    .type slicewise_groestl_mcu_compress512, %function
     .thumb_func
-    .p2align 2
+slicewise_groestl_mcu_compress512:
+    push {r4-r7, lr}
+    .size slicewise_groestl_mcu_compress512, . - slicewise_groestl_mcu_compress512
+    .type slicewise_groestl_mcu_common512, %function
 slicewise_groestl_mcu_common512:
     mov r4, r8
     mov r5, r9
@@ -231,7 +224,8 @@ slicewise_groestl_mcu_common512:
     lsls r2, r2, #6
     adds r2, r1
     str r2, [sp, #100]
-    bl .L512_to_rows
+    movs r5, #0
+    bl .L512_conv
     ldr r0, [sp, #96]
     ldr r1, [sp, #100]
     cmp r0, r1
@@ -266,7 +260,8 @@ slicewise_groestl_mcu_common512:
     bl .L512_perm
     bl .L512_fold
 .L512_done:
-    bl .L512_from_rows
+    movs r5, #1
+    bl .L512_conv
     add sp, #116
     pop {r4-r7}
     mov r8, r4
@@ -284,6 +279,8 @@ slicewise_groestl_mcu_common512:
     movs r6, #8
 1:
     movs r3, r1
+    movs r7, #2
+2:
     ldrb r4, [r3, #0]
     ldrb r5, [r3, #8]
     lsls r5, r5, #8
@@ -295,28 +292,14 @@ slicewise_groestl_mcu_common512:
     lsls r5, r5, #24
     orrs r4, r5
     cmp r2, #0
-    beq 2f
+    beq 3f
     ldm r2!, {r5}
     eors r4, r5
-2:
+3:
     stm r0!, {r4}
     adds r3, #32
-    ldrb r4, [r3, #0]
-    ldrb r5, [r3, #8]
-    lsls r5, r5, #8
-    orrs r4, r5
-    ldrb r5, [r3, #16]
-    lsls r5, r5, #16
-    orrs r4, r5
-    ldrb r5, [r3, #24]
-    lsls r5, r5, #24
-    orrs r4, r5
-    cmp r2, #0
-    beq 2f
-    ldm r2!, {r5}
-    eors r4, r5
-2:
-    stm r0!, {r4}
+    subs r7, #1
+    bne 2b
     adds r1, #1
     subs r6, #1
     bne 1b
@@ -339,60 +322,54 @@ slicewise_groestl_mcu_common512:
     bne 1b
     bx lr
 
-@ 32P bytes from r1 to r0.
+@ 32P bytes from r1 to r0; clobbers r2-r4.
 .L512_copy:
-    movs r2, #4
+    movs r2, #8
 1:
-    ldm r1!, {r3-r6}
-    stm r0!, {r3-r6}
+    ldm r1!, {r3, r4}
+    stm r0!, {r3, r4}
     subs r2, #1
     bne 1b
     bx lr
 
-@ h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows, through s.
-.L512_to_rows:
+@ r5 = 0: h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows;
+@ r5 = 1: back. Through s.
+.L512_conv:
     mov r7, lr
-    ldr r0, [sp, #92]
-    add r1, sp, #4
-    movs r2, #8
-1:
-    movs r4, #7
-2:
-    ldrb r3, [r0, r4]
-    strb r3, [r1]
-    adds r1, #8
-    subs r4, #1
-    bpl 2b
-    subs r1, #63
-    adds r0, #8
-    subs r2, #1
-    bne 1b
-    ldr r0, [sp, #92]
-    add r1, sp, #4
-    bl .L512_copy
-    bx r7
-
-@ The inverse of to_rows.
-.L512_from_rows:
-    mov r7, lr
+    cmp r5, #0
+    beq 1f
     add r0, sp, #4
     ldr r1, [sp, #92]
     bl .L512_copy
+1:
     ldr r0, [sp, #92]
     add r1, sp, #4
     movs r2, #8
-1:
-    movs r4, #7
 2:
+    movs r4, #7
+3:
+    cmp r5, #0
+    bne 4f
+    ldrb r3, [r0, r4]
+    strb r3, [r1]
+    b 5f
+4:
     ldrb r3, [r1]
     strb r3, [r0, r4]
+5:
     adds r1, #8
     subs r4, #1
-    bpl 2b
+    bpl 3b
     subs r1, #63
     adds r0, #8
     subs r2, #1
-    bne 1b
+    bne 2b
+    cmp r5, #0
+    bne 6f
+    ldr r0, [sp, #92]
+    add r1, sp, #4
+    bl .L512_copy
+6:
     bx r7
 
 @ One permutation: r2 = its pass routine; every round is the pass, then the kernel on
@@ -1433,28 +1410,21 @@ slicewise_groestl_mcu_q1024_pass:
     .ltorg
     .size slicewise_groestl_mcu_q1024_pass, . - slicewise_groestl_mcu_q1024_pass
 
-    .globl slicewise_groestl_mcu_compress1024
-    .type slicewise_groestl_mcu_compress1024, %function
-    .thumb_func
-    .p2align 2
-slicewise_groestl_mcu_compress1024:
-    push {r4-r7, lr}
-    b slicewise_groestl_mcu_common1024
-    .size slicewise_groestl_mcu_compress1024, . - slicewise_groestl_mcu_compress1024
-
     .globl slicewise_groestl_mcu_output1024
     .type slicewise_groestl_mcu_output1024, %function
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_output1024:
-    push {r4-r7, lr}
     movs r2, #0
-    b slicewise_groestl_mcu_common1024
     .size slicewise_groestl_mcu_output1024, . - slicewise_groestl_mcu_output1024
 
-    .type slicewise_groestl_mcu_common1024, %function
+    .globl slicewise_groestl_mcu_compress1024
+    .type slicewise_groestl_mcu_compress1024, %function
     .thumb_func
-    .p2align 2
+slicewise_groestl_mcu_compress1024:
+    push {r4-r7, lr}
+    .size slicewise_groestl_mcu_compress1024, . - slicewise_groestl_mcu_compress1024
+    .type slicewise_groestl_mcu_common1024, %function
 slicewise_groestl_mcu_common1024:
     mov r4, r8
     mov r5, r9
@@ -1473,7 +1443,8 @@ slicewise_groestl_mcu_common1024:
     lsls r2, r2, #7
     adds r2, r1
     str r2, [sp, #180]
-    bl .L1024_to_rows
+    movs r5, #0
+    bl .L1024_conv
     ldr r0, [sp, #176]
     ldr r1, [sp, #180]
     cmp r0, r1
@@ -1508,7 +1479,8 @@ slicewise_groestl_mcu_common1024:
     bl .L1024_perm
     bl .L1024_fold
 .L1024_done:
-    bl .L1024_from_rows
+    movs r5, #1
+    bl .L1024_conv
     ldr r4, [sp, #196]
     mov sp, r4
     pop {r4-r7}
@@ -1527,6 +1499,8 @@ slicewise_groestl_mcu_common1024:
     movs r6, #8
 1:
     movs r3, r1
+    movs r7, #4
+2:
     ldrb r4, [r3, #0]
     ldrb r5, [r3, #8]
     lsls r5, r5, #8
@@ -1538,62 +1512,14 @@ slicewise_groestl_mcu_common1024:
     lsls r5, r5, #24
     orrs r4, r5
     cmp r2, #0
-    beq 2f
+    beq 3f
     ldm r2!, {r5}
     eors r4, r5
-2:
+3:
     stm r0!, {r4}
     adds r3, #32
-    ldrb r4, [r3, #0]
-    ldrb r5, [r3, #8]
-    lsls r5, r5, #8
-    orrs r4, r5
-    ldrb r5, [r3, #16]
-    lsls r5, r5, #16
-    orrs r4, r5
-    ldrb r5, [r3, #24]
-    lsls r5, r5, #24
-    orrs r4, r5
-    cmp r2, #0
-    beq 2f
-    ldm r2!, {r5}
-    eors r4, r5
-2:
-    stm r0!, {r4}
-    adds r3, #32
-    ldrb r4, [r3, #0]
-    ldrb r5, [r3, #8]
-    lsls r5, r5, #8
-    orrs r4, r5
-    ldrb r5, [r3, #16]
-    lsls r5, r5, #16
-    orrs r4, r5
-    ldrb r5, [r3, #24]
-    lsls r5, r5, #24
-    orrs r4, r5
-    cmp r2, #0
-    beq 2f
-    ldm r2!, {r5}
-    eors r4, r5
-2:
-    stm r0!, {r4}
-    adds r3, #32
-    ldrb r4, [r3, #0]
-    ldrb r5, [r3, #8]
-    lsls r5, r5, #8
-    orrs r4, r5
-    ldrb r5, [r3, #16]
-    lsls r5, r5, #16
-    orrs r4, r5
-    ldrb r5, [r3, #24]
-    lsls r5, r5, #24
-    orrs r4, r5
-    cmp r2, #0
-    beq 2f
-    ldm r2!, {r5}
-    eors r4, r5
-2:
-    stm r0!, {r4}
+    subs r7, #1
+    bne 2b
     adds r1, #1
     subs r6, #1
     bne 1b
@@ -1616,60 +1542,54 @@ slicewise_groestl_mcu_common1024:
     bne 1b
     bx lr
 
-@ 32P bytes from r1 to r0.
+@ 32P bytes from r1 to r0; clobbers r2-r4.
 .L1024_copy:
-    movs r2, #8
+    movs r2, #16
 1:
-    ldm r1!, {r3-r6}
-    stm r0!, {r3-r6}
+    ldm r1!, {r3, r4}
+    stm r0!, {r3, r4}
     subs r2, #1
     bne 1b
     bx lr
 
-@ h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows, through s.
-.L1024_to_rows:
+@ r5 = 0: h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows;
+@ r5 = 1: back. Through s.
+.L1024_conv:
     mov r7, lr
-    ldr r0, [sp, #172]
-    add r1, sp, #12
-    movs r2, #16
-1:
-    movs r4, #7
-2:
-    ldrb r3, [r0, r4]
-    strb r3, [r1]
-    adds r1, #16
-    subs r4, #1
-    bpl 2b
-    subs r1, #127
-    adds r0, #8
-    subs r2, #1
-    bne 1b
-    ldr r0, [sp, #172]
-    add r1, sp, #12
-    bl .L1024_copy
-    bx r7
-
-@ The inverse of to_rows.
-.L1024_from_rows:
-    mov r7, lr
+    cmp r5, #0
+    beq 1f
     add r0, sp, #12
     ldr r1, [sp, #172]
     bl .L1024_copy
+1:
     ldr r0, [sp, #172]
     add r1, sp, #12
     movs r2, #16
-1:
-    movs r4, #7
 2:
+    movs r4, #7
+3:
+    cmp r5, #0
+    bne 4f
+    ldrb r3, [r0, r4]
+    strb r3, [r1]
+    b 5f
+4:
     ldrb r3, [r1]
     strb r3, [r0, r4]
+5:
     adds r1, #16
     subs r4, #1
-    bpl 2b
+    bpl 3b
     subs r1, #127
     adds r0, #8
     subs r2, #1
-    bne 1b
+    bne 2b
+    cmp r5, #0
+    bne 6f
+    ldr r0, [sp, #172]
+    add r1, sp, #12
+    bl .L1024_copy
+6:
     bx r7
 
 @ One permutation: r2 = its pass routine; every round is the pass, then the kernel on
