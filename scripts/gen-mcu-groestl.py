@@ -1,30 +1,36 @@
 #!/usr/bin/env python3
-"""Generates crates/groestl/src/backend/mcu_thumb.S: the Grøstl permutations P and Q of the
-`mcu` backend in Thumb-1 (ARMv6-M) assembly, for Cortex-M0 and up.
+"""Generates crates/groestl/src/backend/mcu_thumb.S: Grøstl's compression function and output
+transformation of the `mcu` backend in Thumb-1 (ARMv6-M) assembly, for Cortex-M0 and up.
 
-Layout ("parts"): the state's rows are cut into 32-bit parts of 4 columns; part i is 8 words,
-word r = row r, columns 4i..4i+3 (column 4i in the low byte). Grøstl-224/256 has 2 parts,
-Grøstl-384/512 has 4, stored one after the other.
+Layout: the state is row-major in the routine's stack frame (row r = P words, P = 2 for
+Grøstl-224/256 and 4 for 384/512, column c in byte c % 4 of word c // 4); part i is word i of
+every row (4 columns). The routine converts the chaining value to rows in place, gathers each
+block into the state (byte loads), runs P(h ^ m) and Q(m) and folds them into h.
 
 A round is
 - a pass over the whole state (one unrolled routine per permutation): AddRoundConstant (P: row
   0; Q: NOT of every word and row 7) and ShiftBytes (each row rotated by whole bytes across its
   2 or 4 words, shift amounts known at generation time);
-- for each part, the kernel: the 8 words are transposed into 8 bit planes (3 SWAPMOVE stages),
-  the Boyar-Peralta S-box circuit (113 gates, parsed from crates/groestl/src/sbox_circuit.rs)
-  runs on the planes, the planes are transposed back and MixBytes (shared-term formula: 48
-  XORs, 16 doublings by `MULS` with 0x1b) writes the part back.
+- for each part, the kernel, run with sp moved up by 4i ("view" i) so that its words are at fixed
+  sp offsets: the 8 words are transposed into 8 bit planes (3 SWAPMOVE stages), the
+  Boyar-Peralta S-box circuit (parsed from crates/groestl/src/sbox_circuit.rs) runs on the
+  planes, the planes are transposed back and MixBytes (shared-term formula: 48 XORs, 16
+  doublings by `MULS` with 0x1b) writes the part back.
 The kernel is one straight-line program over SSA values; a local register allocator puts it on
 r0-r7 (every Thumb-1 data-processing instruction needs low registers), spilling first to the
-high registers r8-r11 and lr (one `MOV` each way) and then to stack slots, evicting the value
-whose next use is furthest (Belady) and preferring values that already have a copy elsewhere.
+high registers r8-r12 and lr (one `MOV` each way) and then to stack slots (first the part's own
+words, dead between their loads and stores, then extra words above the state), evicting the
+value whose next use is furthest (Belady) and preferring values that already have a copy.
 
-Constant time: no data-dependent branch or address (the only branches are the round and part
-loops; every load and store is at a fixed offset from the state pointer or sp).
+Constant time: no data-dependent branch or address (the branches are the loops, with counts
+known in advance, and whether a gather XORs h in; every kernel load and store is at a fixed
+offset from sp).
 
-The script interprets every routine it writes (on a Thumb-1 subset simulator) and compares the
-permutations with a reference Grøstl written from the specification, on random states, and
-checks the reference against the Grøstl-256/512 digests of the empty message.
+The script interprets the kernel and the passes it writes (on a Thumb-1 subset simulator) and
+compares the permutations, run view by view as the routine runs them, with a reference Grøstl
+written from the specification, on random states, and checks the reference against the
+Grøstl-256/512 digests of the empty message. The loops around them are checked by the on-target
+KATs (scripts/test-embedded.sh).
 
   scripts/gen-mcu-groestl.py           # writes the .S file
   scripts/gen-mcu-groestl.py --check   # checks, and that the file is up to date
