@@ -1,30 +1,36 @@
 #!/usr/bin/env python3
-"""Generates crates/groestl/src/backend/mcu_thumb.S: the Grøstl permutations P and Q of the
-`mcu` backend in Thumb-1 (ARMv6-M) assembly, for Cortex-M0 and up.
+"""Generates crates/groestl/src/backend/mcu_thumb.S: Grøstl's compression function and output
+transformation of the `mcu` backend in Thumb-1 (ARMv6-M) assembly, for Cortex-M0 and up.
 
-Layout ("parts"): the state's rows are cut into 32-bit parts of 4 columns; part i is 8 words,
-word r = row r, columns 4i..4i+3 (column 4i in the low byte). Grøstl-224/256 has 2 parts,
-Grøstl-384/512 has 4, stored one after the other.
+Layout: the state is row-major in the routine's stack frame (row r = P words, P = 2 for
+Grøstl-224/256 and 4 for 384/512, column c in byte c % 4 of word c // 4); part i is word i of
+every row (4 columns). The routine converts the chaining value to rows in place, gathers each
+block into the state (byte loads), runs P(h ^ m) and Q(m) and folds them into h.
 
 A round is
 - a pass over the whole state (one unrolled routine per permutation): AddRoundConstant (P: row
   0; Q: NOT of every word and row 7) and ShiftBytes (each row rotated by whole bytes across its
   2 or 4 words, shift amounts known at generation time);
-- for each part, the kernel: the 8 words are transposed into 8 bit planes (3 SWAPMOVE stages),
-  the Boyar-Peralta S-box circuit (113 gates, parsed from crates/groestl/src/sbox_circuit.rs)
-  runs on the planes, the planes are transposed back and MixBytes (shared-term formula: 48
-  XORs, 16 doublings by `MULS` with 0x1b) writes the part back.
+- for each part, the kernel, run with sp moved up by 4i ("view" i) so that its words are at fixed
+  sp offsets: the 8 words are transposed into 8 bit planes (3 SWAPMOVE stages), the
+  Boyar-Peralta S-box circuit (parsed from crates/groestl/src/sbox_circuit.rs) runs on the
+  planes, the planes are transposed back and MixBytes (shared-term formula: 48 XORs, 16
+  doublings by `MULS` with 0x1b) writes the part back.
 The kernel is one straight-line program over SSA values; a local register allocator puts it on
 r0-r7 (every Thumb-1 data-processing instruction needs low registers), spilling first to the
-high registers r8-r11 and lr (one `MOV` each way) and then to stack slots, evicting the value
-whose next use is furthest (Belady) and preferring values that already have a copy elsewhere.
+high registers r8-r12 and lr (one `MOV` each way) and then to stack slots (first the part's own
+words, dead between their loads and stores, then extra words above the state), evicting the
+value whose next use is furthest (Belady) and preferring values that already have a copy.
 
-Constant time: no data-dependent branch or address (the only branches are the round and part
-loops; every load and store is at a fixed offset from the state pointer or sp).
+Constant time: no data-dependent branch or address (the branches are the loops, with counts
+known in advance, and whether a gather XORs h in; every kernel load and store is at a fixed
+offset from sp).
 
-The script interprets every routine it writes (on a Thumb-1 subset simulator) and compares the
-permutations with a reference Grøstl written from the specification, on random states, and
-checks the reference against the Grøstl-256/512 digests of the empty message.
+The script interprets the kernel and the passes it writes (on a Thumb-1 subset simulator) and
+compares the permutations, run view by view as the routine runs them, with a reference Grøstl
+written from the specification, on random states, and checks the reference against the
+Grøstl-256/512 digests of the empty message. The loops around them are checked by the on-target
+KATs (scripts/test-embedded.sh).
 
   scripts/gen-mcu-groestl.py           # writes the .S file
   scripts/gen-mcu-groestl.py --check   # checks, and that the file is up to date
@@ -168,8 +174,7 @@ class Prog:
 
 def kernel_prog():
     p = Prog()
-    ptr = p.const(None)  # the part pointer (kept in the frame)
-    x = [p.op("load", [ptr], 4 * r) for r in range(8)]
+    x = [p.op("load", [], r) for r in range(8)]  # word r of the part (imm: the row)
     masks = {1: p.const(0x55555555), 2: p.const(0x33333333), 4: p.const(0x0F0F0F0F)}
 
     def transpose(s):
@@ -232,8 +237,8 @@ def kernel_prog():
     for j in range(8):
         w = p.op("xor", [mul2(X(j)), Y(j + 4)])
         b = p.op("xor", [mul2(w), Y(j + 1)])
-        p.op("store", [ptr, b], 4 * ((j - 3) % 8))
-    return p, ptr
+        p.op("store", [b], (j - 3) % 8)
+    return p
 
 
 def schedule(p, rng=None, jitter=0.0):
@@ -308,8 +313,7 @@ class Alloc:
     the ready ops (near the front of the static order), the one with the fewest operands
     outside the low registers goes next. Emits instruction tuples."""
 
-    def __init__(self, p, ptr, slot_base, nslots, const_slot, weight=6, window=12, hi_far=10 ** 9, kill=1.0,
-                 full=0.0, steal=10 ** 9):
+    def __init__(self, p, const_slot, weight=6, window=12, hi_far=10 ** 9, kill=1.0, full=0.0, steal=10 ** 9):
         self.p = p
         self.steal = steal
         self.kill = kill
@@ -318,19 +322,23 @@ class Alloc:
         self.window = window
         self.hi_far = hi_far
         self.code = []
-        self.loc = {}  # value -> set of places ('r3', 'r9', ('stk', k), ('const',))
+        # value -> set of places ('r3', 'r9', ('stk', slot), ('const',)); a slot is ('own', r),
+        # word r of the part (free between its load and its store), or ('e', k), extra slot k
+        self.loc = {}
         self.reg = {r: None for r in LOW + HIGH}
-        self.slots = [None] * nslots
-        self.slot_base = slot_base
-        self.const_slot = const_slot  # value -> sp offset of its copy, or None (MOVS imm)
-        self.ptr = ptr
+        self.slot_val = {}  # slot -> value or None
+        self.own_open = set()  # words of the part that may hold spills now
+        self.n_extra = 0
+        self.const_slot = const_slot  # value -> "lit" (literal pool) or None (MOVS imm)
         for v in p.consts:
             self.loc[v] = {("const",)}
         self.users = {}  # value -> set of unscheduled op indices (static ranks)
         for i, (d, k, srcs, imm) in enumerate(p.ops):
             for s in srcs:
                 self.users.setdefault(s, set()).add(i)
-        self.max_slots = 0
+        # Spill into the words stored last first (fewer evictions at the stores).
+        rank = {imm: i for i, (d, k, srcs, imm) in enumerate(p.ops) if k == "store"}
+        self.own_order = sorted(range(8), key=lambda w: -rank[w])
 
     def next_use(self, v, i):
         u = self.users.get(v)
@@ -392,16 +400,19 @@ class Alloc:
                 self.reg[h] = v
                 self.loc[v].add(h)
                 return
-        for k in range(len(self.slots)):
-            if self.slots[k] is None or self.next_use(self.slots[k], i) is None:
-                if self.slots[k] is not None:
-                    self.loc[self.slots[k]].discard(("stk", k))
-                self.slots[k] = v
-                self.max_slots = max(self.max_slots, k + 1)
-                self.emit("str", r, "sp", self.slot_base + 4 * k)
-                self.loc[v].add(("stk", k))
+        cands = [("own", w) for w in self.own_order if w in self.own_open]
+        cands += [("e", k) for k in range(self.n_extra + 1)]
+        for slot in cands:
+            occ = self.slot_val.get(slot)
+            if occ is None or self.next_use(occ, i) is None:
+                if occ is not None:
+                    self.loc[occ].discard(("stk", slot))
+                self.slot_val[slot] = v
+                if slot[0] == "e":
+                    self.n_extra = max(self.n_extra, slot[1] + 1)
+                self.emit("str", r, "sp", slot)
+                self.loc[v].add(("stk", slot))
                 return
-        raise RuntimeError("out of spill slots")
 
     def fetch(self, v, i, lock):
         """Puts v in a low register; returns it."""
@@ -420,10 +431,10 @@ class Alloc:
             if self.const_slot.get(v) is None:
                 self.emit("movs", r, c)
             else:
-                self.emit("ldr", r, "sp", self.const_slot[v])
+                self.emit("ldr", r, c)
         else:
             k = next(l[1] for l in self.loc[v] if isinstance(l, tuple) and l[0] == "stk")
-            self.emit("ldr", r, "sp", self.slot_base + 4 * k)
+            self.emit("ldr", r, "sp", k)
         self.reg[r] = v
         self.loc[v].add(r)
         return r
@@ -436,7 +447,7 @@ class Alloc:
         for s in set(srcs):
             if not self.in_low(s):
                 c += 1 if (s in self.p.consts or any(isinstance(l, str) for l in self.loc[s])) else 2
-            elif self.dies(s, i) and s not in self.p.consts and s != self.ptr:
+            elif self.dies(s, i) and s not in self.p.consts:
                 c -= self.kill
         if d is not None and all(self.reg[r] is not None for r in LOW):
             c += self.full
@@ -461,6 +472,16 @@ class Alloc:
 
     def step(self, i):
         d, k, srcs, imm = self.p.ops[i]
+        if k == "store":
+            # The part's word is written now: move a spilled value out of it first.
+            slot = ("own", imm)
+            self.own_open.discard(imm)
+            occ = self.slot_val.get(slot)
+            if occ is not None:
+                if self.users.get(occ) and not any(isinstance(l, str) for l in self.loc[occ]):
+                    self.fetch(occ, i, set())
+                self.loc[occ].discard(("stk", slot))
+                self.slot_val[slot] = None
         lock = set()
         regs = []
         for s in srcs:
@@ -469,9 +490,10 @@ class Alloc:
             regs.append(r)
         if k == "load":
             rd = self.dest(i, [], lock)
-            self.emit("ldr", rd, regs[0], imm)
+            self.emit("ldr", rd, "sp", ("own", imm))
+            self.own_open.add(imm)
         elif k == "store":
-            self.emit("str", regs[1], regs[0], imm)
+            self.emit("str", regs[0], "sp", ("own", imm))
             rd = None
         elif k in ("xor", "and", "or"):
             a, b = srcs
@@ -515,7 +537,7 @@ class Alloc:
                         if self.reg[l] == s:
                             self.reg[l] = None
                     elif isinstance(l, tuple) and l[0] == "stk":
-                        self.slots[l[1]] = None
+                        self.slot_val[l[1]] = None
                 self.loc[s] = {l for l in self.loc[s] if l == ("const",)}
         if d is not None:
             self.reg[rd] = d
@@ -536,7 +558,7 @@ class Alloc:
 
     def dest(self, i, dying, lock):
         for v, r in dying:
-            if self.dies(v, i) and v not in self.p.consts and v != self.ptr:
+            if self.dies(v, i) and v not in self.p.consts:
                 self.take(r, i)
                 return r
         return self.free_low(i, lock)
@@ -612,14 +634,14 @@ def rc_words(cols):
 
 
 def pass_code(which, cols):
-    """Instruction tuples of the pass; r0 = state, r1 = round * 0x01010101; uses r0-r7."""
+    """Instruction tuples of the pass; r0 = state (row-major), r1 = round * 0x01010101; uses r0-r7."""
     P = cols // 4
     sig = SIGMA[(which, cols)]
     code = []
     ws = ["r2", "r3", "r4", "r5"][:P]
     for r in range(8):
         for i in range(P):
-            code.append(("ldr", ws[i], "r0", 32 * i + 4 * r))
+            code.append(("ldr", ws[i], "r0", 4 * P * r + 4 * i))
             if which == "q":
                 code.append(("mvns", ws[i], ws[i]))
         if (which == "p" and r == 0) or (which == "q" and r == 7):
@@ -639,68 +661,101 @@ def pass_code(which, cols):
                 src = "r6"
             if src == ws[i] and which == "p" and not (r == 0):
                 continue  # unchanged word
-            code.append(("str", src, "r0", 32 * i + 4 * r))
+            code.append(("str", src, "r0", 4 * P * r + 4 * i))
     return code
 
 
-# --- Assembling the file ------------------------------------------------------------------------
+# --- Frame ---------------------------------------------------------------------------------------
+#
+# The state is row-major (row r = P words, column c in byte c % 4 of word c // 4) at sp + K in
+# the frame. The kernel runs on part i with sp moved up by 4i ("view" i), so that word r of the
+# part it works on is always at sp + K + 4Pr: one kernel serves every part, and those 8 words,
+# dead between the kernel's loads and its stores, are its first spill slots. Its other spill
+# slots ("extra") sit above the state at sp + X; they move with the view, so the frame holds
+# n_extra + P - 1 of them. K = 4(P - 1): in view i the bytes below sp are never live. The loop
+# variables are at view-0 offsets above them (the loop code runs in view 0 only).
 
-# Frame of the common routine (offsets from sp): constants, loop variables, spill slots.
-F_M55, F_M33, F_M0F, F_M80, F_PTR = 0, 4, 8, 12, 16
-F_END, F_RC, F_RCEND, F_PASS, F_BASE, F_INC = 20, 24, 28, 32, 36, 40
-F_SLOTS = 44
-CONSTS = [(F_M55, 0x55555555), (F_M33, 0x33333333), (F_M0F, 0x0F0F0F0F), (F_M80, 0x80808080),
-          (F_INC, 0x01010101)]
+def layout(P, n_extra):
+    K = 4 * (P - 1)
+    X = K + 32 * P
+    V = X + 4 * (n_extra + P - 1)
+    # orig: sp before the frame was aligned (P = 4)
+    names = ["h", "m", "end", "rc", "pass", "ret"] + (["orig"] if P == 4 else [])
+    var = {name: V + 4 * k for k, name in enumerate(names)}
+    frame = V + 4 * len(names)
+    if P == 2:
+        frame += (-(36 + frame)) % 8  # view 0 8-aligned: bit 2 of sp tells the views apart
+    return K, X, var, frame
+
+
+def resolve(code, P, n_extra):
+    """Kernel template (slots as ('own', r) / ('e', k)) to sp offsets for P parts."""
+    K, X, _, _ = layout(P, n_extra)
+    out = []
+    for ins in code:
+        if ins[0] in ("ldr", "str") and len(ins) == 4 and isinstance(ins[3], tuple):
+            kind, k = ins[3]
+            ins = ins[:3] + (K + 4 * P * k if kind == "own" else X + 4 * k,)
+        out.append(ins)
+    return out
 
 
 def const_slots(p):
-    """Frame offset of each constant's copy (None: made by MOVS)."""
-    where = {c: off for off, c in CONSTS}
-    where[None] = F_PTR
-    return {v: where.get(c) for v, c in p.consts.items()}
+    """How each constant is made: "lit" (LDR from the literal pool) or None (MOVS)."""
+    return {v: (None if c < 256 else "lit") for v, c in p.consts.items()}
 
 
-def check_kernel(code, trials=20):
+def words_of_rows(rows, cols):
+    """State words, row-major (word P*r + i = row r, columns 4i..4i+3)."""
+    return [sum(rows[r][4 * i + j] << (8 * j) for j in range(4)) for r in range(8) for i in range(cols // 4)]
+
+
+def rows_of_words(words, cols):
+    P = cols // 4
+    return [[(words[P * r + c // 4] >> (8 * (c % 4))) & 0xFF for c in range(cols)] for r in range(8)]
+
+
+def check_kernel(template, n_extra, trials=20):
+    """Runs the kernel on part 0 of random states (both widths' offsets); returns M0 cycles."""
     rng = random.Random(1)
-    for _ in range(trials):
-        rows = [[rng.randrange(256) for _ in range(4)] for _ in range(8)]
-        words = parts_of_rows(rows, 4)
-        mem = {0x1000 + 4 * r: w for r, w in enumerate(words)}
-        regs = {r: rng.randrange(1 << 32) for r in LOW + HIGH}
-        regs["sp"] = 0x8000
-        for off, c in CONSTS + [(F_PTR, 0x1000)]:
-            mem[0x8000 + off] = c
-        cyc = simulate(code, regs, mem)
-        got = rows_of_parts([mem[0x1000 + 4 * r] for r in range(8)], 4)
-        s = [[SBOX[x] for x in row] for row in rows]
-        want = [[sum_gf([gmul(MIXROW[j], s[(r + j) % 8][c]) for j in range(8)]) for c in range(4)] for r in range(8)]
-        assert got == want, "kernel mismatch"
+    for P in (2, 4):
+        code = resolve(template, P, n_extra)
+        K = layout(P, n_extra)[0]
+        for _ in range(trials):
+            rows = [[rng.randrange(256) for _ in range(4 * P)] for _ in range(8)]
+            mem = {0x8000 + K + 4 * k: w for k, w in enumerate(words_of_rows(rows, 4 * P))}
+            regs = {r: rng.randrange(1 << 32) for r in LOW + HIGH}
+            regs["sp"] = 0x8000
+            c = simulate(code, regs, mem)
+            cyc = c if P == 2 else cyc
+            got = rows_of_words([mem[0x8000 + K + 4 * k] for k in range(8 * P)], 4 * P)
+            s = [[SBOX[x] for x in row] for row in rows]
+            want = [[sum_gf([gmul(MIXROW[j], s[(r + j) % 8][c]) for j in range(8)]) if c < 4 else rows[r][c]
+                     for c in range(4 * P)] for r in range(8)]
+            assert got == want, "kernel mismatch"
     return cyc
 
 
-def sim_perm(kernel, passes, which, cols, rows):
-    """The permutation as the common routine runs it, on the simulator."""
+def sim_perm(kernel, n_extra, passes, which, cols, rows):
+    """The permutation as the common routine runs it (pass, then the kernel in views P-1..0)."""
     P = cols // 4
-    mem = {}
-    base = 0x1000
-    for k, w in enumerate(parts_of_rows(rows, cols)):
-        mem[base + 4 * k] = w
+    K = layout(P, n_extra)[0]
+    code = resolve(kernel, P, n_extra)
+    base = 0x8000
+    mem = {base + K + 4 * k: w for k, w in enumerate(words_of_rows(rows, cols))}
     regs = {r: 0 for r in LOW + HIGH}
-    regs["sp"] = 0x8000
-    for off, c in CONSTS:
-        mem[0x8000 + off] = c
     cyc = 0
     for rnd in range(ROUNDS[cols]):
-        regs["r0"] = base
+        regs["r0"] = base + K
         regs["r1"] = rnd * 0x01010101
         cyc += simulate(passes[(which, cols)], regs, mem)
-        for i in range(P):
-            mem[0x8000 + F_PTR] = base + 32 * i
-            cyc += simulate(kernel, regs, mem)
-    return rows_of_parts([mem[base + 4 * k] for k in range(8 * P)], cols), cyc
+        for i in reversed(range(P)):
+            regs["sp"] = base + 4 * i
+            cyc += simulate(code, regs, mem)
+    return rows_of_words([mem[base + K + 4 * k] for k in range(8 * P)], cols), cyc
 
 
-def check_all(kernel, passes, trials=3):
+def check_all(kernel, n_extra, passes, trials=3):
     assert ref_hash(b"", 256) == "1a52d11d550039be16107f9c58db9ebcc417f16f736adb2502567119f0083467"
     assert ref_hash(b"", 512).startswith("6d3ad29d279110eef3adbd66de2a0345a77baede1557f5d099fce0c03d6dc2ba")
     rng = random.Random(2)
@@ -709,7 +764,7 @@ def check_all(kernel, passes, trials=3):
         for cols in (8, 16):
             for _ in range(trials):
                 rows = [[rng.randrange(256) for _ in range(cols)] for _ in range(8)]
-                got, cyc = sim_perm(kernel, passes, which, cols, rows)
+                got, cyc = sim_perm(kernel, n_extra, passes, which, cols, rows)
                 assert got == ref_perm(rows, which, cols), (which, cols)
             cycles[(which, cols)] = cyc
     return cycles
@@ -719,108 +774,274 @@ def lines_of(code):
     return [fmt(ins) for ins in code]
 
 
-def assemble(kernel, nslots, passes, stats):
-    frame = F_SLOTS + 4 * nslots
-    frame += (-frame) % 8
-    L = []
-    w = L.append
-    w("@ Generated by scripts/gen-mcu-groestl.py: do not edit. Grøstl P and Q (512- and 1024-bit)")
-    w("@ for ARMv6-M (Thumb-1), the `mcu` backend: state in the parts layout (8 words per 4 columns),")
-    w("@ S-box as the Boyar-Peralta circuit on bit planes: no table, no data-dependent branch or address.")
-    w("@ Kernel (SubBytes + MixBytes of one part): %d instructions, %d cycles (Cortex-M0), %d spill slots." %
-      (len(kernel), stats["kernel"], nslots))
-    for k in sorted(stats["perm"]):
-        w("@ %s%d: %d cycles for the rounds (pass + kernels; entry and exit not counted)." %
-          (k[0].upper(), k[1] * 64, stats["perm"][k]))
-    w("@ void slicewise_groestl_mcu_{p,q}{512,1024}(uint32_t *state): AAPCS, r4-r11 restored;")
-    w("@ %d bytes of stack (36 of saved registers, a %d-byte frame)." % (36 + frame, frame))
-    w("    .syntax unified")
-    w("    .thumb")
-    w("    .text")
-    for which in "pq":
-        for cols in (8, 16):
-            name = "slicewise_groestl_mcu_%s%d" % (which, cols * 64)
-            w("")
-            w("    .globl %s" % name)
-            w("    .type %s, %%function" % name)
-            w("    .thumb_func")
-            w("    .p2align 2")
-            w("%s:" % name)
-            w("    push {r4-r7, lr}")
-            w("    ldr r1, =%s_pass" % name)
-            w("    ldr r2, =0x%08x" % (ROUNDS[cols] * 0x01010101))
-            w("    movs r3, #%d" % (32 * cols // 4))
-            w("    b slicewise_groestl_mcu_common")
-            w("    .ltorg")
-            w("    .size %s, . - %s" % (name, name))
-            w("")
-            w("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.")
-            w("    .type %s_pass, %%function" % name)
-            w("    .thumb_func")
-            w("    .p2align 2")
-            w("%s_pass:" % name)
-            L.extend(lines_of(passes[(which, cols)]))
-            w("    bx lr")
-            w("    .ltorg")
-            w("    .size %s_pass, . - %s_pass" % (name, name))
-    w("")
-    w("@ r0 = state, r1 = pass routine, r2 = rounds * 0x01010101, r3 = state bytes; r4-r7, lr pushed.")
-    w("@ Interworking returns (BX) so that ARM-state callers work too.")
-    w("    .type slicewise_groestl_mcu_common, %function")
+def func(w, name, glob=False, align=True):
+    if glob:
+        w("    .globl %s" % name)
+    w("    .type %s, %%function" % name)
     w("    .thumb_func")
-    w("    .p2align 2")
-    w("slicewise_groestl_mcu_common:")
+    if align:
+        w("    .p2align 2")
+    w("%s:" % name)
+
+
+def common_code(w, cols, kernel, n_extra):
+    """The compression / output routine of one width: entry (r0 = h, r1 = blocks, r2 = number of
+    blocks, 0 for the output transformation), block loop, permutation loop, glue."""
+    P = cols // 4
+    K, X, v, frame = layout(P, n_extra)
+    bits = cols * 64
+    L = ".L%d_" % bits
+    pre = "slicewise_groestl_mcu_"
+    name = "%scommon%d" % (pre, bits)
+    w("    .type %s, %%function" % name)
+    w("%s:" % name)
     for i, r in enumerate(["r8", "r9", "r10", "r11"]):
         w("    mov r%d, %s" % (4 + i, r))
     w("    push {r4-r7}")
-    w("    sub sp, #%d" % frame)
-    w("    str r0, [sp, #%d]" % F_BASE)
-    w("    adds r3, r0")
-    w("    str r3, [sp, #%d]" % F_END)
-    w("    str r2, [sp, #%d]" % F_RCEND)
-    w("    str r1, [sp, #%d]" % F_PASS)
-    w("    movs r1, #0")
-    w("    str r1, [sp, #%d]" % F_RC)
-    for off, c in CONSTS:
-        w("    ldr r1, =0x%08x" % c)
-        w("    str r1, [sp, #%d]" % off)
-    w("    b .Lround")
-    w("    .ltorg")
-    w(".Lround:")
-    w("    ldr r0, [sp, #%d]" % F_BASE)
-    w("    str r0, [sp, #%d]" % F_PTR)
-    w("    ldr r1, [sp, #%d]" % F_RC)
-    w("    ldr r2, [sp, #%d]" % F_PASS)
-    w("    bl .Lcall")
-    w(".Lpart:")
-    L.extend(lines_of(kernel))
-    w("    ldr r0, [sp, #%d]" % F_PTR)
-    w("    adds r0, #32")
-    w("    str r0, [sp, #%d]" % F_PTR)
-    w("    ldr r1, [sp, #%d]" % F_END)
+    if P == 2:
+        w("    sub sp, #%d" % frame)
+    else:  # view 0 16-aligned: bits 2-3 of sp tell the views apart
+        w("    mov r4, sp")
+        w("    sub sp, #%d" % frame)
+        w("    mov r5, sp")
+        w("    lsrs r5, r5, #4")
+        w("    lsls r5, r5, #4")
+        w("    mov sp, r5")
+        w("    str r4, [sp, #%d]" % v["orig"])
+    w("    str r0, [sp, #%d]" % v["h"])
+    w("    str r1, [sp, #%d]" % v["m"])
+    w("    lsls r2, r2, #%d" % (6 if P == 2 else 7))
+    w("    adds r2, r1")
+    w("    str r2, [sp, #%d]" % v["end"])
+    w("    movs r5, #0")
+    w("    bl %sconv" % L)
+    w("    ldr r0, [sp, #%d]" % v["m"])
+    w("    ldr r1, [sp, #%d]" % v["end"])
     w("    cmp r0, r1")
-    w("    beq 1f")
-    w("    b .Lpart")
-    w("1:")
-    w("    ldr r0, [sp, #%d]" % F_RC)
-    w("    ldr r1, [sp, #%d]" % F_INC)
-    w("    adds r0, r1")
-    w("    str r0, [sp, #%d]" % F_RC)
-    w("    ldr r1, [sp, #%d]" % F_RCEND)
+    w("    beq %sout" % L)
+    w("%sblock:" % L)
+    for which in "pq":
+        w("    add r0, sp, #%d" % K)
+        w("    ldr r1, [sp, #%d]" % v["m"])
+        if which == "p":
+            w("    ldr r2, [sp, #%d]" % v["h"])
+        else:
+            w("    movs r2, #0")
+        w("    bl %sgather" % L)
+        w("    ldr r2, =%s%s%d_pass" % (pre, which, bits))
+        w("    bl %sperm" % L)
+        w("    bl %sfold" % L)
+    w("    ldr r0, [sp, #%d]" % v["m"])
+    w("    adds r0, #%d" % (32 * P))
+    w("    str r0, [sp, #%d]" % v["m"])
+    w("    ldr r1, [sp, #%d]" % v["end"])
     w("    cmp r0, r1")
-    w("    beq 2f")
-    w("    b .Lround")
-    w("2:")
-    w("    add sp, #%d" % frame)
+    w("    bne %sblock" % L)
+    w("    b %sdone" % L)
+    w("%sout:  @ h = P(h) ^ h" % L)
+    w("    add r0, sp, #%d" % K)
+    w("    ldr r1, [sp, #%d]" % v["h"])
+    w("    bl %scopy" % L)
+    w("    ldr r2, =%sp%d_pass" % (pre, bits))
+    w("    bl %sperm" % L)
+    w("    bl %sfold" % L)
+    w("%sdone:" % L)
+    w("    movs r5, #1")
+    w("    bl %sconv" % L)
+    if P == 2:
+        w("    add sp, #%d" % frame)
+    else:
+        w("    ldr r4, [sp, #%d]" % v["orig"])
+        w("    mov sp, r4")
     w("    pop {r4-r7}")
     for i, r in enumerate(["r8", "r9", "r10", "r11"]):
         w("    mov %s, r%d" % (r, 4 + i))
     w("    pop {r4-r7}")
     w("    pop {r3}")
     w("    bx r3")
-    w(".Lcall:")  # BL + BX instead of BLX, which ARMv4T lacks
+    w("    .ltorg")
+    w("")
+    w("@ s = the block at r1 in rows (byte 8c + r of the block is row r, column c), XORed with the")
+    w("@ P words at r2 if r2 != 0; r0 = s. Byte loads: the block needs no alignment.")
+    w("%sgather:" % L)
+    w("    movs r6, #8")
+    w("1:")
+    w("    movs r3, r1")
+    w("    movs r7, #%d" % P)
+    w("2:")
+    w("    ldrb r4, [r3, #0]")
+    for j in (1, 2, 3):
+        w("    ldrb r5, [r3, #%d]" % (8 * j))
+        w("    lsls r5, r5, #%d" % (8 * j))
+        w("    orrs r4, r5")
+    w("    cmp r2, #0")
+    w("    beq 3f")
+    w("    ldm r2!, {r5}")
+    w("    eors r4, r5")
+    w("3:")
+    w("    stm r0!, {r4}")
+    w("    adds r3, #32")
+    w("    subs r7, #1")
+    w("    bne 2b")
+    w("    adds r1, #1")
+    w("    subs r6, #1")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ h ^= s (both row-major).")
+    w("%sfold:" % L)
+    w("    ldr r0, [sp, #%d]" % v["h"])
+    w("    add r1, sp, #%d" % K)
+    w("    movs r2, r0")
+    w("    adds r2, #%d" % (32 * P))
+    w("1:")
+    w("    ldm r1!, {r4, r5}")
+    w("    ldr r6, [r0]")
+    w("    ldr r7, [r0, #4]")
+    w("    eors r6, r4")
+    w("    eors r7, r5")
+    w("    stm r0!, {r6, r7}")
+    w("    cmp r0, r2")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ 32P bytes from r1 to r0; clobbers r2-r4.")
+    w("%scopy:" % L)
+    w("    movs r2, #%d" % (4 * P))
+    w("1:")
+    w("    ldm r1!, {r3, r4}")
+    w("    stm r0!, {r3, r4}")
+    w("    subs r2, #1")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ r5 = 0: h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows;")
+    w("@ r5 = 1: back. Through s.")
+    w("%sconv:" % L)
+    w("    mov r7, lr")
+    w("    cmp r5, #0")
+    w("    beq 1f")
+    w("    add r0, sp, #%d" % K)
+    w("    ldr r1, [sp, #%d]" % v["h"])
+    w("    bl %scopy" % L)
+    w("1:")
+    w("    ldr r0, [sp, #%d]" % v["h"])
+    w("    add r1, sp, #%d" % K)
+    w("    movs r2, #%d" % (4 * P))
+    w("2:")
+    w("    movs r4, #7")
+    w("3:")
+    w("    cmp r5, #0")
+    w("    bne 4f")
+    w("    ldrb r3, [r0, r4]")
+    w("    strb r3, [r1]")
+    w("    b 5f")
+    w("4:")
+    w("    ldrb r3, [r1]")
+    w("    strb r3, [r0, r4]")
+    w("5:")
+    w("    adds r1, #%d" % (4 * P))
+    w("    subs r4, #1")
+    w("    bpl 3b")
+    w("    subs r1, #%d" % (32 * P - 1))
+    w("    adds r0, #8")
+    w("    subs r2, #1")
+    w("    bne 2b")
+    w("    cmp r5, #0")
+    w("    bne 6f")
+    w("    ldr r0, [sp, #%d]" % v["h"])
+    w("    add r1, sp, #%d" % K)
+    w("    bl %scopy" % L)
+    w("6:")
+    w("    bx r7")
+    w("")
+    w("@ One permutation: r2 = its pass routine; every round is the pass, then the kernel on")
+    w("@ parts P-1..0 (views: sp + 4i). Returns with sp back in view 0.")
+    w("%sperm:" % L)
+    w("    mov r0, lr")
+    w("    str r0, [sp, #%d]" % v["ret"])
+    w("    str r2, [sp, #%d]" % v["pass"])
+    w("    movs r1, #0")
+    w("    str r1, [sp, #%d]" % v["rc"])
+    w("%sround:" % L)
+    w("    add r0, sp, #%d" % K)
+    w("    ldr r1, [sp, #%d]" % v["rc"])
+    w("    ldr r2, [sp, #%d]" % v["pass"])
+    w("    bl %scall" % L)
+    w("    add sp, #%d" % (4 * (P - 1)))
+    w("%spart:" % L)
+    code = lines_of(resolve(kernel, P, n_extra))
+    mid = len(code) // 2
+    L2 = code[:mid] + ["    b 7f", "    .ltorg", "7:"] + code[mid:]
+    for line in L2:
+        w(line)
+    w("    mov r0, sp")
+    w("    lsls r0, r0, #%d" % (29 if P == 2 else 28))
+    w("    beq 1f")
+    w("    sub sp, #4")
+    w("    b %spart" % L)
+    w("    .ltorg")
+    w("1:")
+    w("    ldr r0, [sp, #%d]" % v["rc"])
+    w("    ldr r1, =0x01010101")
+    w("    adds r0, r1")
+    w("    str r0, [sp, #%d]" % v["rc"])
+    w("    ldr r1, =0x%08x" % (ROUNDS[cols] * 0x01010101))
+    w("    cmp r0, r1")
+    w("    beq 2f")
+    w("    b %sround" % L)
+    w("2:")
+    w("    ldr r0, [sp, #%d]" % v["ret"])
+    w("    bx r0")
+    w("%scall:  @ BL + BX instead of BLX, which ARMv4T lacks" % L)
     w("    bx r2")
-    w("    .size slicewise_groestl_mcu_common, . - slicewise_groestl_mcu_common")
+    w("    .ltorg")
+    w("    .size %s, . - %s" % (name, name))
+    return 36 + frame + (12 if P == 4 else 0)
+
+
+def assemble(kernel, n_extra, passes, stats):
+    L = []
+    w = L.append
+    w("@ Generated by scripts/gen-mcu-groestl.py: do not edit. Grøstl's compression function and")
+    w("@ output transformation (512- and 1024-bit) for ARMv6-M (Thumb-1), the `mcu` backend: state")
+    w("@ row-major in the frame, S-box as the Boyar-Peralta circuit on bit planes: no table, no")
+    w("@ data-dependent branch or address.")
+    w("@ Kernel (SubBytes + MixBytes of one part): %d instructions, %d cycles (Cortex-M0), spill slots:" %
+      (len(kernel), stats["kernel"]))
+    w("@ the part's 8 words and %d more." % n_extra)
+    for k in sorted(stats["perm"]):
+        w("@ %s%d: %d cycles for the rounds (passes + kernels; loops not counted)." %
+          (k[0].upper(), k[1] * 64, stats["perm"][k]))
+    w("@ void slicewise_groestl_mcu_compress{512,1024}(uint64_t *h, const uint8_t *blocks, size_t n),")
+    w("@ n >= 1; void slicewise_groestl_mcu_output{512,1024}(uint64_t *h): AAPCS, r4-r11 restored.")
+    body = []
+    stack = {}
+    for cols in (8, 16):
+        bits = cols * 64
+        x = body.append
+        for which in "pq":
+            name = "slicewise_groestl_mcu_%s%d_pass" % (which, bits)
+            x("")
+            x("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.")
+            func(x, name)
+            body.extend(lines_of(passes[(which, cols)]))
+            x("    bx lr")
+            x("    .ltorg")
+            x("    .size %s, . - %s" % (name, name))
+        # output falls through into compress (with no blocks), compress into the common routine
+        for entry in ("output", "compress"):
+            name = "slicewise_groestl_mcu_%s%d" % (entry, bits)
+            x("")
+            func(x, name, glob=True, align=entry == "output")
+            x("    movs r2, #0" if entry == "output" else "    push {r4-r7, lr}")
+            x("    .size %s, . - %s" % (name, name))
+        stack[cols] = common_code(x, cols, kernel, n_extra)
+    w("@ Stack: %d bytes (512), at most %d (1024; the frame is aligned to 16 bytes)." % (stack[8], stack[16]))
+    w("    .syntax unified")
+    w("    .thumb")
+    w("    .text")
+    L.extend(body)
     return "\n".join(L) + "\n"
 
 
@@ -828,29 +1049,27 @@ def assemble(kernel, nslots, passes, stats):
 PARAMS = dict(seed=65573, jitter=1.5, weight=4, window=8, hi_far=160, kill=1, full=2, steal=5)
 
 
-def build_kernel():
-    p, ptr = kernel_prog()
-    q = PARAMS
+def build_kernel(q=PARAMS):
+    p = kernel_prog()
     schedule(p, random.Random(q["seed"]), q["jitter"])
-    a = Alloc(p, ptr, F_SLOTS, 24, const_slots(p), q["weight"], q["window"], q["hi_far"], q["kill"], q["full"],
-              q["steal"])
+    a = Alloc(p, const_slots(p), q["weight"], q["window"], q["hi_far"], q["kill"], q["full"], q["steal"])
     code = a.run()
-    return code, a.max_slots
+    return code, a.n_extra
 
 
 def main():
     args = sys.argv[1:]
-    kernel, nslots = build_kernel()
-    kcyc = check_kernel(kernel)
+    kernel, n_extra = build_kernel()
+    kcyc = check_kernel(kernel, n_extra)
     passes = {(which, cols): pass_code(which, cols) for which in "pq" for cols in (8, 16)}
-    cycles = check_all(kernel, passes)
+    cycles = check_all(kernel, n_extra, passes)
     if "--stats" in args:
-        print("kernel: %d instructions, %d cycles, %d slots" % (len(kernel), kcyc, nslots))
+        print("kernel: %d instructions, %d cycles, %d extra slots" % (len(kernel), kcyc, n_extra))
         for k, v in sorted(cycles.items()):
             print("%s%d: %d cycles per permutation (pass %d instrs)" % (k[0], k[1] * 64, v, len(passes[k])))
         c = cycles[("p", 8)] + cycles[("q", 8)]
         print("P+Q 512: %d cycles = %.1f per byte (without the mode)" % (c, c / 64))
-    text = assemble(kernel, nslots, passes, {"kernel": kcyc, "perm": cycles})
+    text = assemble(kernel, n_extra, passes, {"kernel": kcyc, "perm": cycles})
     if "--check" in args:
         if open(OUT).read() != text:
             sys.exit("%s is out of date: run scripts/gen-mcu-groestl.py" % OUT)

@@ -265,35 +265,6 @@ pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
     *h = output1024(h);
 }
 
-/// P or Q on a state in `mcu_thumb`'s parts layout (part `i`, row `r` in word `8i + r`): the
-/// host stand-in for its assembly in unit tests.
-#[cfg(test)]
-fn permute_parts<R: Row, const N: usize>(w: &mut [u32; N], q: bool, rounds: usize, sigma: &[u32; 8]) {
-    let mut s: [R; 8] = core::array::from_fn(|r| {
-        let mut row = R::ZERO;
-        for i in 0..R::PARTS {
-            row.set_part(i, w[8 * i + r]);
-        }
-        row
-    });
-    permute(&mut s, q, rounds, sigma);
-    for i in 0..R::PARTS {
-        for r in 0..8 {
-            w[8 * i + r] = s[r].part(i);
-        }
-    }
-}
-
-#[cfg(test)]
-pub(crate) fn permute_parts512(w: &mut [u32; 16], q: bool, rounds: usize, sigma: &[u32; 8]) {
-    permute_parts::<u64, 16>(w, q, rounds, sigma);
-}
-
-#[cfg(test)]
-pub(crate) fn permute_parts1024(w: &mut [u32; 32], q: bool, rounds: usize, sigma: &[u32; 8]) {
-    permute_parts::<u128, 32>(w, q, rounds, sigma);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -123,9 +123,9 @@ pub(crate) mod mcu;
 #[cfg(target_arch = "avr")]
 #[path = "mcu_avr.rs"]
 pub(crate) mod mcu;
-// `mcu`'s permutations in Thumb-1 assembly (bare-metal ARM; on the host, its layout code runs
-// in the unit tests around `mcu`'s Rust permutations).
-#[cfg(any(all(target_arch = "arm", target_os = "none"), test))]
+// `mcu`'s compression function in Thumb-1 assembly (bare-metal ARM; checked by
+// `scripts/gen-mcu-groestl.py` and by the on-target KATs, `scripts/test-embedded.sh`).
+#[cfg(all(target_arch = "arm", target_os = "none"))]
 pub(crate) mod mcu_thumb;
 // The T-tables (24 KiB) do not fit an AVR's RAM, where `.rodata` is copied to.
 #[cfg(not(target_arch = "avr"))]
