@@ -71,8 +71,8 @@ struct OptimizeArgs {
     #[command(flatten)]
     input: MatrixArgs,
     /// Heuristic: auto (the default: a portfolio over A2/A1/RNBP/s-XOR with re-synthesis, then
-    /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, or mix (cycles
-    /// A2/RNBP/A1/s-XOR).
+    /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, sxor-rows, or mix (cycles
+    /// A2/RNBP/A1/sxor-rows).
     #[arg(long, short = 'a', default_value = "auto")]
     algorithm: String,
     /// Time budget in seconds (default: 10 s, or none when --runs is given). With `-a auto` it

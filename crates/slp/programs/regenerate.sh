@@ -15,8 +15,8 @@ T=test-vectors/slp
 P=crates/slp/programs
 run() { "$S" slp optimize "$@" -j 1 -q; }
 
-run $T/proest_mixslices.txt -a sxor --seed 8004 --runs 1 --resynth 1000 -o $P/proest_mixslices.slp
-run $T/proest_mixslices.txt -a sxor --seed 8004 --runs 1 --resynth 1000 --emit rust --name mix_slices -o crates/proest/src/generated/mixslices.rs
+run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 -o $P/proest_mixslices.slp
+run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 --emit rust --name mix_slices -o crates/proest/src/generated/mixslices.rs
 run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --polish-rounds 1300 -o $P/aes_mixcolumns.slp
 run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 7086 --runs 1 --polish-rounds 3484 --polish-seed 4000012007154 --window 48 -o $P/aes_mixcolumns.90.slp
 run $T/aes_mixcolumns.txt -a mix --seed 668 --runs 1 --resynth 200 --max-depth 3 --sat-polish-rounds 3000 --sat-bp-every 20 -o $P/aes_mixcolumns.depth3.slp

@@ -18,7 +18,7 @@ use crate::matrix::BitMatrix;
 use crate::paar::paar;
 use crate::program::Program;
 use crate::resynth::{ResynthOptions, resynth};
-use crate::sxor::sxor;
+use crate::sxor::{sxor, sxor_rows};
 
 /// A heuristic for `slicewise slp optimize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,15 +35,18 @@ pub enum Algorithm {
     A1,
     /// Tan–Peyrin A2.
     A2,
-    /// Xiang et al. in-place s-XOR reduction.
+    /// Xiang et al. in-place s-XOR: decomposition with row and column operations, product
+    /// rules, window re-synthesis.
     Sxor,
-    /// Cycle through A2, RNBP, A1 and s-XOR run by run.
+    /// The earlier s-XOR greedy with row operations only (kept for checked-in programs).
+    SxorRows,
+    /// Cycle through A2, RNBP, A1 and the row-only s-XOR run by run.
     Mix,
 }
 
 impl Algorithm {
     /// All names accepted by `--algorithm`.
-    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "mix"];
+    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "sxor-rows", "mix"];
 
     /// The name used on the command line and in headers.
     pub fn name(self) -> &'static str {
@@ -55,6 +58,7 @@ impl Algorithm {
             Algorithm::A1 => "a1",
             Algorithm::A2 => "a2",
             Algorithm::Sxor => "sxor",
+            Algorithm::SxorRows => "sxor-rows",
             Algorithm::Mix => "mix",
         }
     }
@@ -76,6 +80,7 @@ impl FromStr for Algorithm {
             "a1" => Algorithm::A1,
             "a2" => Algorithm::A2,
             "sxor" | "s-xor" | "xiang" => Algorithm::Sxor,
+            "sxor-rows" => Algorithm::SxorRows,
             "mix" => Algorithm::Mix,
             other => return Err(format!("unknown algorithm {other:?} (one of {})", Algorithm::NAMES.join(", "))),
         })
@@ -125,7 +130,8 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let alg = if alg == Algorithm::Mix {
         let cycle = if m.is_invertible() { 4 } else { 3 };
-        [Algorithm::A2, Algorithm::Rnbp, Algorithm::A1, Algorithm::Sxor][(seed % cycle) as usize]
+        // The row-only s-XOR, as before the faithful one, so that recorded `-a mix` seeds repeat.
+        [Algorithm::A2, Algorithm::Rnbp, Algorithm::A1, Algorithm::SxorRows][(seed % cycle) as usize]
     } else {
         alg
     };
@@ -138,6 +144,7 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
         Algorithm::A1 => bp_with(Criterion::A1, &mut rng),
         Algorithm::A2 => bp_with(Criterion::A2, &mut rng),
         Algorithm::Sxor => sxor(m, &mut rng).map(|ip| ip.to_program()),
+        Algorithm::SxorRows => sxor_rows(m, &mut rng).map(|ip| ip.to_program()),
         Algorithm::Mix => unreachable!(),
     }?;
     if let Some(d) = max_depth
