@@ -338,10 +338,8 @@ def sbox_template():
     Returns (prog, outputs, the constant loads of planes 0-7)."""
     p = Prog()
     a = [p.new() for _ in range(8)]
-    ld = []
-    for _ in range(4):
-        ld.append(p.op("ldc2", []))
-        ld.append(p.op("ldc_hi", [ld[-1]]))
+    ld = [p.op("ldc8", [])]
+    ld += [p.op("ldc_hi", [ld[0]]) for _ in range(7)]
     s = [p.op("xor", [a[k], ld[k]]) for k in range(8)]
     env = {f"u{i}": s[7 - i] for i in range(8)}
     late = {}
@@ -481,16 +479,24 @@ def qd(q):
     return f"{{d{2 * q}-d{2 * q + 1}}}"
 
 
+# Spills in groups: a value evicted for use at least GROUP_FAR ops later takes its register
+# neighbours that are also used that late with it (one VSTM); a reload brings the values of
+# the neighbouring slots needed within GROUP_NEAR ops with it when free consecutive registers
+# can hold them (one VLDM).
+GROUP_FAR = 30
+GROUP_NEAR = 30
+
+
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
     outs: values that must end in final_regs. Returns (lines, constant values in load order)."""
     ops = p.ops
     end = len(ops)
     uses = {}
-    partner = {}  # a pair load's first value -> its second (loaded by the same instruction)
+    partner = {}  # a multiple load's first value -> the others (loaded by the same instruction)
     for i, (d, kind, srcs, _) in enumerate(ops):
         if kind == "ldc_hi":
-            partner[srcs[0]] = d
+            partner.setdefault(srcs[0], []).append(d)
             continue
         for s in srcs:
             uses.setdefault(s, []).append(i)
@@ -530,6 +536,9 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             d = 10**9 if d is None else d
             if d > bestd:
                 best, bestd = r, d
+        if bestd < 10**9 and occ[best] not in slot and GROUP_FAR:
+            group_store(best, i, keep, bestd)
+            return best
         v = occ.pop(best)
         del reg[v]
         if bestd < 10**9 and v not in slot:
@@ -537,6 +546,76 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             slot[v] = s
             lines.append(f"vst1.64 {qd(best)}, [{slot_reg(s)}]")
         return best
+
+    def far(r, i, keep):
+        v = occ.get(r)
+        if v is None or v in keep or v in slot:
+            return False
+        d = next_use(v, i)
+        return d is not None and d >= i + GROUP_FAR
+
+    def group_store(r0, i, keep, d0):
+        """Evicts the victim in r0 together with its neighbours in registers that are also used
+        far in the future: one VSTM to consecutive spill slots."""
+        lo = hi = r0
+        if d0 >= i + GROUP_FAR:
+            while lo > 0 and hi - lo < 7 and far(lo - 1, i, keep):
+                lo -= 1
+            while hi < 15 and hi - lo < 7 and far(hi + 1, i, keep):
+                hi += 1
+        while True:
+            k = hi - lo + 1
+            s0 = next((s for s in free_slots if all(s + j in free_slots for j in range(k))), None)
+            if s0 is not None:
+                break
+            lo, hi = (lo + 1, hi) if lo < r0 else (lo, hi - 1)
+        for j, r in enumerate(range(lo, hi + 1)):
+            v = occ.pop(r)
+            del reg[v]
+            slot[v] = s0 + j
+            free_slots.remove(s0 + j)
+        if k == 1:
+            lines.append(f"vst1.64 {qd(lo)}, [{slot_reg(s0)}]")
+        else:
+            lines.append(f"vstmia {slot_reg(s0)}, {{d{2 * lo}-d{2 * hi + 1}}}")
+
+    def group_load(x, i):
+        """Reloads x, with the values in the neighbouring slots that are needed soon, into free
+        consecutive registers (one VLDM), if there is such a run; returns False otherwise."""
+        by_slot = {sl: v for v, sl in slot.items()}
+        s0 = slot[x]
+
+        def wanted(sl):
+            v = by_slot.get(sl)
+            if v is None or v in reg:
+                return False
+            d = next_use(v, i)
+            return d is not None and d <= i + GROUP_NEAR
+
+        lo = hi = s0
+        while wanted(lo - 1):
+            lo -= 1
+        while wanted(hi + 1):
+            hi += 1
+        free = [r for r in range(16) if r not in occ]
+        best = None
+        for a in range(lo, s0 + 1):
+            for b in range(hi, s0 - 1, -1):
+                k = b - a + 1
+                if k < 2 or (best and k <= best[2]):
+                    continue
+                run = next((r for r in free if all(r + j in free for j in range(k))), None)
+                if run is not None:
+                    best = (a, run, k)
+        if not best:
+            return False
+        a, run, k = best
+        for j in range(k):
+            v = by_slot[a + j]
+            reg[v] = run + j
+            occ[run + j] = v
+        lines.append(f"vldmia {slot_reg(a)}, {{d{2 * run}-d{2 * (run + k) - 1}}}")
+        return True
 
     def evict(r, i):
         v = occ.pop(r)
@@ -570,7 +649,7 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             continue
         if kind == "ldc2":
             r = free_pair(i)
-            e = partner[d]
+            (e,) = partner[d]
             reg[d], reg[e] = r, r + 1
             occ[r], occ[r + 1] = d, e
             lines.append(f"vld1.64 {{d{2 * r}-d{2 * r + 3}}}, [{CONST_REG}]!")
@@ -579,8 +658,32 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
                 if next_use(v, i + 1) is None:
                     release(v)
             continue
+        if kind == "ldc8":
+            # Eight constants, one VLDM per run of consecutive free registers.
+            vals = [d] + partner[d]
+            while 16 - len(occ) < len(vals):
+                evict(free_reg(i, set()), i)
+            regs = sorted(r for r in range(16) if r not in occ)[:len(vals)]
+            for v, r in zip(vals, regs):
+                reg[v] = r
+                occ[r] = v
+            order += vals
+            runs = []
+            for r in regs:
+                if runs and runs[-1][1] == r - 1:
+                    runs[-1][1] = r
+                else:
+                    runs.append([r, r])
+            for a, b in runs:
+                lines.append(f"vldmia {CONST_REG}!, {{d{2 * a}-d{2 * b + 1}}}")
+            for v in vals:
+                if next_use(v, i + 1) is None:
+                    release(v)
+            continue
         keep = set(srcs)
         for s in srcs:
+            if s not in reg and GROUP_FAR and group_load(s, i):
+                continue
             if s not in reg:
                 r = free_reg(i, keep)
                 lines.append(f"vld1.64 {qd(r)}, [{slot_reg(slot[s])}]")
@@ -1338,7 +1441,7 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
 
 # The S-box schedule: template op indices in the order found by `--search` (simulated annealing
 # over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads).
-SBOX_ORDER = [0, 2, 6, 3, 10, 14, 7, 8, 1, 11, 4, 15, 5, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 21, 19, 29, 39, 25, 31, 32, 34, 22, 30, 50, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 74, 78, 87, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
+SBOX_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 10, 14, 8, 11, 15, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 21, 19, 29, 39, 25, 31, 32, 34, 22, 30, 50, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 74, 78, 87, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
 
 
 def ordered_template():
@@ -1383,7 +1486,7 @@ def generate():
         for v in vals:
             data.append(".word " + ", ".join(f"0x{(v >> (32 * i)) & 0xFFFFFFFF:08x}" for i in range(4)))
     count = lambda body: sum(1 for ln in body if not ln.endswith(":"))
-    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1")) and "[r3]" not in ln)
+    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1", "vstmia", "vldmia")) and "r3" not in ln)
     head = [
         "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
         "@ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,",

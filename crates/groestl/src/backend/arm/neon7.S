@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2646 instructions for 10 rounds (180 spills and reloads);
-@ P or Q 1024 body: 3699 instructions for 14 rounds (252 spills and reloads).
+@ P|Q 512 body: 2594 instructions for 10 rounds (160 spills and reloads);
+@ P or Q 1024 body: 3629 instructions for 14 rounds (224 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -40858,20 +40858,17 @@ slicewise_groestl_neon7vp_o1024:
     bx lr
     .p2align 2
 .Lneon7_perm512:
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q0, q0, q10
-    veor q2, q2, q12
+    veor q2, q2, q14
     veor q4, q4, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q3, q3, q13
+    veor q3, q3, q15
     veor q5, q5, q9
-    veor q7, q7, q11
+    veor q7, q7, q13
     veor q7, q2, q7
     veor q8, q3, q5
-    veor q6, q6, q10
+    veor q6, q6, q12
     veor q9, q6, q0
     veor q10, q8, q9
     veor q11, q3, q6
@@ -40889,57 +40886,55 @@ slicewise_groestl_neon7vp_o1024:
     veor q6, q13, q6
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d12-d13}, [r7]
-    vand q6, q6, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q0, q14
-    veor q6, q6, q2
-    veor q9, q9, q11
+    vand q10, q6, q4
+    vst1.64 {d12-d13}, [r8]
+    vand q6, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q0, q14
+    veor q10, q10, q2
+    veor q9, q9, q6
     veor q7, q7, q15
-    veor q10, q10, q11
+    veor q6, q11, q6
     veor q11, q5, q0
     vst1.64 {d28-d29}, [r10]
     veor q14, q14, q0
-    vst1.64 {d22-d23}, [r11]
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
     veor q2, q11, q2
-    veor q6, q6, q10
-    veor q6, q6, q14
+    veor q10, q10, q6
+    veor q10, q10, q14
     veor q2, q2, q9
     vand q11, q5, q13
-    vand q14, q8, q7
+    vand q12, q8, q7
     veor q1, q2, q1
     veor q2, q4, q15
-    veor q11, q11, q14
+    veor q11, q11, q12
     veor q9, q11, q9
     veor q11, q13, q3
     veor q3, q3, q7
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q2
-    veor q12, q12, q14
-    veor q10, q12, q10
+    vand q14, q11, q2
+    veor q12, q14, q12
+    veor q6, q12, q6
     veor q12, q8, q7
     veor q9, q9, q12
     vand q12, q1, q9
-    veor q3, q10, q3
-    veor q1, q1, q6
-    veor q10, q6, q12
+    veor q3, q6, q3
+    veor q1, q1, q10
+    veor q6, q10, q12
     veor q14, q9, q3
     veor q12, q3, q12
-    vand q10, q10, q14
-    veor q10, q10, q3
+    vand q6, q6, q14
+    veor q6, q6, q3
     vand q14, q1, q12
-    veor q9, q9, q10
-    veor q6, q14, q6
-    veor q14, q12, q10
+    veor q9, q9, q6
+    veor q10, q14, q10
+    veor q14, q12, q6
     vand q3, q3, q14
-    veor q14, q6, q10
+    veor q14, q10, q6
     veor q12, q12, q3
-    vand q12, q6, q12
+    vand q12, q10, q12
     veor q1, q1, q12
     veor q3, q3, q9
     veor q9, q1, q3
@@ -40948,31 +40943,31 @@ slicewise_groestl_neon7vp_o1024:
     vand q15, q14, q15
     vand q5, q1, q5
     vand q0, q9, q0
-    vand q4, q10, q4
-    veor q1, q6, q1
-    vand q11, q6, q11
+    vand q4, q6, q4
+    veor q1, q10, q1
+    vand q11, q10, q11
     vand q8, q1, q8
-    vand q2, q6, q2
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vand q2, q10, q2
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
     vand q1, q1, q7
-    vld1.64 {d14-d15}, [r9]
+    vld1.64 {d14-d15}, [r7]
     vand q7, q13, q7
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
     veor q14, q15, q7
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
+    veor q10, q10, q13
     veor q14, q1, q14
     veor q5, q2, q5
-    veor q15, q10, q3
+    veor q15, q6, q3
     veor q2, q4, q2
     veor q4, q4, q8
-    veor q6, q7, q6
+    veor q7, q7, q9
     veor q0, q13, q0
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q5
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
@@ -40980,54 +40975,54 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q1
     vld1.64 {d26-d27}, [r12]
     vand q13, q3, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r8]
+    vand q6, q6, q15
     vld1.64 {d30-d31}, [r11]
     vand q3, q3, q15
-    veor q7, q7, q3
+    veor q9, q9, q3
     veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
+    veor q4, q10, q4
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q6, q6, q9
-    veor q11, q11, q6
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q6, q8, q6
-    veor q2, q2, q9
+    veor q7, q7, q10
+    veor q11, q11, q7
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q7, q8, q7
+    veor q2, q2, q10
     veor q4, q5, q4
     veor q5, q12, q11
-    veor q3, q3, q10
+    veor q3, q3, q6
     veor q3, q3, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
+    veor q1, q1, q10
+    veor q6, q12, q1
+    veor q8, q14, q9
     veor q0, q0, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
     vshl.u8 q4, q4, q10
     vorr q4, q5, q4
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
+    vshl.u8 q5, q7, q9
     vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q5, q5, q7
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u8 q7, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q7, q2
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q7, q6
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -41122,20 +41117,17 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q3, q3, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q4, q4, q8
     veor q2, q2, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q5, q5, q9
-    veor q0, q0, q11
+    veor q0, q0, q13
     veor q0, q6, q0
     veor q8, q7, q5
-    veor q1, q1, q10
+    veor q1, q1, q12
     veor q9, q1, q3
     veor q10, q8, q9
     veor q11, q7, q1
@@ -41153,119 +41145,117 @@ slicewise_groestl_neon7vp_o1024:
     veor q1, q13, q1
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q3, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
+    vand q10, q1, q4
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
     veor q0, q0, q15
-    veor q10, q10, q11
+    veor q1, q11, q1
     veor q11, q5, q3
     vst1.64 {d28-d29}, [r10]
     veor q14, q14, q3
-    vst1.64 {d22-d23}, [r11]
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
     veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
+    veor q10, q10, q1
+    veor q10, q10, q14
     veor q6, q6, q9
     vand q11, q5, q13
-    vand q14, q8, q0
+    vand q12, q8, q0
     veor q2, q6, q2
     veor q6, q4, q15
-    veor q11, q11, q14
+    veor q11, q11, q12
     veor q9, q11, q9
     veor q11, q13, q7
     veor q7, q7, q0
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
     veor q12, q8, q0
     veor q9, q9, q12
     vand q12, q2, q9
-    veor q7, q10, q7
-    veor q2, q2, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q2, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
+    veor q1, q1, q7
+    veor q2, q2, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
     vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
+    veor q7, q7, q1
+    vand q14, q2, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
     veor q2, q2, q12
-    veor q7, q7, q9
-    veor q9, q2, q7
+    veor q1, q1, q9
+    veor q9, q2, q1
     vand q12, q2, q13
     veor q13, q14, q9
     vand q15, q14, q15
     vand q5, q2, q5
     vand q3, q9, q3
-    vand q4, q10, q4
-    veor q2, q1, q2
-    vand q11, q1, q11
+    vand q4, q7, q4
+    veor q2, q10, q2
+    vand q11, q10, q11
     vand q8, q2, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
     vand q0, q2, q0
-    vld1.64 {d4-d5}, [r9]
+    vld1.64 {d4-d5}, [r7]
     vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
     veor q14, q15, q2
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
+    veor q10, q10, q13
     veor q14, q0, q14
-    veor q5, q1, q5
-    veor q15, q10, q7
-    veor q1, q4, q1
+    veor q5, q6, q5
+    veor q15, q7, q1
+    veor q6, q4, q6
     veor q4, q4, q8
-    veor q2, q2, q6
+    veor q2, q2, q9
     veor q3, q13, q3
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q5
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q4, q4, q0
     vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
     vand q7, q7, q15
-    veor q6, q6, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q1, q1, q15
+    veor q9, q9, q1
     veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
+    veor q4, q10, q4
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
+    veor q2, q2, q10
     veor q11, q11, q2
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q9, q9, q10
+    veor q10, q13, q9
     veor q2, q8, q2
-    veor q1, q1, q9
+    veor q6, q6, q10
     veor q4, q5, q4
     veor q5, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
-    veor q8, q12, q0
-    veor q6, q14, q6
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q0, q0, q10
+    veor q7, q12, q0
+    veor q8, q14, q9
     veor q3, q3, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -41274,41 +41264,41 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
     vorr q2, q5, q2
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
+    vshl.u8 q5, q1, q9
     vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
+    vorr q1, q5, q1
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
+    vorr q0, q6, q0
+    vshl.u8 q6, q3, q9
     vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
+    vorr q3, q6, q3
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
     vshl.u8 q7, q8, q9
     vshl.u8 q8, q8, q10
     vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
     veor q8, q11, q8
     vext.8 q9, q4, q4, #2
     veor q9, q4, q9
@@ -41334,30 +41324,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
+    veor q5, q9, q5
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -41382,2330 +41372,204 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q3, q3, #6
     veor q8, q13, q8
     veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q4, q4, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q2, q2, q9
-    veor q3, q3, q11
-    veor q3, q7, q3
-    veor q8, q6, q2
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
     veor q1, q1, q10
-    veor q12, q1, q5
+    veor q6, q6, q14
+    veor q4, q4, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q2, q2, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q2
+    veor q0, q0, q12
+    veor q9, q0, q1
+    veor q10, q8, q9
+    veor q11, q7, q0
+    veor q5, q5, q10
+    veor q12, q5, q1
     veor q13, q3, q4
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q2, q13, q2
     veor q14, q12, q3
-    veor q15, q1, q11
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
     veor q0, q13, q0
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
-    vand q0, q0, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q0, q0, q7
-    veor q9, q9, q11
+    vand q10, q0, q4
+    vst1.64 {d0-d1}, [r8]
+    vand q0, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
+    veor q10, q10, q6
+    veor q9, q9, q0
     veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
+    veor q0, q11, q0
+    veor q11, q2, q1
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
-    veor q7, q11, q7
-    veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
+    veor q6, q11, q6
+    veor q10, q10, q0
+    veor q10, q10, q14
+    veor q6, q6, q9
     vand q11, q2, q13
-    vand q14, q8, q3
-    veor q1, q7, q1
-    veor q7, q4, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q1, q2
-    vand q5, q9, q5
-    vand q4, q10, q4
-    veor q1, q0, q1
-    vand q11, q0, q11
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q2, q0, q2
-    veor q15, q10, q6
-    veor q0, q4, q0
-    veor q4, q4, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q4, q4, q1
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q9
-    veor q2, q2, q4
-    veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
-    veor q12, q0, q5
-    veor q13, q4, q2
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q3, q0, q3
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q11, q1, q11
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q2, q3, q2
-    veor q3, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
-    veor q8, q12, q0
-    veor q6, q14, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q2, q2, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q3, q3, q11
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q3, q2
+    vand q12, q8, q3
     veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
-    vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q11, q0, q11
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q9
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
+    veor q6, q4, q15
     veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
-    veor q12, q0, q5
-    veor q13, q4, q2
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q3, q0, q3
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q11, q1, q11
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q2, q3, q2
-    veor q3, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
-    veor q8, q12, q0
-    veor q6, q14, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q2, q2, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q3, q3, q11
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q3, q2
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
-    vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q11, q0, q11
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q9
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
-    veor q12, q0, q5
-    veor q13, q4, q2
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q3, q0, q3
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q11, q1, q11
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q2, q3, q2
-    veor q3, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
-    veor q8, q12, q0
-    veor q6, q14, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q2, q2, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q3, q3, q11
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q3, q2
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
-    vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q11, q0, q11
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q9
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
-    veor q12, q0, q5
-    veor q13, q4, q2
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q3, q0, q3
-    vand q5, q9, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q11, q1, q11
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q2, q3, q2
-    veor q3, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
-    veor q8, q12, q0
-    veor q6, q14, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vswp q2, q0
-    vswp q4, q1
-    vswp q5, q2
-    vswp q4, q3
-    vswp q5, q4
-    vswp q7, q6
-    bx lr
-    .p2align 2
-.Lneon7_perm1024:
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q4, q4, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q5, q5, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q1, q1, q9
-    veor q3, q3, q11
-    veor q3, q6, q3
-    veor q8, q7, q1
-    veor q2, q2, q10
-    veor q9, q2, q4
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
-    veor q12, q5, q4
-    veor q13, q3, q0
-    veor q4, q7, q4
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q1, q13, q1
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d4-d5}, [r7]
-    vand q2, q2, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q4, q14
-    veor q2, q2, q6
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q1, q4
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q4
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q2, q2, q10
-    veor q2, q2, q14
-    veor q6, q6, q9
-    vand q11, q1, q13
-    vand q14, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q14
     veor q9, q11, q9
     veor q11, q13, q7
     veor q7, q7, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q0, q12, q0
     veor q12, q8, q3
     veor q9, q9, q12
     vand q12, q5, q9
-    veor q7, q10, q7
-    veor q5, q5, q2
-    veor q10, q2, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q5, q12
-    veor q9, q9, q10
-    veor q2, q14, q2
-    veor q14, q12, q10
+    veor q0, q0, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q0
+    veor q12, q0, q12
     vand q7, q7, q14
-    veor q14, q2, q10
-    veor q12, q12, q7
-    vand q12, q2, q12
+    veor q7, q7, q0
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q0, q0, q14
+    veor q14, q10, q7
+    veor q12, q12, q0
+    vand q12, q10, q12
     veor q5, q5, q12
-    veor q7, q7, q9
-    veor q9, q5, q7
+    veor q0, q0, q9
+    veor q9, q5, q0
     vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q1, q5, q1
-    vand q4, q9, q4
-    vand q0, q10, q0
-    veor q5, q2, q5
-    vand q11, q2, q11
+    vand q2, q5, q2
+    vand q1, q9, q1
+    vand q4, q7, q4
+    veor q5, q10, q5
+    vand q11, q10, q11
     vand q8, q5, q8
-    vand q2, q2, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
     vand q3, q5, q3
-    vld1.64 {d10-d11}, [r9]
+    vld1.64 {d10-d11}, [r7]
     vand q5, q13, q5
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
     veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
+    veor q10, q10, q13
     veor q14, q3, q14
-    veor q1, q2, q1
-    veor q15, q10, q7
-    veor q2, q0, q2
-    veor q0, q0, q8
-    veor q5, q5, q6
-    veor q4, q13, q4
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q1
+    veor q2, q6, q2
+    veor q15, q7, q0
+    veor q6, q4, q6
+    veor q4, q4, q8
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
     veor q3, q13, q3
-    veor q0, q0, q3
+    veor q4, q4, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vand q13, q0, q13
+    vld1.64 {d30-d31}, [r8]
     vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    vld1.64 {d30-d31}, [r11]
+    vand q0, q0, q15
+    veor q9, q9, q0
+    veor q11, q11, q4
+    veor q4, q10, q4
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q5, q5, q9
+    veor q5, q5, q10
     veor q11, q11, q5
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q9, q9, q10
+    veor q10, q13, q9
     veor q5, q8, q5
-    veor q2, q2, q9
-    veor q0, q1, q0
-    veor q1, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q1, q4, q1
+    veor q6, q6, q10
+    veor q2, q2, q4
+    veor q4, q12, q11
+    veor q0, q0, q7
+    veor q0, q0, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
     vorr q4, q4, q5
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
+    vshl.u8 q5, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
     vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q0, q8, q0
+    veor q2, q8, q2
     vext.8 q11, q4, q4, #2
     veor q11, q4, q11
     vext.8 q13, q11, q11, #6
@@ -43719,30 +41583,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q0, q11, q0
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q5, q9, q5
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -43767,159 +41631,1977 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q1, q1, #6
     veor q8, q13, q8
     veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q0, q0, q8
-    veor q2, q2, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q0, q0, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
     veor q4, q4, q9
-    veor q1, q1, q11
-    veor q1, q7, q1
-    veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q0
     veor q10, q8, q9
-    veor q11, q6, q3
-    veor q2, q2, q10
-    veor q12, q2, q5
-    veor q13, q1, q0
-    veor q5, q6, q5
-    veor q2, q2, q7
-    vand q7, q10, q12
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q0
+    veor q13, q1, q2
+    veor q0, q7, q0
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
     veor q14, q12, q1
-    veor q15, q2, q11
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
     veor q3, q13, q3
     vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
+    vand q10, q3, q2
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q0, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
     veor q1, q1, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
+    veor q3, q11, q3
+    veor q11, q4, q0
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
+    veor q14, q14, q0
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
     vand q11, q4, q13
-    vand q14, q8, q1
-    veor q2, q7, q2
-    veor q7, q0, q15
-    veor q11, q11, q14
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
     veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q1
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
     veor q12, q8, q1
     veor q9, q9, q12
-    vand q12, q2, q9
-    veor q6, q10, q6
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q0, q9, q0
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q0, q13, q0
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q2, q2, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q0, q0, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q0, q0, #6
+    veor q8, q13, q8
+    veor q0, q9, q0
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q0, q0, q13
+    veor q0, q6, q0
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
+    veor q10, q8, q9
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
+    veor q13, q0, q2
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q0
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q1, q13, q1
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q1, q2
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
+    veor q0, q0, q15
+    veor q1, q11, q1
+    veor q11, q4, q3
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q0
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q0
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
+    veor q12, q8, q0
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q0, q5, q0
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q0, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q0, q13, q0
+    veor q2, q2, q0
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q1, q1, q15
+    veor q9, q9, q1
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q0, q0, q10
+    veor q7, q12, q0
+    veor q8, q14, q9
+    veor q3, q3, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q5, q1
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
+    veor q9, q14, q9
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q1, q1, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q0, q0, q12
+    veor q9, q0, q1
+    veor q10, q8, q9
+    veor q11, q7, q0
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q2
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q3
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q0, q13, q0
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q0, q2
+    vst1.64 {d0-d1}, [r8]
+    vand q0, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
+    veor q10, q10, q6
+    veor q9, q9, q0
+    veor q3, q3, q15
+    veor q0, q11, q0
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q0
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q0, q12, q0
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q0, q0, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q0
+    veor q12, q0, q12
+    vand q7, q7, q14
+    veor q7, q7, q0
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q0, q0, q14
+    veor q14, q10, q7
+    veor q12, q12, q0
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q0, q0, q9
+    veor q9, q5, q0
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q0
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q3, q13, q3
     veor q2, q2, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q2, q12
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q0, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q0, q0, q15
+    veor q9, q9, q0
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
     veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q0, q0, q7
+    veor q0, q0, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q14, q9
+    veor q0, q11, q0
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
+    veor q8, q13, q8
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q0, q0, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q0
+    veor q10, q8, q9
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q0
+    veor q13, q1, q2
+    veor q0, q7, q0
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q1
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q3, q13, q3
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q3, q2
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q0, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q0
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q0
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q0, q9, q0
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q0, q13, q0
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q2, q2, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q0, q0, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q0, q0, #6
+    veor q8, q13, q8
+    veor q0, q9, q0
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q0, q0, q13
+    veor q0, q6, q0
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
+    veor q10, q8, q9
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
+    veor q13, q0, q2
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q0
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q1, q13, q1
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q1, q2
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
+    veor q0, q0, q15
+    veor q1, q11, q1
+    veor q11, q4, q3
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q0
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q0
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
+    veor q12, q8, q0
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q0, q5, q0
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q0, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q0, q13, q0
+    veor q2, q2, q0
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q1, q1, q15
+    veor q9, q9, q1
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q0, q0, q10
+    veor q7, q12, q0
+    veor q8, q14, q9
+    veor q3, q3, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q5, q1
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
+    veor q9, q14, q9
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q1, q1, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q0, q0, q12
+    veor q9, q0, q1
+    veor q10, q8, q9
+    veor q11, q7, q0
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q2
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q3
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q0, q13, q0
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q0, q2
+    vst1.64 {d0-d1}, [r8]
+    vand q0, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
+    veor q10, q10, q6
+    veor q9, q9, q0
+    veor q3, q3, q15
+    veor q0, q11, q0
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q0
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q0, q12, q0
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q0, q0, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q0
+    veor q12, q0, q12
+    vand q7, q7, q14
+    veor q7, q7, q0
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q0, q0, q14
+    veor q14, q10, q7
+    veor q12, q12, q0
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q0, q0, q9
+    veor q9, q5, q0
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q0
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q3, q13, q3
+    veor q2, q2, q3
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q0, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q0, q0, q15
+    veor q9, q9, q0
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q0, q0, q7
+    veor q0, q0, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q14, q9
+    veor q0, q11, q0
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
+    veor q8, q13, q8
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q0, q0, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q0
+    veor q10, q8, q9
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q0
+    veor q13, q1, q2
+    veor q0, q7, q0
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q1
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q3, q13, q3
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q2
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q3, q2
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q0, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q0
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q0
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q2, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q0, q9, q0
+    vand q2, q7, q2
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q2, q6
+    veor q2, q2, q8
+    veor q5, q5, q9
+    veor q0, q13, q0
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q2, q2, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q2
+    veor q2, q10, q2
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q2, q4, q2
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q0, q0, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q4, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q4, q2
+    vshl.u8 q4, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u8 q5, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q0, q0, #6
+    veor q8, q13, q8
+    veor q0, q9, q0
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vswp q2, q0
+    vswp q4, q1
+    vswp q3, q2
+    vswp q5, q3
+    bx lr
+    .p2align 2
+.Lneon7_perm1024:
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q1, q1, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q1
     veor q2, q2, q12
+    veor q9, q2, q4
+    veor q10, q8, q9
+    veor q11, q7, q2
+    veor q5, q5, q10
+    veor q12, q5, q4
+    veor q13, q3, q0
+    veor q4, q7, q4
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q1, q13, q1
+    veor q14, q12, q3
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q2, q13, q2
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q2, q0
+    vst1.64 {d4-d5}, [r8]
+    vand q2, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q4, q14
+    veor q10, q10, q6
+    veor q9, q9, q2
+    veor q3, q3, q15
+    veor q2, q11, q2
+    veor q11, q1, q4
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q4
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q2
+    veor q10, q10, q14
     veor q6, q6, q9
-    veor q9, q2, q6
-    vand q12, q2, q13
+    vand q11, q1, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q2, q12, q2
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q2, q2, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q2
+    veor q12, q2, q12
+    vand q7, q7, q14
+    veor q7, q7, q2
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q2, q2, q14
+    veor q14, q10, q7
+    veor q12, q12, q2
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q2, q2, q9
+    veor q9, q5, q2
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q2, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q2, q3, q2
-    vand q11, q3, q11
-    vand q8, q2, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q2, q1
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q1, q5, q1
+    vand q4, q9, q4
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q1, q6, q1
+    veor q15, q7, q2
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    veor q8, q8, q4
+    veor q5, q5, q9
+    veor q4, q13, q4
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q1
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
+    veor q3, q13, q3
+    veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q2, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q2, q2, q15
+    veor q9, q9, q2
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
-    veor q0, q4, q0
-    veor q4, q12, q11
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q0, q1, q0
+    veor q1, q12, q11
+    veor q2, q2, q7
+    veor q2, q2, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q4, q1
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
     vshl.u16 q5, q2, q9
     vshl.u16 q2, q2, q10
     vorr q2, q5, q2
@@ -43932,15 +43614,12 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -43958,270 +43637,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -44247,30 +43662,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    veor q2, q11, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
+    veor q5, q9, q5
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -44284,191 +43699,186 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
     veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q10
+    veor q6, q6, q14
     veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q5, q5, q11
+    veor q7, q7, q15
     veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q2
     veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q2
+    veor q13, q1, q0
+    veor q2, q7, q2
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
+    veor q14, q12, q1
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
     veor q3, q13, q3
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q3, q0
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q2, q14
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q2
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q2
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
     veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q2, q9, q2
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
+    veor q10, q10, q13
     veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q2, q13, q2
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q3, q3, q15
+    veor q9, q9, q3
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q2, q2, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q5, q3
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -44486,270 +43896,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -44775,30 +43921,6 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -44807,11 +43929,35 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q12
     vext.8 q3, q3, q3, #14
     veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
     veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
+    vext.8 q10, q1, q1, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q3, q8, q3
+    veor q1, q8, q1
     vext.8 q8, q2, q2, #2
     veor q8, q2, q8
     vext.8 q10, q8, q8, #6
@@ -44823,180 +43969,175 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q2, q2, #6
     veor q8, q13, q8
     veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
     veor q3, q3, q10
-    veor q9, q3, q5
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q6, q2
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
     veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
-    veor q12, q1, q5
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
     veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
     veor q14, q12, q2
-    veor q15, q1, q11
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
-    veor q3, q13, q3
+    veor q1, q13, q1
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
+    vand q10, q1, q0
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
     veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
+    veor q1, q11, q1
+    veor q11, q4, q3
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
     vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
+    vand q12, q8, q2
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
     veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
+    veor q11, q13, q7
+    veor q7, q7, q2
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
     veor q12, q8, q2
     veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q2, q5, q2
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q10, q10, q13
+    veor q14, q2, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
+    veor q2, q13, q2
+    veor q0, q0, q2
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q1, q1, q15
+    veor q9, q9, q1
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q2, q2, q10
+    veor q7, q12, q2
+    veor q8, q14, q9
+    veor q3, q3, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q5, q1
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
     vshl.u16 q6, q3, q9
     vshl.u16 q3, q3, q10
     vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -45014,270 +44155,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -45303,207 +44180,205 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q5, q9, q5
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
     veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
+    vext.8 q10, q2, q2, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    veor q2, q8, q2
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
     veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
     veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q2, q2, q12
+    veor q9, q2, q1
+    veor q10, q8, q9
+    veor q11, q7, q2
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q0
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
+    veor q14, q12, q3
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
-    veor q3, q13, q3
+    veor q2, q13, q2
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q2, q0
+    vst1.64 {d4-d5}, [r8]
+    vand q2, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
+    veor q9, q9, q2
+    veor q3, q3, q15
+    veor q2, q11, q2
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q2
+    veor q10, q10, q14
     veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q2, q12, q2
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q2, q2, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q2
+    veor q12, q2, q12
+    vand q7, q7, q14
+    veor q7, q7, q2
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q2, q2, q14
+    veor q14, q10, q7
+    veor q12, q12, q2
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q2, q2, q9
+    veor q9, q5, q2
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q2
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
+    veor q3, q13, q3
+    veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q2, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q2, q2, q15
+    veor q9, q9, q2
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q2, q2, q7
+    veor q2, q2, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
     vshl.u16 q5, q2, q9
     vshl.u16 q2, q2, q10
     vorr q2, q5, q2
@@ -45516,15 +44391,12 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -45542,270 +44414,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -45831,30 +44439,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    veor q2, q11, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
+    veor q5, q9, q5
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -45868,191 +44476,186 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
     veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q10
+    veor q6, q6, q14
     veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q5, q5, q11
+    veor q7, q7, q15
     veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q2
     veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q2
+    veor q13, q1, q0
+    veor q2, q7, q2
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
+    veor q14, q12, q1
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
     veor q3, q13, q3
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q3, q0
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q2, q14
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q2
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q2
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
     veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q2, q9, q2
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
+    veor q10, q10, q13
     veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q2, q13, q2
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q3, q3, q15
+    veor q9, q9, q3
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q2, q2, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q5, q3
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -46070,270 +44673,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -46359,30 +44698,6 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -46391,11 +44706,35 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q12
     vext.8 q3, q3, q3, #14
     veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
     veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
+    vext.8 q10, q1, q1, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q3, q8, q3
+    veor q1, q8, q1
     vext.8 q8, q2, q2, #2
     veor q8, q2, q8
     vext.8 q10, q8, q8, #6
@@ -46407,180 +44746,175 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q2, q2, #6
     veor q8, q13, q8
     veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
     veor q3, q3, q10
-    veor q9, q3, q5
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q6, q2
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
     veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
-    veor q12, q1, q5
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
     veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
     veor q14, q12, q2
-    veor q15, q1, q11
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
-    veor q3, q13, q3
+    veor q1, q13, q1
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
+    vand q10, q1, q0
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
     veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
+    veor q1, q11, q1
+    veor q11, q4, q3
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
     vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
     vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
+    vand q12, q8, q2
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
     veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
+    veor q11, q13, q7
+    veor q7, q7, q2
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
     veor q12, q8, q2
     veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
-    veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q2, q5, q2
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q10, q10, q13
+    veor q14, q2, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
+    veor q2, q13, q2
+    veor q0, q0, q2
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q1, q1, q15
+    veor q9, q9, q1
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q2, q2, q10
+    veor q7, q12, q2
+    veor q8, q14, q9
+    veor q3, q3, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q5, q1
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
     vshl.u16 q6, q3, q9
     vshl.u16 q3, q3, q10
     vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -46598,270 +44932,6 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
     vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q6, q6, q12
-    veor q0, q0, q8
-    veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
-    veor q2, q2, q9
-    veor q4, q4, q11
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
-    veor q12, q3, q5
-    veor q13, q4, q0
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
-    vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q14, q9, q7
-    veor q12, q7, q12
-    vand q10, q10, q14
-    veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q3, q2
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q11, q1, q11
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q9
-    veor q0, q2, q0
-    veor q2, q12, q11
-    veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q8, q12, q3
-    veor q6, q14, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -46887,207 +44957,205 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q5, q9, q5
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
     veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
+    vext.8 q10, q2, q2, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    veor q2, q8, q2
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
     veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q0, q0, q8
-    veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
-    veor q4, q4, q9
-    veor q2, q2, q11
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
     veor q1, q1, q10
-    veor q12, q1, q5
-    veor q13, q2, q0
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q10, q12
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q2, q2, q12
+    veor q9, q2, q1
+    veor q10, q8, q9
+    veor q11, q7, q2
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q0
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
     veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
+    veor q14, q12, q3
+    veor q15, q5, q11
     vst1.64 {d20-d21}, [r4]
     veor q10, q14, q15
-    veor q3, q13, q3
+    veor q2, q13, q2
     vst1.64 {d24-d25}, [r5]
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
+    vstmia r6, {d18-d21}
     vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
-    vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
-    veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
-    veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q15
-    veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q14, q9, q6
-    veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q2, q0
+    vst1.64 {d4-d5}, [r8]
+    vand q2, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
+    veor q9, q9, q2
+    veor q3, q3, q15
+    veor q2, q11, q2
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q2
+    veor q10, q10, q14
     veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q2, q12, q2
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q2, q2, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q2
+    veor q12, q2, q12
+    vand q7, q7, q14
+    veor q7, q7, q2
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q2, q2, q14
+    veor q14, q10, q7
+    veor q12, q12, q2
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q2, q2, q9
+    veor q9, q5, q2
+    vand q12, q5, q13
     veor q13, q14, q9
     vand q15, q14, q15
-    vand q4, q1, q4
-    vand q5, q9, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q11, q3, q11
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
     vld1.64 {d30-d31}, [r6]
     vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q2
+    veor q6, q0, q6
     veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
     vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
+    veor q3, q13, q3
+    veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
-    vand q10, q10, q15
+    vand q13, q2, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
     vld1.64 {d30-d31}, [r11]
-    vand q6, q6, q15
-    veor q7, q7, q6
+    vand q2, q2, q15
+    veor q9, q9, q2
     veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q10, q12, q10
     veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
     veor q0, q4, q0
     veor q4, q12, q11
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
-    veor q8, q12, q1
-    veor q7, q14, q7
-    veor q4, q5, q4
+    veor q2, q2, q7
+    veor q2, q2, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
+    vshl.u16 q4, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
     vshl.u16 q5, q2, q9
     vshl.u16 q2, q2, q10
     vorr q2, q5, q2
@@ -47100,15 +45168,12 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
+    vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -47138,43 +45203,302 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q4, q4, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q4, q9, q4
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q2, q11, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
     veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
+    veor q8, q13, q8
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q2
+    veor q10, q8, q9
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q2
+    veor q13, q1, q0
+    veor q2, q7, q2
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q1
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q3, q13, q3
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q3, q0
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q2, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q2
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q2
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q2, q9, q2
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q2, q13, q2
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q0, q0, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q2, q2, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -47188,24 +45512,1578 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q2, q9, q2
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vswp q2, q1
-    vswp q5, q2
-    vswp q5, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q6, q2
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
+    veor q10, q8, q9
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
+    veor q13, q2, q0
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q2
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q1, q13, q1
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q1, q0
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
+    veor q2, q2, q15
+    veor q1, q11, q1
+    veor q11, q4, q3
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q2
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q2
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
+    veor q12, q8, q2
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q2, q5, q2
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q2, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q2, q13, q2
+    veor q0, q0, q2
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q1, q1, q15
+    veor q9, q9, q1
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q2, q2, q10
+    veor q7, q12, q2
+    veor q8, q14, q9
+    veor q3, q3, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q5, q1
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
+    veor q9, q14, q9
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    veor q9, q14, q10
+    vext.8 q10, q2, q2, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q2, q8, q2
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q1, q1, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q2, q2, q12
+    veor q9, q2, q1
+    veor q10, q8, q9
+    veor q11, q7, q2
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q0
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q3
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q2, q13, q2
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q2, q0
+    vst1.64 {d4-d5}, [r8]
+    vand q2, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
+    veor q10, q10, q6
+    veor q9, q9, q2
+    veor q3, q3, q15
+    veor q2, q11, q2
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q2
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q2, q12, q2
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q2, q2, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q2
+    veor q12, q2, q12
+    vand q7, q7, q14
+    veor q7, q7, q2
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q2, q2, q14
+    veor q14, q10, q7
+    veor q12, q12, q2
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q2, q2, q9
+    veor q9, q5, q2
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q2
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q3, q13, q3
+    veor q0, q0, q3
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q2, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q2, q2, q15
+    veor q9, q9, q2
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q2, q2, q7
+    veor q2, q2, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q14, q9
+    veor q2, q11, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
+    veor q8, q13, q8
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q2
+    veor q10, q8, q9
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q2
+    veor q13, q1, q0
+    veor q2, q7, q2
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q1
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q3, q13, q3
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q3, q0
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q2, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q2
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q2
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q2, q9, q2
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q2, q13, q2
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q0, q0, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q2, q2, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
+    veor q8, q13, q8
+    veor q2, q9, q2
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q6, q2
+    veor q8, q7, q4
+    veor q1, q1, q12
+    veor q9, q1, q3
+    veor q10, q8, q9
+    veor q11, q7, q1
+    veor q5, q5, q10
+    veor q12, q5, q3
+    veor q13, q2, q0
+    veor q3, q7, q3
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q2
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q1, q13, q1
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q1, q0
+    vst1.64 {d2-d3}, [r8]
+    vand q1, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q3, q14
+    veor q10, q10, q6
+    veor q9, q9, q1
+    veor q2, q2, q15
+    veor q1, q11, q1
+    veor q11, q4, q3
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q3
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q1
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q2
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q2
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q1, q12, q1
+    veor q12, q8, q2
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q1, q1, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q1
+    veor q12, q1, q12
+    vand q7, q7, q14
+    veor q7, q7, q1
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q1, q1, q14
+    veor q14, q10, q7
+    veor q12, q12, q1
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q1, q1, q9
+    veor q9, q5, q1
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q3, q9, q3
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q2, q5, q2
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q2, q14
+    veor q4, q6, q4
+    veor q15, q7, q1
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q3, q13, q3
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q2, q13, q2
+    veor q0, q0, q2
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q1, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q1, q1, q15
+    veor q9, q9, q1
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q1, q1, q7
+    veor q1, q1, q11
+    veor q2, q2, q10
+    veor q7, q12, q2
+    veor q8, q14, q9
+    veor q3, q3, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q5, q1
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    vext.8 q9, q1, q1, #6
+    veor q9, q14, q9
+    veor q1, q11, q1
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    veor q9, q14, q10
+    vext.8 q10, q2, q2, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q2, q8, q2
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q1, q1, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q6, q3
+    veor q8, q7, q4
+    veor q2, q2, q12
+    veor q9, q2, q1
+    veor q10, q8, q9
+    veor q11, q7, q2
+    veor q5, q5, q10
+    veor q12, q5, q1
+    veor q13, q3, q0
+    veor q1, q7, q1
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q3
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q2, q13, q2
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q2, q0
+    vst1.64 {d4-d5}, [r8]
+    vand q2, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q1, q14
+    veor q10, q10, q6
+    veor q9, q9, q2
+    veor q3, q3, q15
+    veor q2, q11, q2
+    veor q11, q4, q1
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q1
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q2
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q3
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q3
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q2, q12, q2
+    veor q12, q8, q3
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q2, q2, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q2
+    veor q12, q2, q12
+    vand q7, q7, q14
+    veor q7, q7, q2
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q2, q2, q14
+    veor q14, q10, q7
+    veor q12, q12, q2
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q2, q2, q9
+    veor q9, q5, q2
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q1, q9, q1
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q3, q14
+    veor q4, q6, q4
+    veor q15, q7, q2
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q1, q13, q1
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q3, q13, q3
+    veor q0, q0, q3
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q2, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q2, q2, q15
+    veor q9, q9, q2
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q2, q2, q7
+    veor q2, q2, q11
+    veor q3, q3, q10
+    veor q7, q12, q3
+    veor q8, q14, q9
+    veor q1, q1, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q14, q9
+    veor q2, q11, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q1, q1, #6
+    veor q8, q13, q8
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q5, q5, q11
+    veor q7, q7, q15
+    veor q4, q4, q9
+    veor q1, q1, q13
+    veor q1, q6, q1
+    veor q8, q7, q4
+    veor q3, q3, q12
+    veor q9, q3, q2
+    veor q10, q8, q9
+    veor q11, q7, q3
+    veor q5, q5, q10
+    veor q12, q5, q2
+    veor q13, q1, q0
+    veor q2, q7, q2
+    veor q5, q5, q6
+    vand q6, q10, q12
+    veor q4, q13, q4
+    veor q14, q12, q1
+    veor q15, q5, q11
+    vst1.64 {d20-d21}, [r4]
+    veor q10, q14, q15
+    veor q3, q13, q3
+    vst1.64 {d24-d25}, [r5]
+    veor q12, q12, q0
+    vstmia r6, {d18-d21}
+    vand q9, q9, q10
+    vand q10, q3, q0
+    vst1.64 {d6-d7}, [r8]
+    vand q3, q11, q15
+    vst1.64 {d22-d23}, [r9]
+    vand q11, q2, q14
+    veor q10, q10, q6
+    veor q9, q9, q3
+    veor q1, q1, q15
+    veor q3, q11, q3
+    veor q11, q4, q2
+    vst1.64 {d28-d29}, [r10]
+    veor q14, q14, q2
+    vstmia r11, {d22-d25}
+    vand q11, q11, q12
+    veor q6, q11, q6
+    veor q10, q10, q3
+    veor q10, q10, q14
+    veor q6, q6, q9
+    vand q11, q4, q13
+    vand q12, q8, q1
+    veor q5, q6, q5
+    veor q6, q0, q15
+    veor q11, q11, q12
+    veor q9, q11, q9
+    veor q11, q13, q7
+    veor q7, q7, q1
+    vand q14, q11, q6
+    veor q12, q14, q12
+    veor q3, q12, q3
+    veor q12, q8, q1
+    veor q9, q9, q12
+    vand q12, q5, q9
+    veor q3, q3, q7
+    veor q5, q5, q10
+    veor q7, q10, q12
+    veor q14, q9, q3
+    veor q12, q3, q12
+    vand q7, q7, q14
+    veor q7, q7, q3
+    vand q14, q5, q12
+    veor q9, q9, q7
+    veor q10, q14, q10
+    veor q14, q12, q7
+    vand q3, q3, q14
+    veor q14, q10, q7
+    veor q12, q12, q3
+    vand q12, q10, q12
+    veor q5, q5, q12
+    veor q3, q3, q9
+    veor q9, q5, q3
+    vand q12, q5, q13
+    veor q13, q14, q9
+    vand q15, q14, q15
+    vand q4, q5, q4
+    vand q2, q9, q2
+    vand q0, q7, q0
+    veor q5, q10, q5
+    vand q11, q10, q11
+    vand q8, q5, q8
+    vand q6, q10, q6
+    vld1.64 {d20-d21}, [r10]
+    vand q9, q9, q10
+    vand q1, q5, q1
+    vld1.64 {d10-d11}, [r7]
+    vand q5, q13, q5
+    vld1.64 {d20-d21}, [r9]
+    vand q10, q14, q10
+    veor q14, q15, q5
+    vld1.64 {d30-d31}, [r6]
+    vand q13, q13, q15
+    veor q10, q10, q13
+    veor q14, q1, q14
+    veor q4, q6, q4
+    veor q15, q7, q3
+    veor q6, q0, q6
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q2, q13, q2
+    vld1.64 {d18-d19}, [r4]
+    vand q9, q15, q9
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q15, q13
+    veor q1, q13, q1
+    veor q0, q0, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q3, q13
+    vld1.64 {d30-d31}, [r8]
+    vand q7, q7, q15
+    vld1.64 {d30-d31}, [r11]
+    vand q3, q3, q15
+    veor q9, q9, q3
+    veor q11, q11, q0
+    veor q0, q10, q0
+    veor q10, q12, q10
+    veor q12, q12, q14
+    veor q5, q5, q10
+    veor q11, q11, q5
+    veor q9, q9, q10
+    veor q10, q13, q9
+    veor q5, q8, q5
+    veor q6, q6, q10
+    veor q0, q4, q0
+    veor q4, q12, q11
+    veor q3, q3, q7
+    veor q3, q3, q11
+    veor q1, q1, q10
+    veor q7, q12, q1
+    veor q8, q14, q9
+    veor q2, q2, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q4, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q4, q0
+    vshl.u16 q4, q5, q9
+    vshl.u16 q5, q5, q10
+    vorr q4, q4, q5
+    vshl.u16 q5, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q14, q9
+    veor q3, q11, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q13, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
+    veor q8, q13, q8
+    veor q2, q9, q2
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vswp q4, q1
+    vswp q3, q2
+    vswp q5, q3
     bx lr
     .p2align 4
 .Lneon7_rc512:
@@ -47213,100 +47091,100 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0xff00ffcc, 0xff00ff00, 0xff00ff00, 0x3300ff00
+    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0x0000ff00, 0xff00ffff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0x5500ff00, 0xff00ffaa
     .word 0x00ff00ff, 0x00ff00ff, 0xccff00ff, 0x00ff0033
+    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x01050306, 0x06030804, 0x02010402, 0x05070708
     .word 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00
     .word 0x0000ffff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xffff0000, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xffaa5500, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x0033ccff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x07080201, 0x03060507, 0x08040105, 0x04020603
     .word 0xff00faf9, 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0x5500ff00, 0xff00ffaa, 0xff00ff00
     .word 0x00ff00ff, 0xccff00ff, 0x00ff0033, 0x00ff00ff
+    .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x06030804, 0x02010402, 0x05070708, 0x01050306
     .word 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xffaa5500
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0033ccff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x03060507, 0x08040105, 0x04020603, 0x07080201
     .word 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb, 0xff00faf9
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x0000ff00, 0xff00ffff, 0xff00ff00, 0xff00ff00
     .word 0xffff00ff, 0x00ff0000, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x5500ff00, 0xff00ffaa, 0xff00ff00, 0xff00ff00
     .word 0xccff00ff, 0x00ff0033, 0x00ff00ff, 0x00ff00ff
+    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x02010402, 0x05070708, 0x01050306, 0x06030804
     .word 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xffff0000, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xffaa5500, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x0033ccff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x08040105, 0x04020603, 0x07080201, 0x03060507
     .word 0x00fcf9fd, 0xfcfafefb, 0xff00faf9, 0xfbfefdff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ffff, 0xff00ff00, 0xff00ff00, 0x0000ff00
-    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0x00ff0033, 0x00ff00ff, 0x00ff00ff, 0xccff00ff
+    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffff0000, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
     .p2align 4
@@ -47315,140 +47193,140 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000aaaa, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff3333, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
     .word 0x0005000a, 0x000f0010, 0x000d000e, 0x000b000c
     .word 0x00f500fa, 0x00ff0000, 0x00fd00fe, 0x00fb00fc
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xffff0000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xaaaa0000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x3333ffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
     .word 0x000c000d, 0x000a000b, 0x00100005, 0x000e000f
     .word 0x00fc00fd, 0x00fa00fb, 0x000000f5, 0x00fe00ff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff3333, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xffff0000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .p2align 4
@@ -47457,140 +47335,140 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x5555ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xcccc0000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000a000c, 0x000d000f, 0x0005000b, 0x000e0010
     .word 0x00fa00fc, 0x00fd00ff, 0x00f500fb, 0x00fe0000
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff5555, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000cccc, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
     .word 0x00100005, 0x000c000e, 0x000f000a, 0x000b000d
     .word 0x000000f5, 0x00fc00fe, 0x00ff00fa, 0x00fb00fd
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xcccc0000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .p2align 4
