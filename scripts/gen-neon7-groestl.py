@@ -565,10 +565,11 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
                 hi += 1
         while True:
             k = hi - lo + 1
-            s0 = next((s for s in free_slots if all(s + j in free_slots for j in range(k))), None)
-            if s0 is not None:
+            s0 = next((s for s in free_slots if s + k <= len(sr) and all(s + j in free_slots for j in range(k))), None)
+            if s0 is not None or k == 1:
                 break
             lo, hi = (lo + 1, hi) if lo < r0 else (lo, hi - 1)
+        s0 = free_slots[0] if s0 is None else s0
         for j, r in enumerate(range(lo, hi + 1)):
             v = occ.pop(r)
             del reg[v]
