@@ -771,6 +771,8 @@ LIVE_IN_WIDE = {0: PI[0], 4: PI[1], 1: PI[2], 5: PI[3], 2: PI[4], 6: PI[5], 3: P
 # --- The functions around the permutation bodies ----------------------------------------------
 
 SLOTS = 16 * len(SLOT_REGS)
+# Bytes of one permutation's constant table: per round 8 planes and 2 ShiftBytes count vectors.
+TABLE_BYTES = {False: 16 * 10 * ROUNDS[8], True: 16 * 10 * ROUNDS[16]}
 RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
 BODY = {False: ".Lneon7_perm512", True: ".Lneon7_perm1024"}
 PENDING_PLANES = [k for k in range(8) if (0xA5 >> k) & 1]
@@ -829,11 +831,13 @@ def fn_c512(frame):
     fb = 64 + SLOTS
     L = prologue(name, fb, 64) + masks()
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
-    L += ["vstmia sp, {d0-d7}", "cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
+    L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
+    L += ["cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
     L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0)
     L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += table_address(RC_LABEL[(False, "P")], "c512") + [f"bl {BODY[False]}"] + frame_fix(frame)
+    # The body leaves r3 at the end of the constant table: back to its start for the next block.
+    L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"] + frame_fix(frame)
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
     for a, b in pairs:
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
@@ -875,12 +879,14 @@ def fn_c1024(frame):
     mu = LIVE_IN_WIDE
     acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{mu[i]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
     L = prologue(name, fb, 256) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
+    L += table_address(RC_LABEL[(True, "P")], "c1024p")
     L += ["cmp r2, #0", "beq .Lc1024_done", ".Lc1024_loop:"] + load_wide("r1", True)
-    L += ["add r3, sp, #128", "vstmia r3, {d0-d15}", "vldmia sp, {d16-d31}"]
+    L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia sp, {d16-d31}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)]
-    L += table_address(RC_LABEL[(True, "P")], "c1024p") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
-    L += ["add r3, sp, #128", "vldmia r3, {d0-d15}"]
-    L += table_address(RC_LABEL[(True, "Q")], "c1024q") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    # Q's constant table follows P's (see generate): r3 runs through both, then back.
+    L += [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    L += ["add lr, sp, #128", "vldmia lr, {d0-d15}"]
+    L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}"] + frame_fix(frame) + acc
     L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"]
     L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
@@ -1475,6 +1481,9 @@ def generate():
     body1024, tab1024, frame1024 = gen_perm(True, tmpl)
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
+    # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
+    assert 16 * len(tab512["P"]) == TABLE_BYTES[False]
+    assert 16 * len(tab1024["P"]) == 16 * len(tab1024["Q"]) == TABLE_BYTES[True]
     fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)

@@ -62,6 +62,9 @@ slicewise_groestl_neon7bs_c512:
     vbit q3, q12, q10
     vbit q2, q13, q11
     vstmia sp, {d0-d7}
+    movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
+    movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
+.Lpc_c512: add r3, pc, r3
     cmp r2, #0
     beq .Lc512_done
 .Lc512_loop:
@@ -104,10 +107,8 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q5, q1
     vzip.8 q6, q2
     vzip.8 q7, q3
-    movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
-    movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
-.Lpc_c512: add r3, pc, r3
     bl .Lneon7_perm512
+    sub r3, r3, #1600
     vext.8 q0, q0, q0, #12
     vext.8 q1, q1, q1, #12
     vext.8 q2, q2, q2, #12
@@ -363,6 +364,9 @@ slicewise_groestl_neon7bs_c1024:
     vzip.8 q2, q6
     vzip.8 q3, q7
     vstmia sp, {d0-d15}
+    movw r3, #:lower16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
+    movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
+.Lpc_c1024p: add r3, pc, r3
     cmp r2, #0
     beq .Lc1024_done
 .Lc1024_loop:
@@ -426,8 +430,8 @@ slicewise_groestl_neon7bs_c1024:
     vzip.8 q1, q5
     vzip.8 q2, q6
     vzip.8 q3, q7
-    add r3, sp, #128
-    vstmia r3, {d0-d15}
+    add lr, sp, #128
+    vstmia lr, {d0-d15}
     vldmia sp, {d16-d31}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -437,9 +441,6 @@ slicewise_groestl_neon7bs_c1024:
     veor q5, q5, q13
     veor q6, q6, q14
     veor q7, q7, q15
-    movw r3, #:lower16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
-    movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
-.Lpc_c1024p: add r3, pc, r3
     bl .Lneon7_perm1024
     vext.8 q0, q0, q0, #4
     vext.8 q1, q1, q1, #4
@@ -459,12 +460,10 @@ slicewise_groestl_neon7bs_c1024:
     veor q14, q14, q6
     veor q15, q15, q7
     vstmia sp, {d16-d31}
-    add r3, sp, #128
-    vldmia r3, {d0-d15}
-    movw r3, #:lower16:(.Lneon7_rc1024q - (.Lpc_c1024q + 8))
-    movt r3, #:upper16:(.Lneon7_rc1024q - (.Lpc_c1024q + 8))
-.Lpc_c1024q: add r3, pc, r3
+    add lr, sp, #128
+    vldmia lr, {d0-d15}
     bl .Lneon7_perm1024
+    sub r3, r3, #4480
     vext.8 q0, q0, q0, #4
     vext.8 q1, q1, q1, #4
     vext.8 q2, q2, q2, #4
