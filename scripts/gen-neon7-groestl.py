@@ -913,48 +913,40 @@ def fn_o1024(frame):
 # The state lives in stack buffers, one 64-bit word per column in the canonical order (row 0 in
 # the most significant byte, so the byte of row r is at offset 7 - r). Every output column is
 # the XOR of eight 64-bit table words T_r[byte] (the tables of `ttable64`, passed by Rust):
-# LDRB of the input byte, one ADD forming the address, one VLD1.64 and one VEOR. Q's all-ones
-# round constant costs nothing: T_r[b ^ 0xff] is at (T_r + 2048) - 8b - 8, a SUB instead of the
-# ADD and a VLDR offset of -8 (Q's bases are moved by 2048 while Q's columns are computed).
-# r4-r11 hold the eight table bases; r12 the byte, lr the address; the sixteen accumulators are
-# d16-d31, stored with one VSTM per round.
+# LDRB of the input byte, one ADD forming the address, one VLDR and one VEOR. The round
+# constants are not added byte by byte: before each round one VLDM loads the round's constant
+# words (a table written here, with Q's all-ones part) and VEORs add them to the state in
+# d16-d31, which one VSTM then writes to the buffer at sp that the round's LDRBs read. One loop
+# iteration is one round (r12 counts them, r3 walks the constant table): the code is the same
+# for every round. r4-r11 hold the eight T-table bases, lr the byte and then its address; the
+# accumulators (the next state) are d16-d31, the VLDR temporaries d1-d7.
 
 TT_BASES = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+TT_RC = {(8, "PQ"): ".Lneon7tt_rc512", (8, "P"): ".Lneon7tt_rc512p", (16, "PQ"): ".Lneon7tt_rc1024"}
 
 
-def tt_body(cols, halves, rounds, start, bufs):
-    """Rounds of the permutations named in `halves` ("P", "Q"; side by side for 8 columns)
-    from the buffer at sp + start, ping-ponging between sp + bufs[0] and sp + bufs[1]. The
-    result is in d16-d31 (and in the last buffer written)."""
-    L = []
-    src = start
-    for i in range(rounds):
-        for h, pq in enumerate(halves):
-            sigma = SIGMA[(cols, pq)]
-            if pq == "Q":
-                L += [f"add {b}, {b}, #2048" for b in TT_BASES]
-            for j in range(cols):
-                acc = f"d{16 + cols * h + j}"
-                for r in range(8):
-                    c = (j + sigma[r]) % cols
-                    L.append(f"ldrb r12, [sp, #{src + 8 * (cols * h + c) + 7 - r}]")
-                    k = (16 * c) ^ i
-                    if k and ((pq == "P" and r == 0) or (pq == "Q" and r == 7)):
-                        L.append(f"eor r12, r12, #{k}")
-                    L.append(f"{'add' if pq == 'P' else 'sub'} lr, {TT_BASES[r]}, r12, lsl #3")
-                    addr = "[lr]" if pq == "P" else "[lr, #-8]"
-                    if r == 0:
-                        L.append(f"vldr {acc}, {addr}")
-                    else:
-                        t = f"d{r % 8}"
-                        L += [f"vldr {t}, {addr}", f"veor {acc}, {acc}, {t}"]
-            if pq == "Q":
-                L += [f"sub {b}, {b}, #2048" for b in TT_BASES]
-        dst = bufs[0] if src != bufs[0] else bufs[1]
-        n = cols * len(halves)
-        L += [f"add r3, sp, #{dst}", f"vstmia r3, {{d16-d{15 + n}}}"]
-        src = dst
-    return L
+def tt_rounds(cols, halves, rounds, tag):
+    """The round loop of the permutations named in `halves` ("P", "Q"; side by side for 8
+    columns): the state in d16-d(15 + n) before and after, r3 at the round constants."""
+    n = cols * len(halves)
+    L = [f"mov r12, #{rounds}", f".Ltt_{tag}:", f"vldmia r3!, {{d0-d{n - 1}}}"]
+    L += [f"veor q{8 + k}, q{8 + k}, q{k}" for k in range(n // 2)] + [f"vstmia sp, {{d16-d{15 + n}}}"]
+    for h, pq in enumerate(halves):
+        sigma = SIGMA[(cols, pq)]
+        for j in range(cols):
+            acc = f"d{16 + cols * h + j}"
+            for r in range(8):
+                c = (j + sigma[r]) % cols
+                L += [f"ldrb lr, [sp, #{8 * (cols * h + c) + 7 - r}]", f"add lr, {TT_BASES[r]}, lr, lsl #3"]
+                L += [f"vldr {acc}, [lr]"] if r == 0 else [f"vldr d{r}, [lr]", f"veor {acc}, {acc}, d{r}"]
+    return L + ["subs r12, r12, #1", f"bne .Ltt_{tag}"]
+
+
+def tt_consts(cols, halves):
+    """Round constants as column words (row r in bits 8(7 - r)), two words per table entry."""
+    word = lambda col: sum(col[r] << (8 * (7 - r)) for r in range(8))  # noqa: E731
+    words = [word(ref_rc(cols, pq, i)[c]) for i in range(ROUNDS[cols]) for pq in halves for c in range(cols)]
+    return [words[k] | words[k + 1] << 64 for k in range(0, len(words), 2)]
 
 
 def tt_prologue(name, fb):
@@ -966,39 +958,44 @@ def tt_prologue(name, fb):
 def tt_functions():
     """void slicewise_groestl_neon7tt_c512(uint64_t h[8], const uint8_t *blocks, size_t n,
     const uint64_t tables[8][256]), _o512(uint64_t h[8], (unused), (unused), tables) and the
-    1024-bit versions (h[16])."""
+    1024-bit versions (h[16]). Returns (lines, constant tables)."""
     L = []
-    # Grøstl-224/256: buffers A = sp, B = sp + 128 (P in columns 0-7, Q in 8-15).
+    rc512, rc1024 = 16 * 8 * ROUNDS[8], 16 * 8 * ROUNDS[16]  # bytes per permutation
+    # Grøstl-224/256: P in columns 0-7 (d16-d23), Q in 8-15 (d24-d31); the buffer at sp.
     name = "slicewise_groestl_neon7tt_c512"
-    L += tt_prologue(name, 256) + ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + [f"vrev64.8 q{i}, q{i}" for i in range(4)]
-    L += ["vldmia r0, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
-    L += ["mov r3, sp", "vstmia r3!, {d8-d15}", "vstmia r3, {d0-d7}"]
-    L += tt_body(8, ("P", "Q"), 10, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "PQ")], "ttc512")
+    L += ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
+    L += ["vld1.8 {d24-d27}, [r1]!", "vld1.8 {d28-d31}, [r1]!"] + [f"vrev64.8 q{12 + i}, q{12 + i}" for i in range(4)]
+    L += ["vldmia r0, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)]
+    L += tt_rounds(8, ("P", "Q"), ROUNDS[8], "c512") + [f"sub r3, r3, #{rc512}"]
     L += [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)] + ["vldmia r0, {d0-d7}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(4)] + ["vstmia r0, {d0-d7}"]
-    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 256)
+    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 128)
     name = "slicewise_groestl_neon7tt_o512"
-    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d7}", "vstmia sp, {d0-d7}"]
-    L += tt_body(8, ("P",), 10, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "P")], "tto512") + ["vldmia r0, {d16-d23}"]
+    L += tt_rounds(8, ("P",), ROUNDS[8], "o512")
     L += ["vldmia r0, {d0-d7}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(4)]
-    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 256)
-    # Grøstl-384/512: A = sp, B = sp + 128, M = sp + 256 (Q's input).
+    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 128)
+    # Grøstl-384/512: the buffer at sp, Q's input at sp + 128; Q's constants follow P's.
     name = "slicewise_groestl_neon7tt_c1024"
-    L += tt_prologue(name, 384) + ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
+    L += tt_prologue(name, 256) + table_address(TT_RC[(16, "PQ")], "ttc1024")
+    L += ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
     L += [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [r1]!" for i in range(4)] + [f"vrev64.8 q{i}, q{i}" for i in range(8)]
-    L += ["vldmia r0, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    L += ["vstmia sp, {d16-d31}", "add r3, sp, #256", "vstmia r3, {d0-d15}"]
+    L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia r0, {d16-d31}"]
+    L += [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
     acc = ["vldmia r0, {d0-d15}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r0, {d0-d15}"]
-    L += tt_body(16, ("P",), 14, 0, (128, 0)) + acc
-    L += tt_body(16, ("Q",), 14, 256, (0, 128)) + acc
-    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 384)
+    L += tt_rounds(16, ("P",), ROUNDS[16], "c1024p") + acc + ["add lr, sp, #128", "vldmia lr, {d16-d31}"]
+    L += tt_rounds(16, ("Q",), ROUNDS[16], "c1024q") + acc + [f"sub r3, r3, #{2 * rc1024}"]
+    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 256)
     name = "slicewise_groestl_neon7tt_o1024"
-    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d15}", "vstmia sp, {d0-d15}"]
-    L += tt_body(16, ("P",), 14, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(16, "PQ")], "tto1024") + ["vldmia r0, {d16-d31}"]
+    L += tt_rounds(16, ("P",), ROUNDS[16], "o1024")
     L += ["vldmia r0, {d0-d15}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 256)
-    return L
+    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 128)
+    tables = {TT_RC[(8, "PQ")]: tt_consts(8, "PQ"), TT_RC[(8, "P")]: tt_consts(8, "P"),
+              TT_RC[(16, "PQ")]: tt_consts(16, "P") + tt_consts(16, "Q")}
+    assert 16 * len(tables[TT_RC[(8, "PQ")]]) == rc512 and 16 * len(tables[TT_RC[(16, "PQ")]]) == 2 * rc1024
+    return L, tables
 
 
 def tt_tables():
@@ -1012,13 +1009,13 @@ def tt_tables():
     return out
 
 
-def tt_check(lines, rng):
+def tt_check(lines, tables, rng):
     tab = b"".join(w.to_bytes(8, "little") for w in tt_tables())
     for cols, c_fn, o_fn in ((8, "slicewise_groestl_neon7tt_c512", "slicewise_groestl_neon7tt_o512"),
                              (16, "slicewise_groestl_neon7tt_c1024", "slicewise_groestl_neon7tt_o1024")):
         n = 8 * cols
         for nblocks in (0, 1, 2):
-            mach = Machine(lines, {})
+            mach = Machine(lines, tables)
             mach.mem[0x40000:0x40000 + len(tab)] = tab
             h = [rng.randrange(256) for _ in range(n)]
             blocks = [rng.randrange(256) for _ in range(n * nblocks)]
@@ -1315,7 +1312,7 @@ class Machine:
             elif op == "eor":
                 self.r[a[0]] = self.r[a[1]] ^ int(a[2][1:])
             elif op == "mov":
-                self.r[a[0]] = self.r[a[1]]
+                self.r[a[0]] = int(a[1][1:]) if a[1].startswith("#") else self.r[a[1]]
             elif op in ("add", "sub") and len(a) == 4:
                 y = self.r[a[2]] << int(a[3].split("#")[1])
                 self.r[a[0]] = self.r[a[1]] + y if op == "add" else self.r[a[1]] - y
@@ -1487,7 +1484,9 @@ def generate():
     fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)
-    code = fns + tt_functions() + vp_lines
+    tt_lines, tt_tabs = tt_functions()
+    tables.update(tt_tabs)
+    code = fns + tt_lines + vp_lines
     for wide, body in ((False, body512), (True, body1024)):
         code += [".p2align 2", f"{BODY[wide]}:"] + body + ["bx lr"]
     data = []
@@ -1533,7 +1532,7 @@ def main():
         return
     lines, tables = generate()
     check(lines, tables, random.Random(7))
-    tt_check(lines, random.Random(8))
+    tt_check(lines, tables, random.Random(8))
     check(lines, tables, random.Random(9), "slicewise_groestl_neon7vp")
     text = "\n".join(lines) + "\n"
     if "--check" in sys.argv:
