@@ -479,17 +479,20 @@ def qd(q):
     return f"{{d{2 * q}-d{2 * q + 1}}}"
 
 
-# Spills in groups: a value evicted for use at least GROUP_FAR ops later takes its register
-# neighbours that are also used that late with it (one VSTM); a reload brings the values of
-# the neighbouring slots needed within GROUP_NEAR ops with it when free consecutive registers
-# can hold them (one VLDM).
-GROUP_FAR = 30
-GROUP_NEAR = 30
-
-
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
-    outs: values that must end in final_regs. Returns (lines, constant values in load order)."""
+    outs: values that must end in final_regs. Returns (lines, constant values in load order).
+    Two passes: the first finds the values Belady spills; the second, which evicts the same
+    values at the same points (the choice does not depend on register numbers), keeps those in
+    the high registers and the others in the low ones, so that spilled values sit side by side
+    and one VSTM stores a run of them when the first is evicted (the others are evicted later
+    for free)."""
+    spilled = set()
+    allocate_pass(p, live_in, outs, final_regs, slot_regs, None, spilled)
+    return allocate_pass(p, live_in, outs, final_regs, slot_regs, spilled, set())
+
+
+def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
     ops = p.ops
     end = len(ops)
     uses = {}
@@ -523,10 +526,10 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
     lines = []
     order = []
 
-    def free_reg(i, keep):
-        for r in range(16):
-            if r not in occ:
-                return r
+    def free_reg(i, keep, d=None):
+        free = [r for r in range(16) if r not in occ]
+        if free:
+            return free[-1] if hint and d in hint else free[0]
         # Evict the value used furthest in the future.
         best, bestd = None, -1
         for r, v in occ.items():
@@ -536,8 +539,8 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             d = 10**9 if d is None else d
             if d > bestd:
                 best, bestd = r, d
-        if bestd < 10**9 and occ[best] not in slot and GROUP_FAR:
-            group_store(best, i, keep, bestd)
+        if bestd < 10**9 and occ[best] not in slot:
+            group_store(best, i)
             return best
         v = occ.pop(best)
         del reg[v]
@@ -547,21 +550,19 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             lines.append(f"vst1.64 {qd(best)}, [{slot_reg(s)}]")
         return best
 
-    def far(r, i, keep):
+    def stored_with(r, i):
         v = occ.get(r)
-        if v is None or v in keep or v in slot:
-            return False
-        d = next_use(v, i)
-        return d is not None and d >= i + GROUP_FAR
+        return v is not None and v in hint and v not in slot and next_use(v, i) is not None
 
-    def group_store(r0, i, keep, d0):
-        """Evicts the victim in r0 together with its neighbours in registers that are also used
-        far in the future: one VSTM to consecutive spill slots."""
+    def group_store(r0, i):
+        """Evicts the victim in r0, storing with it (one VSTM to consecutive slots) its
+        neighbours in registers that the first pass saw spilled: they stay in their registers,
+        and their eviction later costs nothing."""
         lo = hi = r0
-        if d0 >= i + GROUP_FAR:
-            while lo > 0 and hi - lo < 7 and far(lo - 1, i, keep):
+        if hint:
+            while lo > 0 and hi - lo < 7 and stored_with(lo - 1, i):
                 lo -= 1
-            while hi < 15 and hi - lo < 7 and far(hi + 1, i, keep):
+            while hi < 15 and hi - lo < 7 and stored_with(hi + 1, i):
                 hi += 1
         while True:
             k = hi - lo + 1
@@ -571,57 +572,20 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             lo, hi = (lo + 1, hi) if lo < r0 else (lo, hi - 1)
         s0 = free_slots[0] if s0 is None else s0
         for j, r in enumerate(range(lo, hi + 1)):
-            v = occ.pop(r)
-            del reg[v]
-            slot[v] = s0 + j
+            slot[occ[r]] = s0 + j
+            spilled.add(occ[r])
             free_slots.remove(s0 + j)
+        del reg[occ.pop(r0)]
         if k == 1:
             lines.append(f"vst1.64 {qd(lo)}, [{slot_reg(s0)}]")
         else:
             lines.append(f"vstmia {slot_reg(s0)}, {{d{2 * lo}-d{2 * hi + 1}}}")
 
-    def group_load(x, i):
-        """Reloads x, with the values in the neighbouring slots that are needed soon, into free
-        consecutive registers (one VLDM), if there is such a run; returns False otherwise."""
-        by_slot = {sl: v for v, sl in slot.items()}
-        s0 = slot[x]
-
-        def wanted(sl):
-            v = by_slot.get(sl)
-            if v is None or v in reg:
-                return False
-            d = next_use(v, i)
-            return d is not None and d <= i + GROUP_NEAR
-
-        lo = hi = s0
-        while wanted(lo - 1):
-            lo -= 1
-        while wanted(hi + 1):
-            hi += 1
-        free = [r for r in range(16) if r not in occ]
-        best = None
-        for a in range(lo, s0 + 1):
-            for b in range(hi, s0 - 1, -1):
-                k = b - a + 1
-                if k < 2 or (best and k <= best[2]):
-                    continue
-                run = next((r for r in free if all(r + j in free for j in range(k))), None)
-                if run is not None:
-                    best = (a, run, k)
-        if not best:
-            return False
-        a, run, k = best
-        for j in range(k):
-            v = by_slot[a + j]
-            reg[v] = run + j
-            occ[run + j] = v
-        lines.append(f"vldmia {slot_reg(a)}, {{d{2 * run}-d{2 * (run + k) - 1}}}")
-        return True
-
     def evict(r, i):
         v = occ.pop(r)
         del reg[v]
         if next_use(v, i) is not None and v not in slot:
+            spilled.add(v)
             s = free_slots.pop(0)
             slot[v] = s
             lines.append(f"vst1.64 {qd(r)}, [{slot_reg(s)}]")
@@ -683,8 +647,6 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             continue
         keep = set(srcs)
         for s in srcs:
-            if s not in reg and GROUP_FAR and group_load(s, i):
-                continue
             if s not in reg:
                 r = free_reg(i, keep)
                 lines.append(f"vld1.64 {qd(r)}, [{slot_reg(slot[s])}]")
@@ -695,7 +657,7 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             if next_use(s, i + 1) is None:
                 release(s)
         # An output goes straight to its final register when that one is free.
-        r = target[d] if d in target and target[d] not in occ else free_reg(i, set())
+        r = target[d] if d in target and target[d] not in occ else free_reg(i, set(), d)
         reg[d] = r
         occ[r] = d
         if kind == "ext":

@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2594 instructions for 10 rounds (160 spills and reloads);
-@ P or Q 1024 body: 3629 instructions for 14 rounds (224 spills and reloads).
+@ P|Q 512 body: 2576 instructions for 10 rounds (140 spills and reloads);
+@ P or Q 1024 body: 3601 instructions for 14 rounds (196 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -13490,160 +13490,158 @@ slicewise_groestl_neon7vp_o1024:
     veor q7, q2, q7
     veor q8, q3, q5
     veor q6, q6, q12
-    veor q9, q6, q0
-    veor q10, q8, q9
-    veor q11, q3, q6
-    veor q1, q1, q10
+    veor q15, q6, q0
+    veor q14, q8, q15
+    veor q13, q3, q6
+    veor q1, q1, q14
     veor q12, q1, q0
-    veor q13, q7, q4
+    veor q9, q7, q4
     veor q0, q3, q0
     veor q1, q1, q2
-    vand q2, q10, q12
-    veor q5, q13, q5
-    veor q14, q12, q7
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q6, q13, q6
-    vst1.64 {d24-d25}, [r5]
+    vand q2, q14, q12
+    veor q5, q9, q5
+    veor q11, q12, q7
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q6, q9, q6
     veor q12, q12, q4
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q6, q4
-    vst1.64 {d12-d13}, [r8]
-    vand q6, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q0, q14
-    veor q10, q10, q2
-    veor q9, q9, q6
-    veor q7, q7, q15
-    veor q6, q11, q6
-    veor q11, q5, q0
+    vand q15, q15, q14
+    vst1.64 {d12-d13}, [r9]
+    vand q6, q6, q4
+    vand q13, q13, q10
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q0
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q2, q11, q2
-    veor q10, q10, q6
-    veor q10, q10, q14
-    veor q2, q2, q9
-    vand q11, q5, q13
-    vand q12, q8, q7
+    vand q14, q0, q11
+    veor q6, q6, q2
+    veor q15, q15, q13
+    veor q7, q7, q10
+    veor q13, q14, q13
+    veor q14, q5, q0
+    veor q11, q11, q0
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q2, q14, q2
+    veor q6, q6, q13
+    veor q6, q6, q11
+    veor q2, q2, q15
+    vand q11, q5, q9
+    vand q14, q8, q7
     veor q1, q2, q1
-    veor q2, q4, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q3
+    veor q2, q4, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q3
     veor q3, q3, q7
-    vand q14, q11, q2
-    veor q12, q14, q12
-    veor q6, q12, q6
-    veor q12, q8, q7
-    veor q9, q9, q12
-    vand q12, q1, q9
-    veor q3, q6, q3
-    veor q1, q1, q10
-    veor q6, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q6, q6, q14
-    veor q6, q6, q3
-    vand q14, q1, q12
-    veor q9, q9, q6
-    veor q10, q14, q10
-    veor q14, q12, q6
-    vand q3, q3, q14
-    veor q14, q10, q6
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q2
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q7
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q3, q12, q3
+    veor q1, q1, q6
+    veor q12, q6, q13
+    veor q14, q11, q3
+    veor q13, q3, q13
+    vand q12, q12, q14
     veor q12, q12, q3
-    vand q12, q10, q12
-    veor q1, q1, q12
-    veor q3, q3, q9
-    veor q9, q1, q3
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q5, q1, q5
-    vand q0, q9, q0
-    vand q4, q6, q4
-    veor q1, q10, q1
-    vand q11, q10, q11
-    vand q8, q1, q8
-    vand q2, q10, q2
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q1, q7
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q13, q7
-    vld1.64 {d20-d21}, [r9]
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q6, q14, q6
+    veor q14, q13, q12
+    vand q3, q3, q14
+    veor q14, q6, q12
+    veor q13, q13, q3
+    vand q13, q6, q13
+    veor q1, q1, q13
+    veor q3, q3, q11
+    veor q11, q1, q3
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q7
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
+    vand q5, q1, q5
+    vand q0, q11, q0
+    vand q4, q12, q4
+    veor q1, q6, q1
+    vand q15, q6, q15
+    vand q8, q1, q8
+    vand q2, q6, q2
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q1, q1, q7
+    vld1.64 {d14-d15}, [r10]
+    vand q7, q13, q7
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
     veor q5, q2, q5
-    veor q15, q6, q3
+    veor q14, q12, q3
     veor q2, q4, q2
     veor q4, q4, q8
-    veor q7, q7, q9
+    veor q6, q7, q6
     veor q0, q13, q0
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q5
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q4, q4, q1
     vld1.64 {d26-d27}, [r12]
     vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q6, q6, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q4
-    veor q4, q10, q4
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q7, q7, q10
-    veor q11, q11, q7
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q3, q3, q14
+    veor q7, q7, q3
+    veor q14, q15, q4
+    veor q4, q11, q4
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q7, q8, q7
-    veor q2, q2, q10
+    veor q6, q6, q11
+    veor q14, q14, q6
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q6, q8, q6
+    veor q2, q2, q11
     veor q4, q5, q4
-    veor q5, q12, q11
-    veor q3, q3, q6
-    veor q3, q3, q11
-    veor q1, q1, q10
-    veor q6, q12, q1
-    veor q8, q14, q9
+    veor q5, q9, q14
+    veor q3, q3, q12
+    veor q3, q3, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
     veor q0, q0, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
     vshl.u8 q4, q4, q10
     vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q6, q9
+    vshl.u8 q5, q6, q9
     vshl.u8 q6, q6, q10
-    vorr q6, q7, q6
-    vshl.u8 q7, q8, q9
+    vorr q5, q5, q6
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q8, q9
     vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u8 q8, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -13749,134 +13747,132 @@ slicewise_groestl_neon7vp_o1024:
     veor q0, q6, q0
     veor q8, q7, q5
     veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q2, q2, q10
+    veor q15, q1, q3
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q2, q2, q14
     veor q12, q2, q3
-    veor q13, q0, q4
+    veor q9, q0, q4
     veor q3, q7, q3
     veor q2, q2, q6
-    vand q6, q10, q12
-    veor q5, q13, q5
-    veor q14, q12, q0
-    veor q15, q2, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q5, q9, q5
+    veor q11, q12, q0
+    veor q10, q2, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
     veor q12, q12, q4
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q4
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q0, q0, q15
-    veor q1, q11, q1
-    veor q11, q5, q3
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q4
+    vand q13, q13, q10
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q5, q13
-    vand q12, q8, q0
+    vand q14, q3, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q0, q0, q10
+    veor q13, q14, q13
+    veor q14, q5, q3
+    veor q11, q11, q3
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q5, q9
+    vand q14, q8, q0
     veor q2, q6, q2
-    veor q6, q4, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q6, q4, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
     veor q7, q7, q0
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q0
-    veor q9, q9, q12
-    vand q12, q2, q9
-    veor q1, q1, q7
-    veor q2, q2, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q0
+    veor q11, q11, q13
+    vand q13, q2, q11
+    veor q7, q12, q7
+    veor q2, q2, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q2, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
     vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q2, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q2, q2, q12
-    veor q1, q1, q9
-    veor q9, q2, q1
-    vand q12, q2, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q5, q2, q5
-    vand q3, q9, q3
-    vand q4, q7, q4
-    veor q2, q10, q2
-    vand q11, q10, q11
-    vand q8, q2, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q0, q2, q0
-    vld1.64 {d4-d5}, [r7]
-    vand q2, q13, q2
-    vld1.64 {d20-d21}, [r9]
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q2, q2, q13
+    veor q7, q7, q11
+    veor q11, q2, q7
+    vand q9, q2, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q0, q14
-    veor q5, q6, q5
-    veor q15, q7, q1
-    veor q6, q4, q6
+    vand q5, q2, q5
+    vand q3, q11, q3
+    vand q4, q12, q4
+    veor q2, q1, q2
+    vand q15, q1, q15
+    vand q8, q2, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q0, q2, q0
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q0, q10
+    veor q5, q1, q5
+    veor q14, q12, q7
+    veor q1, q4, q1
     veor q4, q4, q8
-    veor q2, q2, q9
+    veor q2, q2, q6
     veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
     veor q8, q8, q5
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q0, q13, q0
     veor q4, q4, q0
     vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q4
-    veor q4, q10, q4
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q2, q2, q10
-    veor q11, q11, q2
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q4
+    veor q4, q11, q4
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q2, q8, q2
-    veor q6, q6, q10
-    veor q4, q5, q4
-    veor q5, q12, q11
-    veor q1, q1, q7
     veor q1, q1, q11
-    veor q0, q0, q10
-    veor q7, q12, q0
-    veor q8, q14, q9
+    veor q4, q5, q4
+    veor q5, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q0, q0, q11
+    veor q8, q9, q0
+    veor q6, q10, q6
     veor q3, q3, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -13885,41 +13881,41 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
     vorr q2, q5, q2
-    vshl.u8 q5, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q7, q9
+    vshl.u8 q5, q7, q9
     vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
     vshl.u8 q7, q8, q9
     vshl.u8 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u8 q8, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q4, q4, #2
     veor q9, q4, q9
@@ -13945,30 +13941,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q2, q9, q2
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -13993,434 +13989,173 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q3, q3, #6
     veor q8, q13, q8
     veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q4, q4, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q2, q2, q9
     veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q2
+    veor q3, q7, q3
+    veor q8, q6, q2
     veor q0, q0, q12
-    veor q9, q0, q1
-    veor q10, q8, q9
-    veor q11, q7, q0
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q4
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q4
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q0, q4
-    vst1.64 {d0-d1}, [r8]
-    vand q0, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q0
-    veor q3, q3, q15
-    veor q0, q11, q0
-    veor q11, q2, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q0
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q12, q8, q3
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q3, q4
     veor q5, q6, q5
-    veor q6, q4, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q0, q12, q0
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q3
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q0, q9, q0
+    veor q12, q12, q4
+    vand q15, q15, q14
+    vst1.64 {d0-d1}, [r9]
+    vand q0, q0, q4
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q0, q0, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q0
-    veor q12, q0, q12
-    vand q7, q7, q14
-    veor q7, q7, q0
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q0, q0, q14
-    veor q14, q10, q7
-    veor q12, q12, q0
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q0, q0, q9
-    veor q9, q5, q0
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q2, q5, q2
-    vand q1, q9, q1
-    vand q4, q7, q4
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q3, q3, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q0, q0, q13
+    veor q0, q0, q11
+    veor q7, q7, q15
+    vand q11, q2, q9
+    vand q14, q8, q3
+    veor q1, q7, q1
+    veor q7, q4, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q3
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q3
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q0
+    veor q12, q0, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q0, q14, q0
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q0, q12
+    veor q13, q13, q6
+    vand q13, q0, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
-    veor q2, q6, q2
-    veor q15, q7, q0
-    veor q6, q4, q6
+    vand q2, q1, q2
+    vand q5, q11, q5
+    vand q4, q12, q4
+    veor q1, q0, q1
+    vand q15, q0, q15
+    vand q8, q1, q8
+    vand q0, q0, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q3
+    vld1.64 {d6-d7}, [r10]
+    vand q3, q13, q3
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q3
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q2, q0, q2
+    veor q14, q12, q6
+    veor q0, q4, q0
     veor q4, q4, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q3, q3, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q4, q4, q3
+    vand q13, q14, q13
+    veor q1, q13, q1
+    veor q4, q4, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q0, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q0, q0, q15
-    veor q9, q9, q0
-    veor q11, q11, q4
-    veor q4, q10, q4
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q4
+    veor q4, q11, q4
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q3, q8, q3
+    veor q0, q0, q11
     veor q2, q2, q4
-    veor q4, q12, q11
-    veor q0, q0, q7
-    veor q0, q0, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u8 q5, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q14, q9
-    veor q0, q11, q0
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
-    veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q0, q0, q10
+    veor q4, q9, q14
+    veor q6, q6, q12
     veor q6, q6, q14
-    veor q2, q2, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q0
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q0
-    veor q13, q1, q2
-    veor q0, q7, q0
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q2
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q0, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q0
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q0
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
-    veor q5, q6, q5
-    veor q6, q2, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q0, q9, q0
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q2, q6
-    veor q2, q2, q8
-    veor q5, q5, q9
-    veor q0, q13, q0
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q3, q3, q7
-    veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q0, q0, q4
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
+    vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
+    vorr q2, q5, q2
     vshl.u8 q5, q3, q9
     vshl.u8 q3, q3, q10
     vorr q3, q5, q3
     vshl.u8 q5, q6, q9
     vshl.u8 q6, q6, q10
     vorr q5, q5, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
     vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u8 q6, q8, q9
     vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u8 q8, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -14450,43 +14185,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q2, q2, #6
     veor q9, q10, q9
     veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q0, q9, q0
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -14500,203 +14235,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q0, q0, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q0, q9, q0
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q3, q3, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q2, q2, q8
-    veor q5, q5, q11
+    veor q0, q0, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q0, q0, q13
-    veor q0, q6, q0
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q0, q2
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q0
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q2
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q0, q0, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q0
-    veor q5, q6, q5
-    veor q6, q2, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q0
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q0
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q0, q5, q0
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q0, q14
+    veor q3, q3, q9
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q2, q6
+    veor q8, q7, q3
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
+    veor q12, q0, q5
+    veor q9, q4, q2
+    veor q5, q7, q5
+    veor q0, q0, q6
+    vand q6, q14, q12
+    veor q3, q9, q3
+    veor q11, q12, q4
+    veor q10, q0, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q2
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q2
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q3, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q3, q9
+    vand q14, q8, q4
+    veor q0, q6, q0
+    veor q6, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q0, q11
+    veor q7, q12, q7
+    veor q0, q0, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q0, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q0, q0, q13
+    veor q7, q7, q11
+    veor q11, q0, q7
+    vand q9, q0, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q3, q0, q3
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q0, q1, q0
+    vand q15, q1, q15
+    vand q8, q0, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q0, q0, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q0, q10
+    veor q3, q1, q3
+    veor q14, q12, q7
+    veor q1, q2, q1
     veor q2, q2, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q3
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q0, q13, q0
     veor q2, q2, q0
     vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q1, q1, q7
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
     veor q1, q1, q11
-    veor q0, q0, q10
-    veor q7, q12, q0
-    veor q8, q14, q9
-    veor q3, q3, q4
+    veor q2, q3, q2
+    veor q3, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q0, q0, q11
+    veor q8, q9, q0
+    veor q6, q10, q6
+    veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
+    vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u8 q5, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q7, q9
+    vorr q2, q5, q2
+    vshl.u8 q5, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u8 q5, q7, q9
     vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
     vshl.u8 q7, q8, q9
     vshl.u8 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
+    vshl.u8 q8, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q8, q6
     vext.8 q8, q6, q6, #2
     veor q8, q6, q8
     vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
+    veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q2, q2, #2
     veor q9, q2, q9
@@ -14722,30 +14455,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -14770,434 +14503,173 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q3, q3, #6
     veor q8, q13, q8
     veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q2, q2, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
     veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
+    veor q3, q7, q3
+    veor q8, q6, q4
     veor q0, q0, q12
-    veor q9, q0, q1
-    veor q10, q8, q9
-    veor q11, q7, q0
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q2
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q0, q2
-    vst1.64 {d0-d1}, [r8]
-    vand q0, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q0
-    veor q3, q3, q15
-    veor q0, q11, q0
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q0
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q3, q2
     veor q5, q6, q5
-    veor q6, q2, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q0, q12, q0
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q0, q0, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q0
-    veor q12, q0, q12
-    vand q7, q7, q14
-    veor q7, q7, q0
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q0, q0, q14
-    veor q14, q10, q7
-    veor q12, q12, q0
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q0, q0, q9
-    veor q9, q5, q0
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
-    veor q4, q6, q4
-    veor q15, q7, q0
-    veor q6, q2, q6
-    veor q2, q2, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q2, q2, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q0, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q0, q0, q15
-    veor q9, q9, q0
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q0, q0, q7
-    veor q0, q0, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u8 q5, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
+    veor q1, q1, q7
+    vand q7, q14, q12
     veor q4, q9, q4
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
+    veor q11, q12, q3
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
     veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q14, q9
-    veor q0, q11, q0
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
-    veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q0, q0, q10
-    veor q6, q6, q14
-    veor q2, q2, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q0
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q0
-    veor q13, q1, q2
-    veor q0, q7, q0
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
     veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q2
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q0, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q0
+    vand q15, q15, q14
+    vst1.64 {d0-d1}, [r9]
+    vand q0, q0, q2
+    vand q13, q13, q10
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q0
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
-    veor q5, q6, q5
-    veor q6, q2, q15
+    vand q14, q5, q11
+    veor q0, q0, q7
+    veor q15, q15, q13
+    veor q3, q3, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q0, q0, q13
+    veor q0, q0, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q3
+    veor q1, q7, q1
+    veor q7, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q3
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q3
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q0
+    veor q12, q0, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
     veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q0, q9, q0
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q0, q14, q0
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q0, q12
+    veor q13, q13, q6
+    vand q13, q0, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q2, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q1, q0, q1
+    vand q15, q0, q15
+    vand q8, q1, q8
+    vand q0, q0, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q3
+    vld1.64 {d6-d7}, [r10]
+    vand q3, q13, q3
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q3
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q0, q4
+    veor q14, q12, q6
+    veor q0, q2, q0
     veor q2, q2, q8
-    veor q5, q5, q9
-    veor q0, q13, q0
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q3, q3, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q2, q2, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q3, q3, q7
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q0, q0, q4
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q3, q8, q3
+    veor q0, q0, q11
+    veor q2, q4, q2
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
+    vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
+    vorr q2, q5, q2
     vshl.u8 q5, q3, q9
     vshl.u8 q3, q3, q10
     vorr q3, q5, q3
     vshl.u8 q5, q6, q9
     vshl.u8 q6, q6, q10
     vorr q5, q5, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
     vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u8 q6, q8, q9
     vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u8 q8, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -15227,43 +14699,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q2, q2, #6
     veor q9, q10, q9
     veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q0, q9, q0
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -15277,203 +14749,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q0, q0, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q0, q9, q0
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q3, q3, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q2, q2, q8
-    veor q5, q5, q11
+    veor q0, q0, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q0, q0, q13
-    veor q0, q6, q0
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q0, q2
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q0
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q2
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q0, q0, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q0
-    veor q5, q6, q5
-    veor q6, q2, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q0
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q0
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q0, q5, q0
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q0, q14
+    veor q3, q3, q9
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q2, q6
+    veor q8, q7, q3
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
+    veor q12, q0, q5
+    veor q9, q4, q2
+    veor q5, q7, q5
+    veor q0, q0, q6
+    vand q6, q14, q12
+    veor q3, q9, q3
+    veor q11, q12, q4
+    veor q10, q0, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q2
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q2
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q3, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q3, q9
+    vand q14, q8, q4
+    veor q0, q6, q0
+    veor q6, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q0, q11
+    veor q7, q12, q7
+    veor q0, q0, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q0, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q0, q0, q13
+    veor q7, q7, q11
+    veor q11, q0, q7
+    vand q9, q0, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q3, q0, q3
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q0, q1, q0
+    vand q15, q1, q15
+    vand q8, q0, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q0, q0, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q0, q10
+    veor q3, q1, q3
+    veor q14, q12, q7
+    veor q1, q2, q1
     veor q2, q2, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q3
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q0, q13, q0
     veor q2, q2, q0
     vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q1, q1, q7
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
     veor q1, q1, q11
-    veor q0, q0, q10
-    veor q7, q12, q0
-    veor q8, q14, q9
-    veor q3, q3, q4
+    veor q2, q3, q2
+    veor q3, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q0, q0, q11
+    veor q8, q9, q0
+    veor q6, q10, q6
+    veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
+    vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u8 q5, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q7, q9
+    vorr q2, q5, q2
+    vshl.u8 q5, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u8 q5, q7, q9
     vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
     vshl.u8 q7, q8, q9
     vshl.u8 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
+    vshl.u8 q8, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q8, q6
     vext.8 q8, q6, q6, #2
     veor q8, q6, q8
     vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
+    veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
     vext.8 q6, q6, q6, #14
     veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q2, q2, #2
     veor q9, q2, q9
@@ -15499,30 +14969,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -15547,434 +15017,173 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q3, q3, #6
     veor q8, q13, q8
     veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q2, q2, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
     veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
+    veor q3, q7, q3
+    veor q8, q6, q4
     veor q0, q0, q12
-    veor q9, q0, q1
-    veor q10, q8, q9
-    veor q11, q7, q0
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q2
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q0, q2
-    vst1.64 {d0-d1}, [r8]
-    vand q0, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q0
-    veor q3, q3, q15
-    veor q0, q11, q0
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q0
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q3, q2
     veor q5, q6, q5
-    veor q6, q2, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q0, q12, q0
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q0, q0, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q0
-    veor q12, q0, q12
-    vand q7, q7, q14
-    veor q7, q7, q0
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q0, q0, q14
-    veor q14, q10, q7
-    veor q12, q12, q0
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q0, q0, q9
-    veor q9, q5, q0
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
-    veor q4, q6, q4
-    veor q15, q7, q0
-    veor q6, q2, q6
-    veor q2, q2, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q2, q2, q3
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q0, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q0, q0, q15
-    veor q9, q9, q0
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q0, q0, q7
-    veor q0, q0, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u8 q5, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
+    veor q1, q1, q7
+    vand q7, q14, q12
     veor q4, q9, q4
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
+    veor q11, q12, q3
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
     veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q14, q9
-    veor q0, q11, q0
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
-    veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q0, q0, q10
-    veor q6, q6, q14
-    veor q2, q2, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q0
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q0
-    veor q13, q1, q2
-    veor q0, q7, q0
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
     veor q12, q12, q2
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q2
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q0, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q0
+    vand q15, q15, q14
+    vst1.64 {d0-d1}, [r9]
+    vand q0, q0, q2
+    vand q13, q13, q10
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q0
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
-    veor q5, q6, q5
-    veor q6, q2, q15
+    vand q14, q5, q11
+    veor q0, q0, q7
+    veor q15, q15, q13
+    veor q3, q3, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q0, q0, q13
+    veor q0, q0, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q3
+    veor q1, q7, q1
+    veor q7, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q3
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q3
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q0
+    veor q12, q0, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
     veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q0, q9, q0
-    vand q2, q7, q2
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q0, q14, q0
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q0, q12
+    veor q13, q13, q6
+    vand q13, q0, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q2, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q1, q0, q1
+    vand q15, q0, q15
+    vand q8, q1, q8
+    vand q0, q0, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q3
+    vld1.64 {d6-d7}, [r10]
+    vand q3, q13, q3
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q3
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q0, q4
+    veor q14, q12, q6
+    veor q0, q2, q0
     veor q2, q2, q8
-    veor q5, q5, q9
-    veor q0, q13, q0
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q3, q3, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q2, q2, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q2
-    veor q2, q10, q2
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q2, q4, q2
-    veor q4, q12, q11
-    veor q3, q3, q7
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q0, q0, q4
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q3, q8, q3
+    veor q0, q0, q11
+    veor q2, q4, q2
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q4, q2, q9
+    vshl.u8 q5, q2, q9
     vshl.u8 q2, q2, q10
-    vorr q2, q4, q2
-    vshl.u8 q4, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q4, q4, q5
+    vorr q2, q5, q2
     vshl.u8 q5, q3, q9
     vshl.u8 q3, q3, q10
     vorr q3, q5, q3
     vshl.u8 q5, q6, q9
     vshl.u8 q6, q6, q10
     vorr q5, q5, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
     vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u8 q6, q8, q9
     vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u8 q8, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -16004,43 +15213,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q2, q2, #6
     veor q9, q10, q9
     veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q0, q9, q0
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -16054,25 +15263,798 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q0, q0, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q0, q9, q0
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q0, q0, q11
+    veor q7, q7, q15
+    veor q3, q3, q9
+    veor q4, q4, q13
+    veor q4, q6, q4
+    veor q8, q7, q3
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
+    veor q12, q0, q5
+    veor q9, q4, q2
+    veor q5, q7, q5
+    veor q0, q0, q6
+    vand q6, q14, q12
+    veor q3, q9, q3
+    veor q11, q12, q4
+    veor q10, q0, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q2
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q2
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q3, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q3, q9
+    vand q14, q8, q4
+    veor q0, q6, q0
+    veor q6, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q0, q11
+    veor q7, q12, q7
+    veor q0, q0, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q0, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q0, q0, q13
+    veor q7, q7, q11
+    veor q11, q0, q7
+    vand q9, q0, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q3, q0, q3
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q0, q1, q0
+    vand q15, q1, q15
+    vand q8, q0, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q0, q0, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q0, q10
+    veor q3, q1, q3
+    veor q14, q12, q7
+    veor q1, q2, q1
+    veor q2, q2, q8
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q3
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q0, q13, q0
+    veor q2, q2, q0
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q2, q3, q2
+    veor q3, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q0, q0, q11
+    veor q8, q9, q0
+    veor q6, q10, q6
+    veor q3, q5, q3
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q5, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u8 q5, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u8 q5, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q5, q5, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q6, q9, q6
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q7, q7, q14
+    veor q2, q2, q8
+    veor q1, q1, q11
+    veor q6, q6, q15
+    veor q4, q4, q9
+    veor q3, q3, q13
+    veor q3, q7, q3
+    veor q8, q6, q4
+    veor q0, q0, q12
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q3, q2
+    veor q5, q6, q5
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q3
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q0, q9, q0
+    veor q12, q12, q2
+    vand q15, q15, q14
+    vst1.64 {d0-d1}, [r9]
+    vand q0, q0, q2
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q0, q0, q7
+    veor q15, q15, q13
+    veor q3, q3, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q0, q0, q13
+    veor q0, q0, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q3
+    veor q1, q7, q1
+    veor q7, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q3
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q3
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q0
+    veor q12, q0, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q0, q14, q0
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q0, q12
+    veor q13, q13, q6
+    vand q13, q0, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q1, q0, q1
+    vand q15, q0, q15
+    vand q8, q1, q8
+    vand q0, q0, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q3
+    vld1.64 {d6-d7}, [r10]
+    vand q3, q13, q3
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q3
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q0, q4
+    veor q14, q12, q6
+    veor q0, q2, q0
+    veor q2, q2, q8
+    veor q3, q3, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q1, q13, q1
+    veor q2, q2, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q3, q8, q3
+    veor q0, q0, q11
+    veor q2, q4, q2
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q5, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u8 q5, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q5, q3
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u8 q6, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q6, q6, q8
+    vshl.u8 q8, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q7, q8, q7
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
+    veor q11, q12, q10
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q13, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q0, q0, q11
+    veor q7, q7, q15
+    veor q3, q3, q9
+    veor q4, q4, q13
+    veor q4, q6, q4
+    veor q8, q7, q3
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
+    veor q12, q0, q5
+    veor q9, q4, q2
+    veor q5, q7, q5
+    veor q0, q0, q6
+    vand q6, q14, q12
+    veor q3, q9, q3
+    veor q11, q12, q4
+    veor q10, q0, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q2
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q2
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q3, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q3, q9
+    vand q14, q8, q4
+    veor q0, q6, q0
+    veor q6, q2, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q0, q11
+    veor q7, q12, q7
+    veor q0, q0, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q0, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q0, q0, q13
+    veor q7, q7, q11
+    veor q11, q0, q7
+    vand q9, q0, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q3, q0, q3
+    vand q5, q11, q5
+    vand q2, q12, q2
+    veor q0, q1, q0
+    vand q15, q1, q15
+    vand q8, q0, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q0, q0, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q0, q10
+    veor q3, q1, q3
+    veor q14, q12, q7
+    veor q1, q2, q1
+    veor q2, q2, q8
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q3
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q0, q13, q0
+    veor q2, q2, q0
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q2
+    veor q2, q11, q2
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q2, q3, q2
+    veor q3, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q0, q0, q11
+    veor q8, q9, q0
+    veor q6, q10, q6
+    veor q3, q5, q3
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q5, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u8 q5, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u8 q5, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q5, q5, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q7, q0
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q6, q9, q6
     vswp q2, q0
     vswp q4, q1
-    vswp q3, q2
-    vswp q5, q3
+    vswp q5, q2
+    vswp q4, q3
+    vswp q5, q4
+    vswp q7, q6
     bx lr
     .p2align 2
 .Lneon7_perm1024:
@@ -16087,134 +16069,132 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q6, q3
     veor q8, q7, q1
     veor q2, q2, q12
-    veor q9, q2, q4
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
+    veor q15, q2, q4
+    veor q14, q8, q15
+    veor q13, q7, q2
+    veor q5, q5, q14
     veor q12, q5, q4
-    veor q13, q3, q0
+    veor q9, q3, q0
     veor q4, q7, q4
     veor q5, q5, q6
-    vand q6, q10, q12
-    veor q1, q13, q1
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q1, q9, q1
+    veor q11, q12, q3
+    veor q10, q5, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q2, q9, q2
     veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q2, q0
-    vst1.64 {d4-d5}, [r8]
-    vand q2, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q4, q14
-    veor q10, q10, q6
-    veor q9, q9, q2
-    veor q3, q3, q15
-    veor q2, q11, q2
-    veor q11, q1, q4
+    vand q15, q15, q14
+    vst1.64 {d4-d5}, [r9]
+    vand q2, q2, q0
+    vand q13, q13, q10
     vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q4
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q2
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q1, q13
-    vand q12, q8, q3
+    vand q14, q4, q11
+    veor q2, q2, q6
+    veor q15, q15, q13
+    veor q3, q3, q10
+    veor q13, q14, q13
+    veor q14, q1, q4
+    veor q11, q11, q4
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q2, q2, q13
+    veor q2, q2, q11
+    veor q6, q6, q15
+    vand q11, q1, q9
+    vand q14, q8, q3
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
     veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q2, q12, q2
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q2, q2, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q2
-    veor q12, q2, q12
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q3
+    veor q11, q11, q13
+    vand q13, q5, q11
+    veor q7, q12, q7
+    veor q5, q5, q2
+    veor q12, q2, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q5, q13
+    veor q11, q11, q12
+    veor q2, q14, q2
+    veor q14, q13, q12
     vand q7, q7, q14
-    veor q7, q7, q2
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q2, q2, q14
-    veor q14, q10, q7
-    veor q12, q12, q2
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q2, q2, q9
-    veor q9, q5, q2
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q1, q5, q1
-    vand q4, q9, q4
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q14, q2, q12
+    veor q13, q13, q7
+    vand q13, q2, q13
+    veor q5, q5, q13
+    veor q7, q7, q11
+    veor q11, q5, q7
+    vand q9, q5, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
-    veor q1, q6, q1
-    veor q15, q7, q2
-    veor q6, q0, q6
+    vand q1, q5, q1
+    vand q4, q11, q4
+    vand q0, q12, q0
+    veor q5, q2, q5
+    vand q15, q2, q15
+    vand q8, q5, q8
+    vand q2, q2, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q5, q3
+    vld1.64 {d10-d11}, [r10]
+    vand q5, q13, q5
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q5
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q1, q2, q1
+    veor q14, q12, q7
+    veor q2, q0, q2
     veor q0, q0, q8
-    veor q5, q5, q9
+    veor q5, q5, q6
     veor q4, q13, q4
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
     veor q8, q8, q1
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q3, q13, q3
     veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q2, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q2, q2, q15
-    veor q9, q9, q2
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
+    veor q5, q5, q11
+    veor q14, q14, q5
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q1, q0
-    veor q1, q12, q11
-    veor q2, q2, q7
     veor q2, q2, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
+    veor q0, q1, q0
+    veor q1, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
     veor q1, q4, q1
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q4, q0, q9
@@ -16223,41 +16203,41 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q4, q5, q9
     vshl.u16 q5, q5, q10
     vorr q4, q4, q5
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
+    vshl.u16 q5, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
     vshl.u16 q7, q8, q9
     vshl.u16 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -16283,30 +16263,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q2, q11, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q2, q9, q2
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -16331,175 +16311,173 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q1, q1, #6
     veor q8, q13, q8
     veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q2, q2, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q2, q2, q11
+    veor q6, q6, q15
     veor q4, q4, q9
     veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
+    veor q1, q7, q1
+    veor q8, q6, q4
     veor q3, q3, q12
-    veor q9, q3, q2
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q2
-    veor q13, q1, q0
-    veor q2, q7, q2
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q0
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q2, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q2
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q2
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q2, q2, q14
+    veor q12, q2, q5
+    veor q9, q1, q0
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q2, q2, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q1
+    veor q10, q2, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q2, q9, q2
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q1, q1, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q1
+    veor q2, q7, q2
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q1
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q1
+    veor q11, q11, q13
+    vand q13, q2, q11
+    veor q6, q12, q6
+    veor q2, q2, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q2, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q2, q2, q13
+    veor q6, q6, q11
+    veor q11, q2, q6
+    vand q9, q2, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q0, q6
+    vand q4, q2, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q2, q3, q2
+    vand q15, q3, q15
+    vand q8, q2, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q2, q1
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q2, q13, q2
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q3, q3, q7
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q2, q2, q4
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q5, q3
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
     vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -16529,43 +16507,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q3, q9, q3
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -16579,462 +16557,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q6, q2
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q2, q0
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q0
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q2, q2, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q2
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q2
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q2, q5, q2
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q2, q14
-    veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q0, q6
-    veor q0, q0, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q2, q13, q2
-    veor q0, q0, q2
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q1, q1, q7
-    veor q1, q1, q11
-    veor q2, q2, q10
-    veor q7, q12, q2
-    veor q8, q14, q9
-    veor q3, q3, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
     vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
-    veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q0, q0, q8
-    veor q5, q5, q11
+    veor q3, q3, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
-    veor q2, q2, q12
-    veor q9, q2, q1
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q0
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q2, q0
-    vst1.64 {d4-d5}, [r8]
-    vand q2, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q2
-    veor q3, q3, q15
-    veor q2, q11, q2
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q2
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q2, q12, q2
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q2, q2, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q2
-    veor q12, q2, q12
-    vand q7, q7, q14
-    veor q7, q7, q2
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q2, q2, q14
-    veor q14, q10, q7
-    veor q12, q12, q2
-    vand q12, q10, q12
-    veor q5, q5, q12
     veor q2, q2, q9
-    veor q9, q5, q2
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q2
-    veor q6, q0, q6
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q3, q13, q3
     veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q2, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q2, q2, q15
-    veor q9, q9, q2
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q2, q2, q7
-    veor q2, q2, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
     vshl.u16 q7, q8, q9
     vshl.u16 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -17060,30 +16777,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q2, q11, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -17097,186 +16814,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
     veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q2, q2, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q2
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q2
-    veor q13, q1, q0
+    veor q2, q2, q13
     veor q2, q7, q2
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q0
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q2, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q2
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q2
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q2, q9, q2
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q0, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q2, q13, q2
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q3, q3, q7
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q2, q2, q4
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q5, q3
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
     vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -17306,43 +17021,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q3, q9, q3
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -17356,462 +17071,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q6, q2
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q2, q0
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q0
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q2, q2, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q2
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q2
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q2, q5, q2
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q2, q14
-    veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q0, q6
-    veor q0, q0, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q2, q13, q2
-    veor q0, q0, q2
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q1, q1, q7
-    veor q1, q1, q11
-    veor q2, q2, q10
-    veor q7, q12, q2
-    veor q8, q14, q9
-    veor q3, q3, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
     vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
-    veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q0, q0, q8
-    veor q5, q5, q11
+    veor q3, q3, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
-    veor q2, q2, q12
-    veor q9, q2, q1
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q0
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q2, q0
-    vst1.64 {d4-d5}, [r8]
-    vand q2, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q2
-    veor q3, q3, q15
-    veor q2, q11, q2
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q2
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q2, q12, q2
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q2, q2, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q2
-    veor q12, q2, q12
-    vand q7, q7, q14
-    veor q7, q7, q2
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q2, q2, q14
-    veor q14, q10, q7
-    veor q12, q12, q2
-    vand q12, q10, q12
-    veor q5, q5, q12
     veor q2, q2, q9
-    veor q9, q5, q2
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q2
-    veor q6, q0, q6
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q3, q13, q3
     veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q2, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q2, q2, q15
-    veor q9, q9, q2
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q2, q2, q7
-    veor q2, q2, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
     vshl.u16 q7, q8, q9
     vshl.u16 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -17837,30 +17291,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q2, q11, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -17874,186 +17328,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
     veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q2, q2, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q2
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q2
-    veor q13, q1, q0
+    veor q2, q2, q13
     veor q2, q7, q2
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q0
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q2, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q2
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q2
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q2, q9, q2
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q0, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q2, q13, q2
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q3, q3, q7
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q2, q2, q4
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q5, q3
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
     vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18083,43 +17535,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q3, q9, q3
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -18133,462 +17585,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q6, q2
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q2, q0
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q0
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q2, q2, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q2
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q2
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q2, q5, q2
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q2, q14
-    veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q0, q6
-    veor q0, q0, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q2, q13, q2
-    veor q0, q0, q2
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q1, q1, q7
-    veor q1, q1, q11
-    veor q2, q2, q10
-    veor q7, q12, q2
-    veor q8, q14, q9
-    veor q3, q3, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
     vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
-    veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q0, q0, q8
-    veor q5, q5, q11
+    veor q3, q3, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
-    veor q2, q2, q12
-    veor q9, q2, q1
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q0
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q2, q0
-    vst1.64 {d4-d5}, [r8]
-    vand q2, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q2
-    veor q3, q3, q15
-    veor q2, q11, q2
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q2
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q2, q12, q2
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q2, q2, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q2
-    veor q12, q2, q12
-    vand q7, q7, q14
-    veor q7, q7, q2
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q2, q2, q14
-    veor q14, q10, q7
-    veor q12, q12, q2
-    vand q12, q10, q12
-    veor q5, q5, q12
     veor q2, q2, q9
-    veor q9, q5, q2
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q2
-    veor q6, q0, q6
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q3, q13, q3
     veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q2, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q2, q2, q15
-    veor q9, q9, q2
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q2, q2, q7
-    veor q2, q2, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
     vshl.u16 q7, q8, q9
     vshl.u16 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -18614,30 +17805,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q2, q11, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -18651,186 +17842,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
     veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q2, q2, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q2
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q2
-    veor q13, q1, q0
+    veor q2, q2, q13
     veor q2, q7, q2
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q0
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q2, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q2
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q2
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q2, q9, q2
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q0, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q2, q13, q2
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q3, q3, q7
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q2, q2, q4
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q5, q3
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
     vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18860,43 +18049,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q3, q9, q3
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -18910,462 +18099,201 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q6, q2
-    veor q8, q7, q4
-    veor q1, q1, q12
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q5, q5, q10
-    veor q12, q5, q3
-    veor q13, q2, q0
-    veor q3, q7, q3
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q1, q0
-    vst1.64 {d2-d3}, [r8]
-    vand q1, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q3, q14
-    veor q10, q10, q6
-    veor q9, q9, q1
-    veor q2, q2, q15
-    veor q1, q11, q1
-    veor q11, q4, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q1
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q2
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q2
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q1, q12, q1
-    veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q1, q1, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q1
-    veor q12, q1, q12
-    vand q7, q7, q14
-    veor q7, q7, q1
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q1, q1, q14
-    veor q14, q10, q7
-    veor q12, q12, q1
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q1, q1, q9
-    veor q9, q5, q1
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q3, q9, q3
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q2, q5, q2
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q2, q14
-    veor q4, q6, q4
-    veor q15, q7, q1
-    veor q6, q0, q6
-    veor q0, q0, q8
-    veor q5, q5, q9
-    veor q3, q13, q3
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
-    veor q2, q13, q2
-    veor q0, q0, q2
-    vld1.64 {d26-d27}, [r12]
-    vand q13, q1, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q1, q1, q15
-    veor q9, q9, q1
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
-    veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q1, q1, q7
-    veor q1, q1, q11
-    veor q2, q2, q10
-    veor q7, q12, q2
-    veor q8, q14, q9
-    veor q3, q3, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q5, q1
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
     vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    vext.8 q9, q1, q1, #6
-    veor q9, q14, q9
-    veor q1, q11, q1
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
     vldmia r3!, {d16-d31}
-    veor q1, q1, q10
+    veor q5, q5, q10
     veor q6, q6, q14
     veor q0, q0, q8
-    veor q5, q5, q11
+    veor q3, q3, q11
     veor q7, q7, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q4
-    veor q2, q2, q12
-    veor q9, q2, q1
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
-    veor q12, q5, q1
-    veor q13, q3, q0
-    veor q1, q7, q1
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q2, q0
-    vst1.64 {d4-d5}, [r8]
-    vand q2, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q1, q14
-    veor q10, q10, q6
-    veor q9, q9, q2
-    veor q3, q3, q15
-    veor q2, q11, q2
-    veor q11, q4, q1
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q1
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q2
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q3
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q2, q12, q2
-    veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
-    veor q2, q2, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q2
-    veor q12, q2, q12
-    vand q7, q7, q14
-    veor q7, q7, q2
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q2, q2, q14
-    veor q14, q10, q7
-    veor q12, q12, q2
-    vand q12, q10, q12
-    veor q5, q5, q12
     veor q2, q2, q9
-    veor q9, q5, q2
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q1, q9, q1
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
-    vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q3, q14
+    veor q4, q4, q13
     veor q4, q6, q4
-    veor q15, q7, q2
-    veor q6, q0, q6
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q1, q13, q1
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
-    veor q8, q8, q4
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q3, q13, q3
     veor q0, q0, q3
     vld1.64 {d26-d27}, [r12]
-    vand q13, q2, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q2, q2, q15
-    veor q9, q9, q2
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q2, q2, q7
-    veor q2, q2, q11
-    veor q3, q3, q10
-    veor q7, q12, q3
-    veor q8, q14, q9
-    veor q1, q1, q4
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
     vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
     vshl.u16 q7, q8, q9
     vshl.u16 q8, q8, q10
     vorr q7, q7, q8
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
     veor q8, q11, q8
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
@@ -19391,30 +18319,30 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q4, q9, q4
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q2, q11, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
     vext.8 q12, q9, q9, #6
@@ -19428,186 +18356,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q3, q8, q3
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q1, q1, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
     veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q6, q6, #6
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q6, q9, q6
     vldmia r3!, {d16-d31}
-    veor q2, q2, q10
-    veor q6, q6, q14
+    veor q5, q5, q10
+    veor q7, q7, q14
     veor q0, q0, q8
-    veor q5, q5, q11
-    veor q7, q7, q15
+    veor q1, q1, q11
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q6, q1
-    veor q8, q7, q4
-    veor q3, q3, q12
-    veor q9, q3, q2
-    veor q10, q8, q9
-    veor q11, q7, q3
-    veor q5, q5, q10
-    veor q12, q5, q2
-    veor q13, q1, q0
+    veor q2, q2, q13
     veor q2, q7, q2
-    veor q5, q5, q6
-    vand q6, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
-    veor q12, q12, q0
-    vstmia r6, {d18-d21}
-    vand q9, q9, q10
-    vand q10, q3, q0
-    vst1.64 {d6-d7}, [r8]
-    vand q3, q11, q15
-    vst1.64 {d22-d23}, [r9]
-    vand q11, q2, q14
-    veor q10, q10, q6
-    veor q9, q9, q3
-    veor q1, q1, q15
-    veor q3, q11, q3
-    veor q11, q4, q2
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q2
-    vstmia r11, {d22-d25}
-    vand q11, q11, q12
-    veor q6, q11, q6
-    veor q10, q10, q3
-    veor q10, q10, q14
-    veor q6, q6, q9
-    vand q11, q4, q13
-    vand q12, q8, q1
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
     veor q5, q6, q5
-    veor q6, q0, q15
-    veor q11, q11, q12
-    veor q9, q11, q9
-    veor q11, q13, q7
-    veor q7, q7, q1
-    vand q14, q11, q6
-    veor q12, q14, q12
-    veor q3, q12, q3
-    veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
     veor q3, q3, q7
-    veor q5, q5, q10
-    veor q7, q10, q12
-    veor q14, q9, q3
-    veor q12, q3, q12
-    vand q7, q7, q14
-    veor q7, q7, q3
-    vand q14, q5, q12
-    veor q9, q9, q7
-    veor q10, q14, q10
-    veor q14, q12, q7
-    vand q3, q3, q14
-    veor q14, q10, q7
-    veor q12, q12, q3
-    vand q12, q10, q12
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q9, q5, q3
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
-    vand q4, q5, q4
-    vand q2, q9, q2
-    vand q0, q7, q0
-    veor q5, q10, q5
-    vand q11, q10, q11
-    vand q8, q5, q8
-    vand q6, q10, q6
-    vld1.64 {d20-d21}, [r10]
-    vand q9, q9, q10
-    vand q1, q5, q1
-    vld1.64 {d10-d11}, [r7]
-    vand q5, q13, q5
-    vld1.64 {d20-d21}, [r9]
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
     vand q10, q14, q10
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q10, q10, q13
-    veor q14, q1, q14
-    veor q4, q6, q4
-    veor q15, q7, q3
-    veor q6, q0, q6
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
     veor q0, q0, q8
-    veor q5, q5, q9
-    veor q2, q13, q2
-    vld1.64 {d18-d19}, [r4]
-    vand q9, q15, q9
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
     veor q8, q8, q4
     vld1.64 {d26-d27}, [r5]
-    vand q13, q15, q13
+    vand q13, q14, q13
     veor q1, q13, q1
     veor q0, q0, q1
     vld1.64 {d26-d27}, [r12]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r8]
-    vand q7, q7, q15
-    vld1.64 {d30-d31}, [r11]
-    vand q3, q3, q15
-    veor q9, q9, q3
-    veor q11, q11, q0
-    veor q0, q10, q0
-    veor q10, q12, q10
-    veor q12, q12, q14
-    veor q5, q5, q10
-    veor q11, q11, q5
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
     veor q9, q9, q10
-    veor q10, q13, q9
-    veor q5, q8, q5
-    veor q6, q6, q10
-    veor q0, q4, q0
-    veor q4, q12, q11
-    veor q3, q3, q7
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
     veor q3, q3, q11
-    veor q1, q1, q10
-    veor q7, q12, q1
-    veor q8, q14, q9
-    veor q2, q2, q4
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
+    vshl.u16 q5, q0, q9
     vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q5, q3
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
     vshl.u16 q5, q6, q9
     vshl.u16 q6, q6, q10
     vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
     vorr q1, q6, q1
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
     vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -19637,43 +18563,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q0, q0, #6
     veor q9, q10, q9
     veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
     veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
+    veor q3, q9, q3
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -19687,6 +18613,263 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q3, q3, q11
+    veor q7, q7, q15
+    veor q2, q2, q9
+    veor q4, q4, q13
+    veor q4, q6, q4
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
+    veor q0, q0, q8
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q3, q13, q3
+    veor q0, q0, q3
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q5, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
     vext.8 q8, q2, q2, #2
     veor q8, q2, q8
     vext.8 q10, q8, q8, #6
@@ -19698,13 +18881,784 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q2, q2, #6
     veor q8, q13, q8
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q6, q9, q6
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q7, q7, q14
+    veor q0, q0, q8
+    veor q1, q1, q11
+    veor q6, q6, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q7, q2
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
+    veor q5, q6, q5
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q3, q3, q7
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
+    veor q0, q0, q8
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q1, q13, q1
+    veor q0, q0, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
+    veor q3, q3, q11
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q5, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q12, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
+    veor q11, q13, q10
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q3, q9, q3
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vswp q4, q1
-    vswp q3, q2
-    vswp q5, q3
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q6, q6, q14
+    veor q0, q0, q8
+    veor q3, q3, q11
+    veor q7, q7, q15
+    veor q2, q2, q9
+    veor q4, q4, q13
+    veor q4, q6, q4
+    veor q8, q7, q2
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
+    veor q12, q3, q5
+    veor q9, q4, q0
+    veor q5, q7, q5
+    veor q3, q3, q6
+    vand q6, q14, q12
+    veor q2, q9, q2
+    veor q11, q12, q4
+    veor q10, q3, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q1, q9, q1
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d2-d3}, [r9]
+    vand q1, q1, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q1, q1, q6
+    veor q15, q15, q13
+    veor q4, q4, q10
+    veor q13, q14, q13
+    veor q14, q2, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q6, q14, q6
+    veor q1, q1, q13
+    veor q1, q1, q11
+    veor q6, q6, q15
+    vand q11, q2, q9
+    vand q14, q8, q4
+    veor q3, q6, q3
+    veor q6, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q7
+    veor q7, q7, q4
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q6
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q4
+    veor q11, q11, q13
+    vand q13, q3, q11
+    veor q7, q12, q7
+    veor q3, q3, q1
+    veor q12, q1, q13
+    veor q14, q11, q7
+    veor q13, q7, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    vand q14, q3, q13
+    veor q11, q11, q12
+    veor q1, q14, q1
+    veor q14, q13, q12
+    vand q7, q7, q14
+    veor q14, q1, q12
+    veor q13, q13, q7
+    vand q13, q1, q13
+    veor q3, q3, q13
+    veor q7, q7, q11
+    veor q11, q3, q7
+    vand q9, q3, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q2, q3, q2
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q3, q1, q3
+    vand q15, q1, q15
+    vand q8, q3, q8
+    vand q1, q1, q6
+    vld1.64 {d12-d13}, [r4]
+    vand q6, q11, q6
+    vand q3, q3, q4
+    vld1.64 {d8-d9}, [r10]
+    vand q4, q13, q4
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q4
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q3, q10
+    veor q2, q1, q2
+    veor q14, q12, q7
+    veor q1, q0, q1
+    veor q0, q0, q8
+    veor q4, q4, q6
+    veor q5, q13, q5
+    vld1.64 {d12-d13}, [r7]
+    vand q6, q14, q6
+    veor q8, q8, q2
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q3, q13, q3
+    veor q0, q0, q3
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q7, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q7, q7, q14
+    veor q6, q6, q7
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
+    veor q4, q8, q4
+    veor q1, q1, q11
+    veor q0, q2, q0
+    veor q2, q9, q14
+    veor q7, q7, q12
+    veor q7, q7, q14
+    veor q3, q3, q11
+    veor q8, q9, q3
+    veor q6, q10, q6
+    veor q2, q5, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q5, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u16 q5, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q5, q4
+    vshl.u16 q5, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q5, q5, q7
+    vshl.u16 q7, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u16 q7, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u16 q7, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q7, q2
+    vshl.u16 q7, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u16 q8, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q6, q8, q6
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q4, q4, #2
+    veor q11, q4, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q4, q4, q4, #14
+    veor q4, q11, q4
+    veor q11, q12, q10
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    veor q9, q14, q10
+    vext.8 q10, q3, q3, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q3, q8, q3
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
+    veor q8, q13, q8
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q6, q9, q6
+    vldmia r3!, {d16-d31}
+    veor q5, q5, q10
+    veor q7, q7, q14
+    veor q0, q0, q8
+    veor q1, q1, q11
+    veor q6, q6, q15
+    veor q4, q4, q9
+    veor q2, q2, q13
+    veor q2, q7, q2
+    veor q8, q6, q4
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
+    veor q12, q1, q5
+    veor q9, q2, q0
+    veor q5, q6, q5
+    veor q1, q1, q7
+    vand q7, q14, q12
+    veor q4, q9, q4
+    veor q11, q12, q2
+    veor q10, q1, q13
+    vstmia r4, {d22-d31}
+    veor q14, q11, q10
+    veor q3, q9, q3
+    veor q12, q12, q0
+    vand q15, q15, q14
+    vst1.64 {d6-d7}, [r9]
+    vand q3, q3, q0
+    vand q13, q13, q10
+    vst1.64 {d28-d29}, [r10]
+    vand q14, q5, q11
+    veor q3, q3, q7
+    veor q15, q15, q13
+    veor q2, q2, q10
+    veor q13, q14, q13
+    veor q14, q4, q5
+    veor q11, q11, q5
+    vst1.64 {d28-d29}, [r11]
+    vand q14, q14, q12
+    veor q7, q14, q7
+    veor q3, q3, q13
+    veor q3, q3, q11
+    veor q7, q7, q15
+    vand q11, q4, q9
+    vand q14, q8, q2
+    veor q1, q7, q1
+    veor q7, q0, q10
+    veor q11, q11, q14
+    veor q11, q11, q15
+    veor q15, q9, q6
+    veor q6, q6, q2
+    vst1.64 {d24-d25}, [r12]
+    vand q12, q15, q7
+    veor q12, q12, q14
+    veor q12, q12, q13
+    veor q13, q8, q2
+    veor q11, q11, q13
+    vand q13, q1, q11
+    veor q6, q12, q6
+    veor q1, q1, q3
+    veor q12, q3, q13
+    veor q14, q11, q6
+    veor q13, q6, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    vand q14, q1, q13
+    veor q11, q11, q12
+    veor q3, q14, q3
+    veor q14, q13, q12
+    vand q6, q6, q14
+    veor q14, q3, q12
+    veor q13, q13, q6
+    vand q13, q3, q13
+    veor q1, q1, q13
+    veor q6, q6, q11
+    veor q11, q1, q6
+    vand q9, q1, q9
+    veor q13, q14, q11
+    vand q10, q14, q10
+    vand q4, q1, q4
+    vand q5, q11, q5
+    vand q0, q12, q0
+    veor q1, q3, q1
+    vand q15, q3, q15
+    vand q8, q1, q8
+    vand q3, q3, q7
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q11, q7
+    vand q1, q1, q2
+    vld1.64 {d4-d5}, [r10]
+    vand q2, q13, q2
+    vld1.64 {d22-d23}, [r6]
+    vand q11, q14, q11
+    veor q10, q10, q2
+    vld1.64 {d28-d29}, [r8]
+    vand q13, q13, q14
+    veor q11, q11, q13
+    veor q10, q1, q10
+    veor q4, q3, q4
+    veor q14, q12, q6
+    veor q3, q0, q3
+    veor q0, q0, q8
+    veor q2, q2, q7
+    veor q5, q13, q5
+    vld1.64 {d14-d15}, [r7]
+    vand q7, q14, q7
+    veor q8, q8, q4
+    vld1.64 {d26-d27}, [r5]
+    vand q13, q14, q13
+    veor q1, q13, q1
+    veor q0, q0, q1
+    vld1.64 {d26-d27}, [r12]
+    vand q13, q6, q13
+    vld1.64 {d28-d29}, [r9]
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r11]
+    vand q6, q6, q14
+    veor q7, q7, q6
+    veor q14, q15, q0
+    veor q0, q11, q0
+    veor q11, q9, q11
+    veor q9, q9, q10
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
+    veor q2, q8, q2
+    veor q3, q3, q11
+    veor q0, q4, q0
+    veor q4, q9, q14
+    veor q6, q6, q12
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q8, q9, q1
+    veor q7, q10, q7
+    veor q4, q5, q4
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u16 q5, q0, q9
+    vshl.u16 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u16 q5, q2, q9
+    vshl.u16 q2, q2, q10
+    vorr q2, q5, q2
+    vshl.u16 q5, q6, q9
+    vshl.u16 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u16 q6, q3, q9
+    vshl.u16 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u16 q6, q1, q9
+    vshl.u16 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u16 q6, q4, q9
+    vshl.u16 q4, q4, q10
+    vorr q4, q6, q4
+    vshl.u16 q6, q8, q9
+    vshl.u16 q8, q8, q10
+    vorr q6, q6, q8
+    vshl.u16 q8, q7, q9
+    vshl.u16 q7, q7, q10
+    vorr q7, q8, q7
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q7, q7, #6
+    veor q8, q11, q8
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    vext.8 q9, q0, q0, #6
+    veor q9, q10, q9
+    veor q0, q8, q0
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q12, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
+    veor q11, q13, q10
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q3, q9, q3
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q7, q9, q7
+    vswp q2, q1
+    vswp q5, q2
+    vswp q5, q4
     bx lr
     .p2align 4
 .Lneon7_rc512:
