@@ -24,10 +24,13 @@ the last two are described where they are generated.
   each) per plane: 94 instructions per round instead of the spec formula's 102. The R^-3 is
   not undone: the state lives in a frame that turns by 3 rows per round (ShiftBytes counts
   and round constants are generated for each round's frame), fixed once per block;
-- AddRoundConstant: one XOR per plane, the constants loaded two planes per VLD1.
+- AddRoundConstant: one XOR per plane, the eight planes' constants loaded by one VLDM (the
+  allocator emits one VLDM per run of free registers: one per round in the bodies written).
 Register allocation over the whole unrolled permutation is Belady's (evict the value used
 furthest in the future; spill slots addressed by dedicated pointer registers, so that every
-spill or reload is one instruction). The script interprets the code it writes (an emulator of
+spill or reload is one instruction), in two passes: the second keeps the values the first
+spilled side by side in the high registers and stores a run of them with one VSTM when the
+first is evicted (see `allocate`). The script interprets the code it writes (an emulator of
 the instructions used) against a reference Grøstl on random inputs before writing the file.
 
   scripts/gen-neon7-groestl.py           # writes the .S file
