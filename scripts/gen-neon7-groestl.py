@@ -1441,6 +1441,8 @@ def generate():
     tmpl = ordered_template()
     body512, tab512, frame512 = gen_perm(False, tmpl)
     body1024, tab1024, frame1024 = gen_perm(True, tmpl)
+    for body, cols in ((body512, 8), (body1024, 16)):  # one VLDM of round constants per round
+        assert sum(ln.startswith("vldmia r3!") for ln in body) == ROUNDS[cols]
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
