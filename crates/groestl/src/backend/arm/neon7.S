@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2576 instructions for 10 rounds (140 spills and reloads);
-@ P or Q 1024 body: 3601 instructions for 14 rounds (196 spills and reloads).
+@ P|Q 512 body: 2556 instructions for 10 rounds (120 spills and reloads);
+@ P or Q 1024 body: 3573 instructions for 14 rounds (168 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -13495,114 +13495,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q3, q6
     veor q1, q1, q14
     veor q12, q1, q0
-    veor q9, q7, q4
     veor q0, q3, q0
     veor q1, q1, q2
     vand q2, q14, q12
-    veor q5, q9, q5
     veor q11, q12, q7
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q6, q9, q6
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vand q15, q15, q14
-    vst1.64 {d12-d13}, [r9]
+    vand q14, q15, q10
+    veor q15, q7, q4
+    veor q5, q15, q5
+    veor q6, q15, q6
+    vst1.64 {d12-d13}, [r10]
     vand q6, q6, q4
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q0, q11
+    vand q13, q13, q9
+    vand q10, q0, q11
     veor q6, q6, q2
-    veor q15, q15, q13
-    veor q7, q7, q10
-    veor q13, q14, q13
-    veor q14, q5, q0
+    veor q14, q14, q13
+    veor q7, q7, q9
+    veor q10, q10, q13
+    veor q13, q5, q0
     veor q11, q11, q0
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q2, q14, q2
-    veor q6, q6, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q2, q13, q2
+    veor q6, q6, q10
     veor q6, q6, q11
-    veor q2, q2, q15
-    vand q11, q5, q9
-    vand q14, q8, q7
+    veor q2, q2, q14
+    vand q11, q5, q15
+    vand q13, q8, q7
     veor q1, q2, q1
-    veor q2, q4, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q3
-    veor q3, q3, q7
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q2
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q7
+    veor q2, q4, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q3, q12, q3
-    veor q1, q1, q6
-    veor q12, q6, q13
-    veor q14, q11, q3
-    veor q13, q3, q13
-    vand q12, q12, q14
-    veor q12, q12, q3
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q3
+    veor q3, q3, q7
+    vand q12, q14, q2
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q7
     veor q11, q11, q12
-    veor q6, q14, q6
-    veor q14, q13, q12
-    vand q3, q3, q14
-    veor q14, q6, q12
-    veor q13, q13, q3
-    vand q13, q6, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q3, q10, q3
+    veor q1, q1, q6
+    veor q10, q6, q12
+    veor q13, q11, q3
+    veor q12, q3, q12
+    vand q10, q10, q13
+    veor q10, q10, q3
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q6, q13, q6
+    veor q13, q12, q10
+    vand q3, q3, q13
+    veor q13, q6, q10
+    veor q12, q12, q3
+    vand q12, q6, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q3, q3, q11
     veor q11, q1, q3
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q5, q1, q5
     vand q0, q11, q0
-    vand q4, q12, q4
+    vand q4, q10, q4
     veor q1, q6, q1
-    vand q15, q6, q15
+    vand q14, q6, q14
     vand q8, q1, q8
     vand q2, q6, q2
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q1, q1, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q13, q7
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q7
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q15, q7
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q7
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q5, q2, q5
-    veor q14, q12, q3
+    veor q15, q10, q3
     veor q2, q4, q2
     veor q4, q4, q8
     veor q6, q7, q6
     veor q0, q13, q0
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q5
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q4, q4, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q3, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q3, q3, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q3, q3, q15
     veor q7, q7, q3
-    veor q14, q15, q4
+    veor q14, q14, q4
     veor q4, q11, q4
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q6, q6, q11
     veor q14, q14, q6
     veor q7, q7, q11
@@ -13610,12 +13608,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q6, q8, q6
     veor q2, q2, q11
     veor q4, q5, q4
-    veor q5, q9, q14
-    veor q3, q3, q12
+    veor q5, q12, q14
+    veor q3, q3, q10
     veor q3, q3, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q0, q0, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -13752,114 +13750,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q2, q2, q14
     veor q12, q2, q3
-    veor q9, q0, q4
     veor q3, q7, q3
     veor q2, q2, q6
     vand q6, q14, q12
-    veor q5, q9, q5
     veor q11, q12, q0
-    veor q10, q2, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q2, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q0, q4
+    veor q5, q15, q5
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q4
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q3, q11
+    vand q13, q13, q9
+    vand q10, q3, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q0, q0, q10
-    veor q13, q14, q13
-    veor q14, q5, q3
+    veor q14, q14, q13
+    veor q0, q0, q9
+    veor q10, q10, q13
+    veor q13, q5, q3
     veor q11, q11, q3
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q5, q9
-    vand q14, q8, q0
+    veor q6, q6, q14
+    vand q11, q5, q15
+    vand q13, q8, q0
     veor q2, q6, q2
-    veor q6, q4, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q0
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q0
+    veor q6, q4, q9
     veor q11, q11, q13
-    vand q13, q2, q11
-    veor q7, q12, q7
-    veor q2, q2, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q2, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q0
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q0
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q2, q2, q13
+    vand q12, q2, q11
+    veor q7, q10, q7
+    veor q2, q2, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q2, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q2, q2, q12
+    vand q12, q2, q15
     veor q7, q7, q11
     veor q11, q2, q7
-    vand q9, q2, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q5, q2, q5
     vand q3, q11, q3
-    vand q4, q12, q4
+    vand q4, q10, q4
     veor q2, q1, q2
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q2, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q0, q2, q0
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q0, q10
+    veor q9, q0, q9
     veor q5, q1, q5
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q4, q1
     veor q4, q4, q8
     veor q2, q2, q6
     veor q3, q13, q3
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q5
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q0, q13, q0
     veor q4, q4, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q4
+    veor q14, q14, q4
     veor q4, q11, q4
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q6, q6, q11
@@ -13867,12 +13863,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q1, q1, q11
     veor q4, q5, q4
-    veor q5, q9, q14
-    veor q7, q7, q12
+    veor q5, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q0, q0, q11
-    veor q8, q9, q0
-    veor q6, q10, q6
+    veor q8, q12, q0
+    veor q6, q9, q6
     veor q3, q3, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -14009,114 +14005,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q0
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q3, q4
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q3
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q0, q9, q0
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vand q15, q15, q14
-    vst1.64 {d0-d1}, [r9]
+    vand q14, q15, q10
+    veor q15, q3, q4
+    veor q2, q15, q2
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q4
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q15, q15, q13
-    veor q3, q3, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q0, q0, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q0, q0, q10
     veor q0, q0, q11
-    veor q7, q7, q15
-    vand q11, q2, q9
-    vand q14, q8, q3
+    veor q7, q7, q14
+    vand q11, q2, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q4, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q3
+    veor q7, q4, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q0
-    veor q12, q0, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q3
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q3
     veor q11, q11, q12
-    veor q0, q14, q0
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q0, q12
-    veor q13, q13, q6
-    vand q13, q0, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q0
+    veor q10, q0, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
+    veor q12, q12, q6
+    vand q12, q0, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q1, q2
     vand q5, q11, q5
-    vand q4, q12, q4
+    vand q4, q10, q4
     veor q1, q0, q1
-    vand q15, q0, q15
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r10]
-    vand q3, q13, q3
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q3
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q2, q0, q2
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q0, q4, q0
     veor q4, q4, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q4, q4, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q4
+    veor q14, q14, q4
     veor q4, q11, q4
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q3, q3, q11
     veor q14, q14, q3
     veor q7, q7, q11
@@ -14124,12 +14118,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q8, q3
     veor q0, q0, q11
     veor q2, q2, q4
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -14266,114 +14260,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q0, q0, q14
     veor q12, q0, q5
-    veor q9, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
     vand q6, q14, q12
-    veor q3, q9, q3
     veor q11, q12, q4
-    veor q10, q0, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q3, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q3, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q2, q9
     veor q11, q11, q13
-    vand q13, q0, q11
-    veor q7, q12, q7
-    veor q0, q0, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q0, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q0, q0, q13
+    vand q12, q0, q11
+    veor q7, q10, q7
+    veor q0, q0, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q0, q0, q12
+    vand q12, q0, q15
     veor q7, q7, q11
     veor q11, q0, q7
-    vand q9, q0, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q0, q1, q0
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q0, q10
+    veor q9, q0, q9
     veor q3, q1, q3
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -14381,12 +14373,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q9, q14
-    veor q7, q7, q12
+    veor q3, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q0, q0, q11
-    veor q8, q9, q0
-    veor q6, q10, q6
+    veor q8, q12, q0
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -14523,114 +14515,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q0
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q3
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q0, q9, q0
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d0-d1}, [r9]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q15, q15, q13
-    veor q3, q3, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q0, q0, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q0, q0, q10
     veor q0, q0, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q3
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q3
+    veor q7, q2, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q0
-    veor q12, q0, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q3
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q3
     veor q11, q11, q12
-    veor q0, q14, q0
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q0, q12
-    veor q13, q13, q6
-    vand q13, q0, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q0
+    veor q10, q0, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
+    veor q12, q12, q6
+    vand q12, q0, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q1, q0, q1
-    vand q15, q0, q15
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r10]
-    vand q3, q13, q3
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q3
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q0, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q3, q3, q11
     veor q14, q14, q3
     veor q7, q7, q11
@@ -14638,12 +14628,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q8, q3
     veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -14780,114 +14770,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q0, q0, q14
     veor q12, q0, q5
-    veor q9, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
     vand q6, q14, q12
-    veor q3, q9, q3
     veor q11, q12, q4
-    veor q10, q0, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q3, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q3, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q2, q9
     veor q11, q11, q13
-    vand q13, q0, q11
-    veor q7, q12, q7
-    veor q0, q0, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q0, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q0, q0, q13
+    vand q12, q0, q11
+    veor q7, q10, q7
+    veor q0, q0, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q0, q0, q12
+    vand q12, q0, q15
     veor q7, q7, q11
     veor q11, q0, q7
-    vand q9, q0, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q0, q1, q0
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q0, q10
+    veor q9, q0, q9
     veor q3, q1, q3
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -14895,12 +14883,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q9, q14
-    veor q7, q7, q12
+    veor q3, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q0, q0, q11
-    veor q8, q9, q0
-    veor q6, q10, q6
+    veor q8, q12, q0
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -15037,114 +15025,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q0
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q3
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q0, q9, q0
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d0-d1}, [r9]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q15, q15, q13
-    veor q3, q3, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q0, q0, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q0, q0, q10
     veor q0, q0, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q3
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q3
+    veor q7, q2, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q0
-    veor q12, q0, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q3
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q3
     veor q11, q11, q12
-    veor q0, q14, q0
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q0, q12
-    veor q13, q13, q6
-    vand q13, q0, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q0
+    veor q10, q0, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
+    veor q12, q12, q6
+    vand q12, q0, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q1, q0, q1
-    vand q15, q0, q15
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r10]
-    vand q3, q13, q3
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q3
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q0, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q3, q3, q11
     veor q14, q14, q3
     veor q7, q7, q11
@@ -15152,12 +15138,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q8, q3
     veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -15294,114 +15280,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q0, q0, q14
     veor q12, q0, q5
-    veor q9, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
     vand q6, q14, q12
-    veor q3, q9, q3
     veor q11, q12, q4
-    veor q10, q0, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q3, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q3, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q2, q9
     veor q11, q11, q13
-    vand q13, q0, q11
-    veor q7, q12, q7
-    veor q0, q0, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q0, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q0, q0, q13
+    vand q12, q0, q11
+    veor q7, q10, q7
+    veor q0, q0, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q0, q0, q12
+    vand q12, q0, q15
     veor q7, q7, q11
     veor q11, q0, q7
-    vand q9, q0, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q0, q1, q0
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q0, q10
+    veor q9, q0, q9
     veor q3, q1, q3
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -15409,12 +15393,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q9, q14
-    veor q7, q7, q12
+    veor q3, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q0, q0, q11
-    veor q8, q9, q0
-    veor q6, q10, q6
+    veor q8, q12, q0
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -15551,114 +15535,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q0
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q3
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q0, q9, q0
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d0-d1}, [r9]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q15, q15, q13
-    veor q3, q3, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q0, q0, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q0, q0, q10
     veor q0, q0, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q3
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q3
+    veor q7, q2, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q0
-    veor q12, q0, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q3
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q3
     veor q11, q11, q12
-    veor q0, q14, q0
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q0, q12
-    veor q13, q13, q6
-    vand q13, q0, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q0
+    veor q10, q0, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
+    veor q12, q12, q6
+    vand q12, q0, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q1, q0, q1
-    vand q15, q0, q15
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r10]
-    vand q3, q13, q3
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q3
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q0, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q3, q3, q11
     veor q14, q14, q3
     veor q7, q7, q11
@@ -15666,12 +15648,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q8, q3
     veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -15808,114 +15790,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q0, q0, q14
     veor q12, q0, q5
-    veor q9, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
     vand q6, q14, q12
-    veor q3, q9, q3
     veor q11, q12, q4
-    veor q10, q0, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q3, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q3, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q2, q9
     veor q11, q11, q13
-    vand q13, q0, q11
-    veor q7, q12, q7
-    veor q0, q0, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q0, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q0, q0, q13
+    vand q12, q0, q11
+    veor q7, q10, q7
+    veor q0, q0, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q0, q0, q12
+    vand q12, q0, q15
     veor q7, q7, q11
     veor q11, q0, q7
-    vand q9, q0, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
     vand q5, q11, q5
-    vand q2, q12, q2
+    vand q2, q10, q2
     veor q0, q1, q0
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q0, q10
+    veor q9, q0, q9
     veor q3, q1, q3
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q2
+    veor q14, q14, q2
     veor q2, q11, q2
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -15923,12 +15903,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q9, q14
-    veor q7, q7, q12
+    veor q3, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q0, q0, q11
-    veor q8, q9, q0
-    veor q6, q10, q6
+    veor q8, q12, q0
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -16074,114 +16054,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q2
     veor q5, q5, q14
     veor q12, q5, q4
-    veor q9, q3, q0
     veor q4, q7, q4
     veor q5, q5, q6
     vand q6, q14, q12
-    veor q1, q9, q1
     veor q11, q12, q3
-    veor q10, q5, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q2, q9, q2
+    veor q9, q5, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d4-d5}, [r9]
+    vand q14, q15, q10
+    veor q15, q3, q0
+    veor q1, q15, q1
+    veor q2, q15, q2
+    vst1.64 {d4-d5}, [r10]
     vand q2, q2, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q4, q11
+    vand q13, q13, q9
+    vand q10, q4, q11
     veor q2, q2, q6
-    veor q15, q15, q13
-    veor q3, q3, q10
-    veor q13, q14, q13
-    veor q14, q1, q4
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q1, q4
     veor q11, q11, q4
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q2, q2, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q2, q2, q10
     veor q2, q2, q11
-    veor q6, q6, q15
-    vand q11, q1, q9
-    vand q14, q8, q3
+    veor q6, q6, q14
+    vand q11, q1, q15
+    vand q13, q8, q3
     veor q5, q6, q5
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q3
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q5, q11
-    veor q7, q12, q7
-    veor q5, q5, q2
-    veor q12, q2, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q5, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q3
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q3
     veor q11, q11, q12
-    veor q2, q14, q2
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q2, q12
-    veor q13, q13, q7
-    vand q13, q2, q13
-    veor q5, q5, q13
+    vand q12, q5, q11
+    veor q7, q10, q7
+    veor q5, q5, q2
+    veor q10, q2, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q5, q12
+    veor q11, q11, q10
+    veor q2, q13, q2
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q2, q10
+    veor q12, q12, q7
+    vand q12, q2, q12
+    veor q5, q5, q12
+    vand q12, q5, q15
     veor q7, q7, q11
     veor q11, q5, q7
-    vand q9, q5, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q1, q5, q1
     vand q4, q11, q4
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q5, q2, q5
-    vand q15, q2, q15
+    vand q14, q2, q14
     vand q8, q5, q8
     vand q2, q2, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q5, q3
-    vld1.64 {d10-d11}, [r10]
-    vand q5, q13, q5
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q5
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d10-d11}, [r4]
+    vand q5, q15, q5
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q5
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q1, q2, q1
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q2, q0, q2
     veor q0, q0, q8
     veor q5, q5, q6
     veor q4, q13, q4
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q1
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q5, q5, q11
     veor q14, q14, q5
     veor q6, q6, q11
@@ -16189,12 +16167,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q5, q8, q5
     veor q2, q2, q11
     veor q0, q1, q0
-    veor q1, q9, q14
-    veor q7, q7, q12
+    veor q1, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q1, q4, q1
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q4, q0, q9
@@ -16331,114 +16309,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q2, q2, q14
     veor q12, q2, q5
-    veor q9, q1, q0
     veor q5, q6, q5
     veor q2, q2, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q1
-    veor q10, q2, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q2, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q1, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q1, q1, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q1, q1, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q1
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q1
     veor q2, q7, q2
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q1
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q1
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q2, q11
-    veor q6, q12, q6
-    veor q2, q2, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q2, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q1
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q1
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q2, q2, q13
+    vand q12, q2, q11
+    veor q6, q10, q6
+    veor q2, q2, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q2, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q2, q2, q12
+    vand q12, q2, q15
     veor q6, q6, q11
     veor q11, q2, q6
-    vand q9, q2, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q2, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q2, q3, q2
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q2, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q2, q1
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -16446,12 +16422,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -16588,114 +16564,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -16703,12 +16677,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -16845,114 +16819,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -16960,12 +16932,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -17102,114 +17074,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -17217,12 +17187,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -17359,114 +17329,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -17474,12 +17442,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -17616,114 +17584,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -17731,12 +17697,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -17873,114 +17839,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -17988,12 +17952,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -18130,114 +18094,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -18245,12 +18207,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -18387,114 +18349,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -18502,12 +18462,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -18644,114 +18604,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -18759,12 +18717,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -18901,114 +18859,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -19016,12 +18972,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -19158,114 +19114,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q7, q1
     veor q3, q3, q14
     veor q12, q3, q5
-    veor q9, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
     vand q6, q14, q12
-    veor q2, q9, q2
     veor q11, q12, q4
-    veor q10, q3, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q1, q9, q1
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d2-d3}, [r9]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q15, q15, q13
-    veor q4, q4, q10
-    veor q13, q14, q13
-    veor q14, q2, q5
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q6, q14, q6
-    veor q1, q1, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
+    veor q1, q1, q10
     veor q1, q1, q11
-    veor q6, q6, q15
-    vand q11, q2, q9
-    vand q14, q8, q4
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q7
-    veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q6
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q4
+    veor q6, q0, q9
     veor q11, q11, q13
-    vand q13, q3, q11
-    veor q7, q12, q7
-    veor q3, q3, q1
-    veor q12, q1, q13
-    veor q14, q11, q7
-    veor q13, q7, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    vand q14, q3, q13
+    veor q11, q11, q14
+    veor q14, q15, q7
+    veor q7, q7, q4
+    vand q12, q14, q6
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q4
     veor q11, q11, q12
-    veor q1, q14, q1
-    veor q14, q13, q12
-    vand q7, q7, q14
-    veor q14, q1, q12
-    veor q13, q13, q7
-    vand q13, q1, q13
-    veor q3, q3, q13
+    vand q12, q3, q11
+    veor q7, q10, q7
+    veor q3, q3, q1
+    veor q10, q1, q12
+    veor q13, q11, q7
+    veor q12, q7, q12
+    vand q10, q10, q13
+    veor q10, q10, q7
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
+    veor q12, q12, q7
+    vand q12, q1, q12
+    veor q3, q3, q12
+    vand q12, q3, q15
     veor q7, q7, q11
     veor q11, q3, q7
-    vand q9, q3, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q3, q1, q3
-    vand q15, q1, q15
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r5]
     vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r10]
-    vand q4, q13, q4
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q4
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q3, q10
+    veor q9, q3, q9
     veor q2, q1, q2
-    veor q14, q12, q7
+    veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r7]
-    vand q6, q14, q6
+    vld1.64 {d12-d13}, [r8]
+    vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q7, q7, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q7, q7, q15
     veor q6, q6, q7
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q4, q4, q11
     veor q14, q14, q4
     veor q6, q6, q11
@@ -19273,12 +19227,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q8, q4
     veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q9, q14
-    veor q7, q7, q12
+    veor q2, q12, q14
+    veor q7, q7, q10
     veor q7, q7, q14
     veor q3, q3, q11
-    veor q8, q9, q3
-    veor q6, q10, q6
+    veor q8, q12, q3
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -19415,114 +19369,112 @@ slicewise_groestl_neon7vp_o1024:
     veor q13, q6, q3
     veor q1, q1, q14
     veor q12, q1, q5
-    veor q9, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
     vand q7, q14, q12
-    veor q4, q9, q4
     veor q11, q12, q2
-    veor q10, q1, q13
-    vstmia r4, {d22-d31}
-    veor q14, q11, q10
-    veor q3, q9, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vand q15, q15, q14
-    vst1.64 {d6-d7}, [r9]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vand q13, q13, q10
-    vst1.64 {d28-d29}, [r10]
-    vand q14, q5, q11
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q15, q15, q13
-    veor q2, q2, q10
-    veor q13, q14, q13
-    veor q14, q4, q5
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
     veor q11, q11, q5
-    vst1.64 {d28-d29}, [r11]
-    vand q14, q14, q12
-    veor q7, q14, q7
-    veor q3, q3, q13
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
+    veor q3, q3, q10
     veor q3, q3, q11
-    veor q7, q7, q15
-    vand q11, q4, q9
-    vand q14, q8, q2
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q10
-    veor q11, q11, q14
-    veor q11, q11, q15
-    veor q15, q9, q6
-    veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q15, q7
-    veor q12, q12, q14
-    veor q12, q12, q13
-    veor q13, q8, q2
+    veor q7, q0, q9
     veor q11, q11, q13
-    vand q13, q1, q11
-    veor q6, q12, q6
-    veor q1, q1, q3
-    veor q12, q3, q13
-    veor q14, q11, q6
-    veor q13, q6, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    vand q14, q1, q13
+    veor q11, q11, q14
+    veor q14, q15, q6
+    veor q6, q6, q2
+    vand q12, q14, q7
+    veor q12, q12, q13
+    veor q10, q12, q10
+    veor q12, q8, q2
     veor q11, q11, q12
-    veor q3, q14, q3
-    veor q14, q13, q12
-    vand q6, q6, q14
-    veor q14, q3, q12
-    veor q13, q13, q6
-    vand q13, q3, q13
-    veor q1, q1, q13
+    vand q12, q1, q11
+    veor q6, q10, q6
+    veor q1, q1, q3
+    veor q10, q3, q12
+    veor q13, q11, q6
+    veor q12, q6, q12
+    vand q10, q10, q13
+    veor q10, q10, q6
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
+    veor q12, q12, q6
+    vand q12, q3, q12
+    veor q1, q1, q12
+    vand q12, q1, q15
     veor q6, q6, q11
     veor q11, q1, q6
-    vand q9, q1, q9
-    veor q13, q14, q11
-    vand q10, q14, q10
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
     vand q5, q11, q5
-    vand q0, q12, q0
+    vand q0, q10, q0
     veor q1, q3, q1
-    vand q15, q3, q15
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r5]
     vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r10]
-    vand q2, q13, q2
-    vld1.64 {d22-d23}, [r6]
-    vand q11, q14, q11
-    veor q10, q10, q2
-    vld1.64 {d28-d29}, [r8]
-    vand q13, q13, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
     veor q11, q11, q13
-    veor q10, q1, q10
+    veor q9, q1, q9
     veor q4, q3, q4
-    veor q14, q12, q6
+    veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r7]
-    vand q7, q14, q7
+    vld1.64 {d14-d15}, [r8]
+    vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
-    vand q13, q14, q13
+    vld1.64 {d26-d27}, [r6]
+    vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d28-d29}, [r9]
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r11]
-    vand q6, q6, q14
+    vld1.64 {d30-d31}, [r10]
+    vand q10, q10, q15
+    vld1.64 {d30-d31}, [r12]
+    vand q6, q6, q15
     veor q7, q7, q6
-    veor q14, q15, q0
+    veor q14, q14, q0
     veor q0, q11, q0
-    veor q11, q9, q11
-    veor q9, q9, q10
+    veor q11, q12, q11
+    veor q12, q12, q9
     veor q2, q2, q11
     veor q14, q14, q2
     veor q7, q7, q11
@@ -19530,12 +19482,12 @@ slicewise_groestl_neon7vp_o1024:
     veor q2, q8, q2
     veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q9, q14
-    veor q6, q6, q12
+    veor q4, q12, q14
+    veor q6, q6, q10
     veor q6, q6, q14
     veor q1, q1, q11
-    veor q8, q9, q1
-    veor q7, q10, q7
+    veor q8, q12, q1
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
