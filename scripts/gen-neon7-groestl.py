@@ -13,7 +13,8 @@ the last two are described where they are generated.
 - SubBytes: the 115-gate Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs
   (`sbox_small`), parsed from that file, on whole planes, in the order SBOX_ORDER that
   `--search` found (simulated annealing over the circuit's topological orders, cost = spills
-  and reloads of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
+  and reloads of a Belady allocation) and `--refine` improved (annealing over random-key list
+  schedules, cost = instructions of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
   ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into the next round's
   constants (and, after the last round, cancelled in P ^ Q or corrected in the output);
 - ShiftBytes: each lane rotated by its own amount with two VSHL by a vector of per-lane
@@ -36,12 +37,14 @@ the instructions used) against a reference Grøstl on random inputs before writi
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
+  scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
 """
 import itertools
 import os
 import random
 import re
 import sys
+import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 OUT = os.path.join(ROOT, "crates/groestl/src/backend/arm/neon7.S")
@@ -1409,7 +1412,8 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
 
 
 # The S-box schedule: template op indices in the order found by `--search` (simulated annealing
-# over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads).
+# over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads), then
+# improved by `--refine` (cost = instructions of `allocate` on one round).
 SBOX_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 10, 14, 8, 11, 15, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 19, 29, 39, 31, 32, 34, 30, 50, 21, 25, 22, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 87, 74, 78, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
 
 
@@ -1435,6 +1439,51 @@ def search(iters, seeds):
     index = {op[0]: i for i, op in enumerate(SBOX_T[0].ops)}
     order = [index[op[0]] for op in best[1].ops]
     print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
+
+
+def refine(seconds, seed):
+    """Simulated annealing from SBOX_ORDER over random keys: each op has a priority, and the
+    order is the list schedule that always takes the ready op of highest priority; a step moves
+    one to three priorities. Cost: instructions of the two-pass allocation of one round."""
+    tp, outs, _ = ordered_template()
+    head, rest = tp.ops[:8], tp.ops[8:]  # the constant loads stay first
+    ids = {op[0] for op in rest}
+    deps = {op[0]: [x for x in op[2] if x in ids] for op in rest}
+    by_id = {op[0]: op for op in rest}
+
+    def order_of(prio):
+        done, order, pending = set(), [], set(ids)
+        while pending:
+            v = max((v for v in pending if all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
+            pending.discard(v)
+            done.add(v)
+            order.append(by_id[v])
+        return head + order
+
+    def cost(order):
+        q = Prog()
+        q.ops, q.n = order, tp.n
+        return len(allocate(q, {i: i for i in range(8)}, outs, None)[0])
+
+    rng = random.Random(seed)
+    cur = {op[0]: -k for k, op in enumerate(rest)}
+    c = cost(order_of(cur))
+    best, bc = cur, c
+    print(f"seed {seed}: start {c} instructions per round", file=sys.stderr)
+    end = time.time() + seconds
+    while time.time() < end:
+        new = dict(cur)
+        for _ in range(rng.randint(1, 3)):
+            v = rng.choice(sorted(ids))
+            new[v] += rng.gauss(0, 8)
+        nc = cost(order_of(new))
+        if nc <= c or rng.random() < pow(2.718, c - nc):
+            cur, c = new, nc
+            if c < bc:
+                best, bc = cur, c
+                print(f"seed {seed}: {c}", file=sys.stderr)
+    index = {op[0]: i for i, op in enumerate(SBOX_T[0].ops)}
+    print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions per round")
 
 
 def generate():
@@ -1493,6 +1542,9 @@ def generate():
 
 
 def main():
+    if "--refine" in sys.argv:
+        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")))
+        return
     if "--search" in sys.argv:
         seeds = [int(x) for x in os.environ.get("NEON7_SEEDS", "1 2 3").split()]
         search(int(os.environ.get("NEON7_ITERS", "200000")), seeds)
