@@ -13,7 +13,8 @@ the last two are described where they are generated.
 - SubBytes: the 115-gate Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs
   (`sbox_small`), parsed from that file, on whole planes, in the order SBOX_ORDER that
   `--search` found (simulated annealing over the circuit's topological orders, cost = spills
-  and reloads of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
+  and reloads of a Belady allocation) and `--refine` improved (annealing over random-key list
+  schedules, cost = instructions of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
   ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into the next round's
   constants (and, after the last round, cancelled in P ^ Q or corrected in the output);
 - ShiftBytes: each lane rotated by its own amount with two VSHL by a vector of per-lane
@@ -24,21 +25,26 @@ the last two are described where they are generated.
   each) per plane: 94 instructions per round instead of the spec formula's 102. The R^-3 is
   not undone: the state lives in a frame that turns by 3 rows per round (ShiftBytes counts
   and round constants are generated for each round's frame), fixed once per block;
-- AddRoundConstant: one XOR per plane, the constants loaded two planes per VLD1.
+- AddRoundConstant: one XOR per plane, the eight planes' constants loaded by one VLDM (the
+  allocator emits one VLDM per run of free registers: one per round in the bodies written).
 Register allocation over the whole unrolled permutation is Belady's (evict the value used
 furthest in the future; spill slots addressed by dedicated pointer registers, so that every
-spill or reload is one instruction). The script interprets the code it writes (an emulator of
+spill or reload is one instruction), in two passes: the second keeps the values the first
+spilled side by side in the high registers and stores a run of them with one VSTM when the
+first is evicted (see `allocate`). The script interprets the code it writes (an emulator of
 the instructions used) against a reference Grøstl on random inputs before writing the file.
 
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
+  scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
 """
 import itertools
 import os
 import random
 import re
 import sys
+import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 OUT = os.path.join(ROOT, "crates/groestl/src/backend/arm/neon7.S")
@@ -338,10 +344,8 @@ def sbox_template():
     Returns (prog, outputs, the constant loads of planes 0-7)."""
     p = Prog()
     a = [p.new() for _ in range(8)]
-    ld = []
-    for _ in range(4):
-        ld.append(p.op("ldc2", []))
-        ld.append(p.op("ldc_hi", [ld[-1]]))
+    ld = [p.op("ldc8", [])]
+    ld += [p.op("ldc_hi", [ld[0]]) for _ in range(7)]
     s = [p.op("xor", [a[k], ld[k]]) for k in range(8)]
     env = {f"u{i}": s[7 - i] for i in range(8)}
     late = {}
@@ -483,14 +487,25 @@ def qd(q):
 
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
-    outs: values that must end in final_regs. Returns (lines, constant values in load order)."""
+    outs: values that must end in final_regs. Returns (lines, constant values in load order).
+    Two passes: the first finds the values Belady spills; the second, which evicts the same
+    values at the same points (the choice does not depend on register numbers), keeps those in
+    the high registers and the others in the low ones, so that spilled values sit side by side
+    and one VSTM stores a run of them when the first is evicted (the others are evicted later
+    for free)."""
+    spilled = set()
+    allocate_pass(p, live_in, outs, final_regs, slot_regs, None, spilled)
+    return allocate_pass(p, live_in, outs, final_regs, slot_regs, spilled, set())
+
+
+def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
     ops = p.ops
     end = len(ops)
     uses = {}
-    partner = {}  # a pair load's first value -> its second (loaded by the same instruction)
+    partner = {}  # a multiple load's first value -> the others (loaded by the same instruction)
     for i, (d, kind, srcs, _) in enumerate(ops):
         if kind == "ldc_hi":
-            partner[srcs[0]] = d
+            partner.setdefault(srcs[0], []).append(d)
             continue
         for s in srcs:
             uses.setdefault(s, []).append(i)
@@ -517,10 +532,10 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
     lines = []
     order = []
 
-    def free_reg(i, keep):
-        for r in range(16):
-            if r not in occ:
-                return r
+    def free_reg(i, keep, d=None):
+        free = [r for r in range(16) if r not in occ]
+        if free:
+            return free[-1] if hint and d in hint else free[0]
         # Evict the value used furthest in the future.
         best, bestd = None, -1
         for r, v in occ.items():
@@ -530,6 +545,9 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             d = 10**9 if d is None else d
             if d > bestd:
                 best, bestd = r, d
+        if bestd < 10**9 and occ[best] not in slot:
+            group_store(best, i)
+            return best
         v = occ.pop(best)
         del reg[v]
         if bestd < 10**9 and v not in slot:
@@ -538,10 +556,42 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             lines.append(f"vst1.64 {qd(best)}, [{slot_reg(s)}]")
         return best
 
+    def stored_with(r, i):
+        v = occ.get(r)
+        return v is not None and v in hint and v not in slot and next_use(v, i) is not None
+
+    def group_store(r0, i):
+        """Evicts the victim in r0, storing with it (one VSTM to consecutive slots) its
+        neighbours in registers that the first pass saw spilled: they stay in their registers,
+        and their eviction later costs nothing."""
+        lo = hi = r0
+        if hint:
+            while lo > 0 and hi - lo < 7 and stored_with(lo - 1, i):
+                lo -= 1
+            while hi < 15 and hi - lo < 7 and stored_with(hi + 1, i):
+                hi += 1
+        while True:
+            k = hi - lo + 1
+            s0 = next((s for s in free_slots if s + k <= len(sr) and all(s + j in free_slots for j in range(k))), None)
+            if s0 is not None or k == 1:
+                break
+            lo, hi = (lo + 1, hi) if lo < r0 else (lo, hi - 1)
+        s0 = free_slots[0] if s0 is None else s0
+        for j, r in enumerate(range(lo, hi + 1)):
+            slot[occ[r]] = s0 + j
+            spilled.add(occ[r])
+            free_slots.remove(s0 + j)
+        del reg[occ.pop(r0)]
+        if k == 1:
+            lines.append(f"vst1.64 {qd(lo)}, [{slot_reg(s0)}]")
+        else:
+            lines.append(f"vstmia {slot_reg(s0)}, {{d{2 * lo}-d{2 * hi + 1}}}")
+
     def evict(r, i):
         v = occ.pop(r)
         del reg[v]
         if next_use(v, i) is not None and v not in slot:
+            spilled.add(v)
             s = free_slots.pop(0)
             slot[v] = s
             lines.append(f"vst1.64 {qd(r)}, [{slot_reg(s)}]")
@@ -570,12 +620,34 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             continue
         if kind == "ldc2":
             r = free_pair(i)
-            e = partner[d]
+            (e,) = partner[d]
             reg[d], reg[e] = r, r + 1
             occ[r], occ[r + 1] = d, e
             lines.append(f"vld1.64 {{d{2 * r}-d{2 * r + 3}}}, [{CONST_REG}]!")
             order += [d, e]
             for v in (d, e):
+                if next_use(v, i + 1) is None:
+                    release(v)
+            continue
+        if kind == "ldc8":
+            # Eight constants, one VLDM per run of consecutive free registers.
+            vals = [d] + partner[d]
+            while 16 - len(occ) < len(vals):
+                evict(free_reg(i, set()), i)
+            regs = sorted(r for r in range(16) if r not in occ)[:len(vals)]
+            for v, r in zip(vals, regs):
+                reg[v] = r
+                occ[r] = v
+            order += vals
+            runs = []
+            for r in regs:
+                if runs and runs[-1][1] == r - 1:
+                    runs[-1][1] = r
+                else:
+                    runs.append([r, r])
+            for a, b in runs:
+                lines.append(f"vldmia {CONST_REG}!, {{d{2 * a}-d{2 * b + 1}}}")
+            for v in vals:
                 if next_use(v, i + 1) is None:
                     release(v)
             continue
@@ -591,7 +663,7 @@ def allocate(p, live_in, outs, final_regs, slot_regs=None):
             if next_use(s, i + 1) is None:
                 release(s)
         # An output goes straight to its final register when that one is free.
-        r = target[d] if d in target and target[d] not in occ else free_reg(i, set())
+        r = target[d] if d in target and target[d] not in occ else free_reg(i, set(), d)
         reg[d] = r
         occ[r] = d
         if kind == "ext":
@@ -667,6 +739,8 @@ LIVE_IN_WIDE = {0: PI[0], 4: PI[1], 1: PI[2], 5: PI[3], 2: PI[4], 6: PI[5], 3: P
 # --- The functions around the permutation bodies ----------------------------------------------
 
 SLOTS = 16 * len(SLOT_REGS)
+# Bytes of one permutation's constant table: per round 8 planes and 2 ShiftBytes count vectors.
+TABLE_BYTES = {False: 16 * 10 * ROUNDS[8], True: 16 * 10 * ROUNDS[16]}
 RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
 BODY = {False: ".Lneon7_perm512", True: ".Lneon7_perm1024"}
 PENDING_PLANES = [k for k in range(8) if (0xA5 >> k) & 1]
@@ -725,11 +799,13 @@ def fn_c512(frame):
     fb = 64 + SLOTS
     L = prologue(name, fb, 64) + masks()
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
-    L += ["vstmia sp, {d0-d7}", "cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
+    L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
+    L += ["cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
     L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0)
     L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += table_address(RC_LABEL[(False, "P")], "c512") + [f"bl {BODY[False]}"] + frame_fix(frame)
+    # The body leaves r3 at the end of the constant table: back to its start for the next block.
+    L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"] + frame_fix(frame)
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
     for a, b in pairs:
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
@@ -771,12 +847,14 @@ def fn_c1024(frame):
     mu = LIVE_IN_WIDE
     acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{mu[i]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
     L = prologue(name, fb, 256) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
+    L += table_address(RC_LABEL[(True, "P")], "c1024p")
     L += ["cmp r2, #0", "beq .Lc1024_done", ".Lc1024_loop:"] + load_wide("r1", True)
-    L += ["add r3, sp, #128", "vstmia r3, {d0-d15}", "vldmia sp, {d16-d31}"]
+    L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia sp, {d16-d31}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)]
-    L += table_address(RC_LABEL[(True, "P")], "c1024p") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
-    L += ["add r3, sp, #128", "vldmia r3, {d0-d15}"]
-    L += table_address(RC_LABEL[(True, "Q")], "c1024q") + [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    # Q's constant table follows P's (see generate): r3 runs through both, then back.
+    L += [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    L += ["add lr, sp, #128", "vldmia lr, {d0-d15}"]
+    L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}"] + frame_fix(frame) + acc
     L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"]
     L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
@@ -803,48 +881,40 @@ def fn_o1024(frame):
 # The state lives in stack buffers, one 64-bit word per column in the canonical order (row 0 in
 # the most significant byte, so the byte of row r is at offset 7 - r). Every output column is
 # the XOR of eight 64-bit table words T_r[byte] (the tables of `ttable64`, passed by Rust):
-# LDRB of the input byte, one ADD forming the address, one VLD1.64 and one VEOR. Q's all-ones
-# round constant costs nothing: T_r[b ^ 0xff] is at (T_r + 2048) - 8b - 8, a SUB instead of the
-# ADD and a VLDR offset of -8 (Q's bases are moved by 2048 while Q's columns are computed).
-# r4-r11 hold the eight table bases; r12 the byte, lr the address; the sixteen accumulators are
-# d16-d31, stored with one VSTM per round.
+# LDRB of the input byte, one ADD forming the address, one VLDR and one VEOR. The round
+# constants are not added byte by byte: before each round one VLDM loads the round's constant
+# words (a table written here, with Q's all-ones part) and VEORs add them to the state in
+# d16-d31, which one VSTM then writes to the buffer at sp that the round's LDRBs read. One loop
+# iteration is one round (r12 counts them, r3 walks the constant table): the code is the same
+# for every round. r4-r11 hold the eight T-table bases, lr the byte and then its address; the
+# accumulators (the next state) are d16-d31, the VLDR temporaries d1-d7.
 
 TT_BASES = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+TT_RC = {(8, "PQ"): ".Lneon7tt_rc512", (8, "P"): ".Lneon7tt_rc512p", (16, "PQ"): ".Lneon7tt_rc1024"}
 
 
-def tt_body(cols, halves, rounds, start, bufs):
-    """Rounds of the permutations named in `halves` ("P", "Q"; side by side for 8 columns)
-    from the buffer at sp + start, ping-ponging between sp + bufs[0] and sp + bufs[1]. The
-    result is in d16-d31 (and in the last buffer written)."""
-    L = []
-    src = start
-    for i in range(rounds):
-        for h, pq in enumerate(halves):
-            sigma = SIGMA[(cols, pq)]
-            if pq == "Q":
-                L += [f"add {b}, {b}, #2048" for b in TT_BASES]
-            for j in range(cols):
-                acc = f"d{16 + cols * h + j}"
-                for r in range(8):
-                    c = (j + sigma[r]) % cols
-                    L.append(f"ldrb r12, [sp, #{src + 8 * (cols * h + c) + 7 - r}]")
-                    k = (16 * c) ^ i
-                    if k and ((pq == "P" and r == 0) or (pq == "Q" and r == 7)):
-                        L.append(f"eor r12, r12, #{k}")
-                    L.append(f"{'add' if pq == 'P' else 'sub'} lr, {TT_BASES[r]}, r12, lsl #3")
-                    addr = "[lr]" if pq == "P" else "[lr, #-8]"
-                    if r == 0:
-                        L.append(f"vldr {acc}, {addr}")
-                    else:
-                        t = f"d{r % 8}"
-                        L += [f"vldr {t}, {addr}", f"veor {acc}, {acc}, {t}"]
-            if pq == "Q":
-                L += [f"sub {b}, {b}, #2048" for b in TT_BASES]
-        dst = bufs[0] if src != bufs[0] else bufs[1]
-        n = cols * len(halves)
-        L += [f"add r3, sp, #{dst}", f"vstmia r3, {{d16-d{15 + n}}}"]
-        src = dst
-    return L
+def tt_rounds(cols, halves, rounds, tag):
+    """The round loop of the permutations named in `halves` ("P", "Q"; side by side for 8
+    columns): the state in d16-d(15 + n) before and after, r3 at the round constants."""
+    n = cols * len(halves)
+    L = [f"mov r12, #{rounds}", f".Ltt_{tag}:", f"vldmia r3!, {{d0-d{n - 1}}}"]
+    L += [f"veor q{8 + k}, q{8 + k}, q{k}" for k in range(n // 2)] + [f"vstmia sp, {{d16-d{15 + n}}}"]
+    for h, pq in enumerate(halves):
+        sigma = SIGMA[(cols, pq)]
+        for j in range(cols):
+            acc = f"d{16 + cols * h + j}"
+            for r in range(8):
+                c = (j + sigma[r]) % cols
+                L += [f"ldrb lr, [sp, #{8 * (cols * h + c) + 7 - r}]", f"add lr, {TT_BASES[r]}, lr, lsl #3"]
+                L += [f"vldr {acc}, [lr]"] if r == 0 else [f"vldr d{r}, [lr]", f"veor {acc}, {acc}, d{r}"]
+    return L + ["subs r12, r12, #1", f"bne .Ltt_{tag}"]
+
+
+def tt_consts(cols, halves):
+    """Round constants as column words (row r in bits 8(7 - r)), two words per table entry."""
+    word = lambda col: sum(col[r] << (8 * (7 - r)) for r in range(8))  # noqa: E731
+    words = [word(ref_rc(cols, pq, i)[c]) for i in range(ROUNDS[cols]) for pq in halves for c in range(cols)]
+    return [words[k] | words[k + 1] << 64 for k in range(0, len(words), 2)]
 
 
 def tt_prologue(name, fb):
@@ -856,39 +926,44 @@ def tt_prologue(name, fb):
 def tt_functions():
     """void slicewise_groestl_neon7tt_c512(uint64_t h[8], const uint8_t *blocks, size_t n,
     const uint64_t tables[8][256]), _o512(uint64_t h[8], (unused), (unused), tables) and the
-    1024-bit versions (h[16])."""
+    1024-bit versions (h[16]). Returns (lines, constant tables)."""
     L = []
-    # Grøstl-224/256: buffers A = sp, B = sp + 128 (P in columns 0-7, Q in 8-15).
+    rc512, rc1024 = 16 * 8 * ROUNDS[8], 16 * 8 * ROUNDS[16]  # bytes per permutation
+    # Grøstl-224/256: P in columns 0-7 (d16-d23), Q in 8-15 (d24-d31); the buffer at sp.
     name = "slicewise_groestl_neon7tt_c512"
-    L += tt_prologue(name, 256) + ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + [f"vrev64.8 q{i}, q{i}" for i in range(4)]
-    L += ["vldmia r0, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
-    L += ["mov r3, sp", "vstmia r3!, {d8-d15}", "vstmia r3, {d0-d7}"]
-    L += tt_body(8, ("P", "Q"), 10, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "PQ")], "ttc512")
+    L += ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
+    L += ["vld1.8 {d24-d27}, [r1]!", "vld1.8 {d28-d31}, [r1]!"] + [f"vrev64.8 q{12 + i}, q{12 + i}" for i in range(4)]
+    L += ["vldmia r0, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)]
+    L += tt_rounds(8, ("P", "Q"), ROUNDS[8], "c512") + [f"sub r3, r3, #{rc512}"]
     L += [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)] + ["vldmia r0, {d0-d7}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(4)] + ["vstmia r0, {d0-d7}"]
-    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 256)
+    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 128)
     name = "slicewise_groestl_neon7tt_o512"
-    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d7}", "vstmia sp, {d0-d7}"]
-    L += tt_body(8, ("P",), 10, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "P")], "tto512") + ["vldmia r0, {d16-d23}"]
+    L += tt_rounds(8, ("P",), ROUNDS[8], "o512")
     L += ["vldmia r0, {d0-d7}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(4)]
-    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 256)
-    # Grøstl-384/512: A = sp, B = sp + 128, M = sp + 256 (Q's input).
+    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 128)
+    # Grøstl-384/512: the buffer at sp, Q's input at sp + 128; Q's constants follow P's.
     name = "slicewise_groestl_neon7tt_c1024"
-    L += tt_prologue(name, 384) + ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
+    L += tt_prologue(name, 256) + table_address(TT_RC[(16, "PQ")], "ttc1024")
+    L += ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
     L += [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [r1]!" for i in range(4)] + [f"vrev64.8 q{i}, q{i}" for i in range(8)]
-    L += ["vldmia r0, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    L += ["vstmia sp, {d16-d31}", "add r3, sp, #256", "vstmia r3, {d0-d15}"]
+    L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia r0, {d16-d31}"]
+    L += [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
     acc = ["vldmia r0, {d0-d15}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r0, {d0-d15}"]
-    L += tt_body(16, ("P",), 14, 0, (128, 0)) + acc
-    L += tt_body(16, ("Q",), 14, 256, (0, 128)) + acc
-    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 384)
+    L += tt_rounds(16, ("P",), ROUNDS[16], "c1024p") + acc + ["add lr, sp, #128", "vldmia lr, {d16-d31}"]
+    L += tt_rounds(16, ("Q",), ROUNDS[16], "c1024q") + acc + [f"sub r3, r3, #{2 * rc1024}"]
+    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 256)
     name = "slicewise_groestl_neon7tt_o1024"
-    L += tt_prologue(name, 256) + ["vldmia r0, {d0-d15}", "vstmia sp, {d0-d15}"]
-    L += tt_body(16, ("P",), 14, 0, (128, 0))
+    L += tt_prologue(name, 128) + table_address(TT_RC[(16, "PQ")], "tto1024") + ["vldmia r0, {d16-d31}"]
+    L += tt_rounds(16, ("P",), ROUNDS[16], "o1024")
     L += ["vldmia r0, {d0-d15}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 256)
-    return L
+    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 128)
+    tables = {TT_RC[(8, "PQ")]: tt_consts(8, "PQ"), TT_RC[(8, "P")]: tt_consts(8, "P"),
+              TT_RC[(16, "PQ")]: tt_consts(16, "P") + tt_consts(16, "Q")}
+    assert 16 * len(tables[TT_RC[(8, "PQ")]]) == rc512 and 16 * len(tables[TT_RC[(16, "PQ")]]) == 2 * rc1024
+    return L, tables
 
 
 def tt_tables():
@@ -902,13 +977,13 @@ def tt_tables():
     return out
 
 
-def tt_check(lines, rng):
+def tt_check(lines, tables, rng):
     tab = b"".join(w.to_bytes(8, "little") for w in tt_tables())
     for cols, c_fn, o_fn in ((8, "slicewise_groestl_neon7tt_c512", "slicewise_groestl_neon7tt_o512"),
                              (16, "slicewise_groestl_neon7tt_c1024", "slicewise_groestl_neon7tt_o1024")):
         n = 8 * cols
         for nblocks in (0, 1, 2):
-            mach = Machine(lines, {})
+            mach = Machine(lines, tables)
             mach.mem[0x40000:0x40000 + len(tab)] = tab
             h = [rng.randrange(256) for _ in range(n)]
             blocks = [rng.randrange(256) for _ in range(n * nblocks)]
@@ -1205,7 +1280,7 @@ class Machine:
             elif op == "eor":
                 self.r[a[0]] = self.r[a[1]] ^ int(a[2][1:])
             elif op == "mov":
-                self.r[a[0]] = self.r[a[1]]
+                self.r[a[0]] = int(a[1][1:]) if a[1].startswith("#") else self.r[a[1]]
             elif op in ("add", "sub") and len(a) == 4:
                 y = self.r[a[2]] << int(a[3].split("#")[1])
                 self.r[a[0]] = self.r[a[1]] + y if op == "add" else self.r[a[1]] - y
@@ -1337,8 +1412,9 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
 
 
 # The S-box schedule: template op indices in the order found by `--search` (simulated annealing
-# over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads).
-SBOX_ORDER = [0, 2, 6, 3, 10, 14, 7, 8, 1, 11, 4, 15, 5, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 21, 19, 29, 39, 25, 31, 32, 34, 22, 30, 50, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 74, 78, 87, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
+# over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads), then
+# improved by `--refine` (cost = instructions of `allocate` on one round).
+SBOX_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 10, 14, 8, 11, 15, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 19, 29, 39, 31, 32, 34, 30, 50, 21, 25, 22, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 87, 74, 78, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
 
 
 def ordered_template():
@@ -1365,16 +1441,68 @@ def search(iters, seeds):
     print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
 
 
+def refine(seconds, seed):
+    """Simulated annealing from SBOX_ORDER over random keys: each op has a priority, and the
+    order is the list schedule that always takes the ready op of highest priority; a step moves
+    one to three priorities. Cost: instructions of the two-pass allocation of one round."""
+    tp, outs, _ = ordered_template()
+    head, rest = tp.ops[:8], tp.ops[8:]  # the constant loads stay first
+    ids = {op[0] for op in rest}
+    deps = {op[0]: [x for x in op[2] if x in ids] for op in rest}
+    by_id = {op[0]: op for op in rest}
+
+    def order_of(prio):
+        done, order, pending = set(), [], set(ids)
+        while pending:
+            v = max((v for v in pending if all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
+            pending.discard(v)
+            done.add(v)
+            order.append(by_id[v])
+        return head + order
+
+    def cost(order):
+        q = Prog()
+        q.ops, q.n = order, tp.n
+        return len(allocate(q, {i: i for i in range(8)}, outs, None)[0])
+
+    rng = random.Random(seed)
+    cur = {op[0]: -k for k, op in enumerate(rest)}
+    c = cost(order_of(cur))
+    best, bc = cur, c
+    print(f"seed {seed}: start {c} instructions per round", file=sys.stderr)
+    end = time.time() + seconds
+    while time.time() < end:
+        new = dict(cur)
+        for _ in range(rng.randint(1, 3)):
+            v = rng.choice(sorted(ids))
+            new[v] += rng.gauss(0, 8)
+        nc = cost(order_of(new))
+        if nc <= c or rng.random() < pow(2.718, c - nc):
+            cur, c = new, nc
+            if c < bc:
+                best, bc = cur, c
+                print(f"seed {seed}: {c}", file=sys.stderr)
+    index = {op[0]: i for i, op in enumerate(SBOX_T[0].ops)}
+    print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions per round")
+
+
 def generate():
     tmpl = ordered_template()
     body512, tab512, frame512 = gen_perm(False, tmpl)
     body1024, tab1024, frame1024 = gen_perm(True, tmpl)
+    for body, cols in ((body512, 8), (body1024, 16)):  # one VLDM of round constants per round
+        assert sum(ln.startswith("vldmia r3!") for ln in body) == ROUNDS[cols]
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
+    # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
+    assert 16 * len(tab512["P"]) == TABLE_BYTES[False]
+    assert 16 * len(tab1024["P"]) == 16 * len(tab1024["Q"]) == TABLE_BYTES[True]
     fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)
-    code = fns + tt_functions() + vp_lines
+    tt_lines, tt_tabs = tt_functions()
+    tables.update(tt_tabs)
+    code = fns + tt_lines + vp_lines
     for wide, body in ((False, body512), (True, body1024)):
         code += [".p2align 2", f"{BODY[wide]}:"] + body + ["bx lr"]
     data = []
@@ -1383,7 +1511,7 @@ def generate():
         for v in vals:
             data.append(".word " + ", ".join(f"0x{(v >> (32 * i)) & 0xFFFFFFFF:08x}" for i in range(4)))
     count = lambda body: sum(1 for ln in body if not ln.endswith(":"))
-    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1")) and "[r3]" not in ln)
+    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1", "vstmia", "vldmia")) and "r3" not in ln)
     head = [
         "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
         "@ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,",
@@ -1414,13 +1542,16 @@ def generate():
 
 
 def main():
+    if "--refine" in sys.argv:
+        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")))
+        return
     if "--search" in sys.argv:
         seeds = [int(x) for x in os.environ.get("NEON7_SEEDS", "1 2 3").split()]
         search(int(os.environ.get("NEON7_ITERS", "200000")), seeds)
         return
     lines, tables = generate()
     check(lines, tables, random.Random(7))
-    tt_check(lines, random.Random(8))
+    tt_check(lines, tables, random.Random(8))
     check(lines, tables, random.Random(9), "slicewise_groestl_neon7vp")
     text = "\n".join(lines) + "\n"
     if "--check" in sys.argv:

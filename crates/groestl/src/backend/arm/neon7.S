@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2646 instructions for 10 rounds (180 spills and reloads);
-@ P or Q 1024 body: 3699 instructions for 14 rounds (252 spills and reloads).
+@ P|Q 512 body: 2556 instructions for 10 rounds (120 spills and reloads);
+@ P or Q 1024 body: 3573 instructions for 14 rounds (168 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -62,6 +62,9 @@ slicewise_groestl_neon7bs_c512:
     vbit q3, q12, q10
     vbit q2, q13, q11
     vstmia sp, {d0-d7}
+    movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
+    movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
+.Lpc_c512: add r3, pc, r3
     cmp r2, #0
     beq .Lc512_done
 .Lc512_loop:
@@ -104,10 +107,8 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q5, q1
     vzip.8 q6, q2
     vzip.8 q7, q3
-    movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
-    movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
-.Lpc_c512: add r3, pc, r3
     bl .Lneon7_perm512
+    sub r3, r3, #1600
     vext.8 q0, q0, q0, #12
     vext.8 q1, q1, q1, #12
     vext.8 q2, q2, q2, #12
@@ -363,6 +364,9 @@ slicewise_groestl_neon7bs_c1024:
     vzip.8 q2, q6
     vzip.8 q3, q7
     vstmia sp, {d0-d15}
+    movw r3, #:lower16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
+    movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
+.Lpc_c1024p: add r3, pc, r3
     cmp r2, #0
     beq .Lc1024_done
 .Lc1024_loop:
@@ -426,8 +430,8 @@ slicewise_groestl_neon7bs_c1024:
     vzip.8 q1, q5
     vzip.8 q2, q6
     vzip.8 q3, q7
-    add r3, sp, #128
-    vstmia r3, {d0-d15}
+    add lr, sp, #128
+    vstmia lr, {d0-d15}
     vldmia sp, {d16-d31}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -437,9 +441,6 @@ slicewise_groestl_neon7bs_c1024:
     veor q5, q5, q13
     veor q6, q6, q14
     veor q7, q7, q15
-    movw r3, #:lower16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
-    movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_c1024p + 8))
-.Lpc_c1024p: add r3, pc, r3
     bl .Lneon7_perm1024
     vext.8 q0, q0, q0, #4
     vext.8 q1, q1, q1, #4
@@ -459,12 +460,10 @@ slicewise_groestl_neon7bs_c1024:
     veor q14, q14, q6
     veor q15, q15, q7
     vstmia sp, {d16-d31}
-    add r3, sp, #128
-    vldmia r3, {d0-d15}
-    movw r3, #:lower16:(.Lneon7_rc1024q - (.Lpc_c1024q + 8))
-    movt r3, #:upper16:(.Lneon7_rc1024q - (.Lpc_c1024q + 8))
-.Lpc_c1024q: add r3, pc, r3
+    add lr, sp, #128
+    vldmia lr, {d0-d15}
     bl .Lneon7_perm1024
+    sub r3, r3, #4480
     vext.8 q0, q0, q0, #4
     vext.8 q1, q1, q1, #4
     vext.8 q2, q2, q2, #4
@@ -726,7 +725,7 @@ slicewise_groestl_neon7bs_o1024:
 slicewise_groestl_neon7tt_c512:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #256
+    sub sp, sp, #128
     add r4, r3, #0
     add r5, r3, #2048
     add r6, r3, #4096
@@ -735,5321 +734,534 @@ slicewise_groestl_neon7tt_c512:
     add r9, r3, #10240
     add r10, r3, #12288
     add r11, r3, #14336
+    movw r3, #:lower16:(.Lneon7tt_rc512 - (.Lpc_ttc512 + 8))
+    movt r3, #:upper16:(.Lneon7tt_rc512 - (.Lpc_ttc512 + 8))
+.Lpc_ttc512: add r3, pc, r3
     cmp r2, #0
     beq .Ltt_c512_done
 .Ltt_c512_loop:
-    vld1.8 {d0-d3}, [r1]!
-    vld1.8 {d4-d7}, [r1]!
-    vrev64.8 q0, q0
-    vrev64.8 q1, q1
-    vrev64.8 q2, q2
-    vrev64.8 q3, q3
-    vldmia r0, {d8-d15}
-    veor q4, q4, q0
-    veor q5, q5, q1
-    veor q6, q6, q2
-    veor q7, q7, q3
-    mov r3, sp
-    vstmia r3!, {d8-d15}
-    vstmia r3, {d0-d7}
-    ldrb r12, [sp, #7]
-    add lr, r4, r12, lsl #3
+    vld1.8 {d24-d27}, [r1]!
+    vld1.8 {d28-d31}, [r1]!
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
+    vldmia r0, {d16-d23}
+    veor q8, q8, q12
+    veor q9, q9, q13
+    veor q10, q10, q14
+    veor q11, q11, q15
+    mov r12, #10
+.Ltt_c512:
+    vldmia r3!, {d0-d15}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
+    vstmia sp, {d16-d31}
+    ldrb lr, [sp, #7]
+    add lr, r4, lr, lsl #3
     vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #14]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #21]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #28]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #35]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #42]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #49]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #56]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #16
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #15]
+    add lr, r4, lr, lsl #3
     vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #22]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #29]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #36]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #43]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #50]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #57]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #0]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #32
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #23]
+    add lr, r4, lr, lsl #3
     vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #30]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #37]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #44]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #51]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #58]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #1]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #8]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #48
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #31]
+    add lr, r4, lr, lsl #3
     vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #38]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #45]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #52]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #59]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #2]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #9]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #16]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #64
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #39]
+    add lr, r4, lr, lsl #3
     vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #46]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #53]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #60]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #3]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #10]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #17]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #24]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #80
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #47]
+    add lr, r4, lr, lsl #3
     vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #54]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #61]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #4]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #11]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #18]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #25]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #32]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #96
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #55]
+    add lr, r4, lr, lsl #3
     vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #62]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #5]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #12]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #19]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #26]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #33]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #40]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #112
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #63]
+    add lr, r4, lr, lsl #3
     vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #6]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #13]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #20]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #27]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #34]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #41]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #48]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #79]
+    add lr, r4, lr, lsl #3
+    vldr d24, [lr]
+    ldrb lr, [sp, #94]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #109]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d24, d24, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #124]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #67]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #82]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #97]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #96
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #112]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #87]
+    add lr, r4, lr, lsl #3
+    vldr d25, [lr]
+    ldrb lr, [sp, #102]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #117]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d25, d25, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #68]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #75]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #90]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #105]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #112
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #120]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #95]
+    add lr, r4, lr, lsl #3
+    vldr d26, [lr]
+    ldrb lr, [sp, #110]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #125]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d26, d26, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #76]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #83]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #98]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #113]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d26, d26, d6
-    ldrb r12, [sp, #64]
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #64]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #103]
+    add lr, r4, lr, lsl #3
+    vldr d27, [lr]
+    ldrb lr, [sp, #118]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d27, d27, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #69]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d27, d27, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #84]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #91]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #106]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #121]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d27, d27, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #16
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #72]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #111]
+    add lr, r4, lr, lsl #3
+    vldr d28, [lr]
+    ldrb lr, [sp, #126]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d28, d28, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #77]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d28, d28, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #92]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #99]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #114]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d28, d28, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #65]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d28, d28, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #32
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #80]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #119]
+    add lr, r4, lr, lsl #3
+    vldr d29, [lr]
+    ldrb lr, [sp, #70]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d29, d29, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #85]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d29, d29, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #100]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #107]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #122]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d29, d29, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #73]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d29, d29, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #48
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #88]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #127]
+    add lr, r4, lr, lsl #3
+    vldr d30, [lr]
+    ldrb lr, [sp, #78]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d30, d30, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #93]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d30, d30, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #108]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #115]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d30, d30, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #66]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d30, d30, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #81]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d30, d30, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #64
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #96]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d30, d30, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #71]
+    add lr, r4, lr, lsl #3
+    vldr d31, [lr]
+    ldrb lr, [sp, #86]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d31, d31, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #101]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d31, d31, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #116]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #123]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d31, d31, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #74]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d31, d31, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #89]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d31, d31, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #80
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #104]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #1
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #17
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #33
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #49
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #65
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #81
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #97
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #113
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #97
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #113
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #1
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #17
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #33
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #49
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #65
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #81
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #2
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #18
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #34
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #50
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #66
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #82
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #98
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #114
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #98
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #114
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #2
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #18
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #34
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #50
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #66
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #82
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #3
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #19
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #35
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #51
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #67
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #83
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #99
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #115
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #99
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #115
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #3
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #19
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #35
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #51
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #67
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #83
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #4
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #20
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #36
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #52
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #68
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #84
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #100
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #116
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #100
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #116
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #4
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #20
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #36
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #52
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #68
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #84
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #5
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #21
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #37
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #53
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #69
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #85
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #101
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #117
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #101
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #117
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #5
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #21
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #37
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #53
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #69
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #85
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #6
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #22
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #38
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #54
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #70
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #86
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #102
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #118
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #102
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #118
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #6
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #22
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #38
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #54
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #70
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #86
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #7
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #23
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #39
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #55
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #71
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #87
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #103
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #119
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #103
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #119
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #7
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #23
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #39
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #55
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #71
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #87
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #8
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #24
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #40
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #56
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #72
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #88
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #104
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #120
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #104
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #120
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #8
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #24
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #40
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #56
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #72
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #88
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #9
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #25
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #41
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #57
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #73
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #89
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #105
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #121
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #105
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #121
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #9
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #25
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #41
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #57
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #73
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #89
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
+    subs r12, r12, #1
+    bne .Ltt_c512
+    sub r3, r3, #1280
     veor q8, q8, q12
     veor q9, q9, q13
     veor q10, q10, q14
@@ -6063,7 +1275,7 @@ slicewise_groestl_neon7tt_c512:
     subs r2, r2, #1
     bne .Ltt_c512_loop
 .Ltt_c512_done:
-    add sp, sp, #256
+    add sp, sp, #128
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_c512, .-slicewise_groestl_neon7tt_c512
@@ -6071,6 +1283,293 @@ slicewise_groestl_neon7tt_c512:
     .type slicewise_groestl_neon7tt_o512, %function
     .p2align 2
 slicewise_groestl_neon7tt_o512:
+    push {r4-r12, lr}
+    vpush {d8-d15}
+    sub sp, sp, #128
+    add r4, r3, #0
+    add r5, r3, #2048
+    add r6, r3, #4096
+    add r7, r3, #6144
+    add r8, r3, #8192
+    add r9, r3, #10240
+    add r10, r3, #12288
+    add r11, r3, #14336
+    movw r3, #:lower16:(.Lneon7tt_rc512p - (.Lpc_tto512 + 8))
+    movt r3, #:upper16:(.Lneon7tt_rc512p - (.Lpc_tto512 + 8))
+.Lpc_tto512: add r3, pc, r3
+    vldmia r0, {d16-d23}
+    mov r12, #10
+.Ltt_o512:
+    vldmia r3!, {d0-d7}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    vstmia sp, {d16-d23}
+    ldrb lr, [sp, #7]
+    add lr, r4, lr, lsl #3
+    vldr d16, [lr]
+    ldrb lr, [sp, #14]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d16, d16, d1
+    ldrb lr, [sp, #21]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d16, d16, d2
+    ldrb lr, [sp, #28]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d16, d16, d3
+    ldrb lr, [sp, #35]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d16, d16, d4
+    ldrb lr, [sp, #42]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d16, d16, d5
+    ldrb lr, [sp, #49]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d16, d16, d6
+    ldrb lr, [sp, #56]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d16, d16, d7
+    ldrb lr, [sp, #15]
+    add lr, r4, lr, lsl #3
+    vldr d17, [lr]
+    ldrb lr, [sp, #22]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d17, d17, d1
+    ldrb lr, [sp, #29]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d17, d17, d2
+    ldrb lr, [sp, #36]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d17, d17, d3
+    ldrb lr, [sp, #43]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d17, d17, d4
+    ldrb lr, [sp, #50]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d17, d17, d5
+    ldrb lr, [sp, #57]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d17, d17, d6
+    ldrb lr, [sp, #0]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d17, d17, d7
+    ldrb lr, [sp, #23]
+    add lr, r4, lr, lsl #3
+    vldr d18, [lr]
+    ldrb lr, [sp, #30]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d18, d18, d1
+    ldrb lr, [sp, #37]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d18, d18, d2
+    ldrb lr, [sp, #44]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d18, d18, d3
+    ldrb lr, [sp, #51]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d18, d18, d4
+    ldrb lr, [sp, #58]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d18, d18, d5
+    ldrb lr, [sp, #1]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d18, d18, d6
+    ldrb lr, [sp, #8]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d18, d18, d7
+    ldrb lr, [sp, #31]
+    add lr, r4, lr, lsl #3
+    vldr d19, [lr]
+    ldrb lr, [sp, #38]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d19, d19, d1
+    ldrb lr, [sp, #45]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d19, d19, d2
+    ldrb lr, [sp, #52]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d19, d19, d3
+    ldrb lr, [sp, #59]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d19, d19, d4
+    ldrb lr, [sp, #2]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d19, d19, d5
+    ldrb lr, [sp, #9]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d19, d19, d6
+    ldrb lr, [sp, #16]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d19, d19, d7
+    ldrb lr, [sp, #39]
+    add lr, r4, lr, lsl #3
+    vldr d20, [lr]
+    ldrb lr, [sp, #46]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d20, d20, d1
+    ldrb lr, [sp, #53]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d20, d20, d2
+    ldrb lr, [sp, #60]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d20, d20, d3
+    ldrb lr, [sp, #3]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d20, d20, d4
+    ldrb lr, [sp, #10]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d20, d20, d5
+    ldrb lr, [sp, #17]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d20, d20, d6
+    ldrb lr, [sp, #24]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d20, d20, d7
+    ldrb lr, [sp, #47]
+    add lr, r4, lr, lsl #3
+    vldr d21, [lr]
+    ldrb lr, [sp, #54]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d21, d21, d1
+    ldrb lr, [sp, #61]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d21, d21, d2
+    ldrb lr, [sp, #4]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d21, d21, d3
+    ldrb lr, [sp, #11]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d21, d21, d4
+    ldrb lr, [sp, #18]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d21, d21, d5
+    ldrb lr, [sp, #25]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d21, d21, d6
+    ldrb lr, [sp, #32]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d21, d21, d7
+    ldrb lr, [sp, #55]
+    add lr, r4, lr, lsl #3
+    vldr d22, [lr]
+    ldrb lr, [sp, #62]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d22, d22, d1
+    ldrb lr, [sp, #5]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d22, d22, d2
+    ldrb lr, [sp, #12]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d22, d22, d3
+    ldrb lr, [sp, #19]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d22, d22, d4
+    ldrb lr, [sp, #26]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d22, d22, d5
+    ldrb lr, [sp, #33]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d22, d22, d6
+    ldrb lr, [sp, #40]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d22, d22, d7
+    ldrb lr, [sp, #63]
+    add lr, r4, lr, lsl #3
+    vldr d23, [lr]
+    ldrb lr, [sp, #6]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
+    veor d23, d23, d1
+    ldrb lr, [sp, #13]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
+    veor d23, d23, d2
+    ldrb lr, [sp, #20]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
+    veor d23, d23, d3
+    ldrb lr, [sp, #27]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
+    veor d23, d23, d4
+    ldrb lr, [sp, #34]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
+    veor d23, d23, d5
+    ldrb lr, [sp, #41]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
+    veor d23, d23, d6
+    ldrb lr, [sp, #48]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
+    veor d23, d23, d7
+    subs r12, r12, #1
+    bne .Ltt_o512
+    vldmia r0, {d0-d7}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    vstmia r0, {d16-d23}
+    add sp, sp, #128
+    vpop {d8-d15}
+    pop {r4-r12, pc}
+    .size slicewise_groestl_neon7tt_o512, .-slicewise_groestl_neon7tt_o512
+    .globl slicewise_groestl_neon7tt_c1024
+    .type slicewise_groestl_neon7tt_c1024, %function
+    .p2align 2
+slicewise_groestl_neon7tt_c1024:
     push {r4-r12, lr}
     vpush {d8-d15}
     sub sp, sp, #256
@@ -6082,2612 +1581,9 @@ slicewise_groestl_neon7tt_o512:
     add r9, r3, #10240
     add r10, r3, #12288
     add r11, r3, #14336
-    vldmia r0, {d0-d7}
-    vstmia sp, {d0-d7}
-    ldrb r12, [sp, #7]
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #16
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #32
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #48
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #64
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #80
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #96
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #112
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #1
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #17
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #33
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #49
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #65
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #81
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #97
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #113
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #2
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #18
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #34
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #50
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #66
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #82
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #98
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #114
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #3
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #19
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #35
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #51
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #67
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #83
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #99
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #115
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #4
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #20
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #36
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #52
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #68
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #84
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #100
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #116
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #5
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #21
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #37
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #53
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #69
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #85
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #101
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #117
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #6
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #22
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #38
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #54
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #70
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #86
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #102
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #118
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #7
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #23
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #39
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #55
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #71
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #87
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #103
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #119
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #8
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #24
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #40
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #56
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #72
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #88
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #104
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #120
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d23}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #9
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #25
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #41
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #57
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #73
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #89
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #105
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #121
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d23}
-    vldmia r0, {d0-d7}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    vstmia r0, {d16-d23}
-    add sp, sp, #256
-    vpop {d8-d15}
-    pop {r4-r12, pc}
-    .size slicewise_groestl_neon7tt_o512, .-slicewise_groestl_neon7tt_o512
-    .globl slicewise_groestl_neon7tt_c1024
-    .type slicewise_groestl_neon7tt_c1024, %function
-    .p2align 2
-slicewise_groestl_neon7tt_c1024:
-    push {r4-r12, lr}
-    vpush {d8-d15}
-    sub sp, sp, #384
-    add r4, r3, #0
-    add r5, r3, #2048
-    add r6, r3, #4096
-    add r7, r3, #6144
-    add r8, r3, #8192
-    add r9, r3, #10240
-    add r10, r3, #12288
-    add r11, r3, #14336
+    movw r3, #:lower16:(.Lneon7tt_rc1024 - (.Lpc_ttc1024 + 8))
+    movt r3, #:upper16:(.Lneon7tt_rc1024 - (.Lpc_ttc1024 + 8))
+.Lpc_ttc1024: add r3, pc, r3
     cmp r2, #0
     beq .Ltt_c1024_done
 .Ltt_c1024_loop:
@@ -8703,6 +1599,8 @@ slicewise_groestl_neon7tt_c1024:
     vrev64.8 q5, q5
     vrev64.8 q6, q6
     vrev64.8 q7, q7
+    add lr, sp, #128
+    vstmia lr, {d0-d15}
     vldmia r0, {d16-d31}
     veor q8, q8, q0
     veor q9, q9, q1
@@ -8712,7204 +1610,516 @@ slicewise_groestl_neon7tt_c1024:
     veor q13, q13, q5
     veor q14, q14, q6
     veor q15, q15, q7
+    mov r12, #14
+.Ltt_c1024p:
+    vldmia r3!, {d0-d15}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
     vstmia sp, {d16-d31}
-    add r3, sp, #256
-    vstmia r3, {d0-d15}
-    ldrb r12, [sp, #7]
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #7]
+    add lr, r4, lr, lsl #3
     vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #14]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #21]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #28]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #35]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #42]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #49]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #88]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #16
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #15]
+    add lr, r4, lr, lsl #3
     vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #22]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #29]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #36]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #43]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #50]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #57]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #96]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #32
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #23]
+    add lr, r4, lr, lsl #3
     vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #30]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #37]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #44]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #51]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #58]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #65]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #104]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #48
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #31]
+    add lr, r4, lr, lsl #3
     vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #38]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #45]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #52]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #59]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #66]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #73]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #112]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #64
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #39]
+    add lr, r4, lr, lsl #3
     vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #46]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #53]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #60]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #67]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #74]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #81]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #120]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #80
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #47]
+    add lr, r4, lr, lsl #3
     vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #54]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #61]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #68]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #75]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #82]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #89]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #0]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #96
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #55]
+    add lr, r4, lr, lsl #3
     vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #62]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #69]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #76]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #83]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #90]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #97]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #8]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #112
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #63]
+    add lr, r4, lr, lsl #3
     vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #70]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #77]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #84]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #91]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #98]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #105]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #16]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #128
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #71]
+    add lr, r4, lr, lsl #3
     vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #78]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #85]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #92]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #99]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #106]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #113]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #24]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #144
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #79]
+    add lr, r4, lr, lsl #3
     vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #86]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #93]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #100]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #107]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #114]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #121]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #32]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #160
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #87]
+    add lr, r4, lr, lsl #3
     vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #94]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #101]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #108]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #115]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #122]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #1]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #40]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #176
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #95]
+    add lr, r4, lr, lsl #3
     vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #102]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #109]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #116]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #123]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #2]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #9]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #48]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #192
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #103]
+    add lr, r4, lr, lsl #3
     vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #110]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #117]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #124]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #3]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #10]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #17]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #56]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #208
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #111]
+    add lr, r4, lr, lsl #3
     vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #118]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #125]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #4]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #11]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #18]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #25]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #64]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #224
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #119]
+    add lr, r4, lr, lsl #3
     vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #126]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #5]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #12]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #19]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #26]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #33]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #72]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #240
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #127]
+    add lr, r4, lr, lsl #3
     vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #6]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #13]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #20]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #27]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #34]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #41]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #80]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #1
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #17
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #33
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #49
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #65
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #81
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #97
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #113
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #129
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #145
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #161
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #177
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #193
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #209
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #225
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #241
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #2
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #18
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #34
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #50
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #66
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #82
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #98
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #114
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #130
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #146
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #162
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #178
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #194
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #210
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #226
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #242
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #3
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #19
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #35
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #51
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #67
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #83
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #99
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #115
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #131
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #147
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #163
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #179
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #195
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #211
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #227
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #243
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #4
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #20
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #36
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #52
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #68
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #84
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #100
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #116
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #132
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #148
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #164
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #180
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #196
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #212
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #228
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #244
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #5
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #21
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #37
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #53
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #69
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #85
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #101
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #117
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #133
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #149
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #165
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #181
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #197
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #213
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #229
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #245
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #6
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #22
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #38
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #54
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #70
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #86
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #102
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #118
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #134
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #150
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #166
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #182
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #198
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #214
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #230
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #246
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #7
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #23
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #39
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #55
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #71
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #87
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #103
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #119
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #135
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #151
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #167
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #183
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #199
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #215
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #231
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #247
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #8
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #24
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #40
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #56
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #72
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #88
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #104
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #120
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #136
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #152
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #168
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #184
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #200
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #216
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #232
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #248
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #9
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #25
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #41
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #57
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #73
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #89
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #105
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #121
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #137
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #153
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #169
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #185
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #201
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #217
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #233
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #249
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #10
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #26
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #42
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #58
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #74
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #90
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #106
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #122
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #138
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #154
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #170
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #186
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #202
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #218
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #234
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #250
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #11
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #27
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #43
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #59
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #75
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #91
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #107
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #123
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #139
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #155
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #171
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #187
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #203
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #219
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #235
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #251
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #12
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #28
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #44
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #60
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #76
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #92
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #108
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #124
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #140
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #156
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #172
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #188
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #204
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #220
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #236
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #252
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #13
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #29
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #45
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #61
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #77
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #93
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #109
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #125
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #141
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #157
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #173
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #189
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #205
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #221
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #237
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #253
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
+    subs r12, r12, #1
+    bne .Ltt_c1024p
     vldmia r0, {d0-d15}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -15920,7425 +2130,518 @@ slicewise_groestl_neon7tt_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     vstmia r0, {d0-d15}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #271]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #286]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    add lr, sp, #128
+    vldmia lr, {d16-d31}
+    mov r12, #14
+.Ltt_c1024q:
+    vldmia r3!, {d0-d15}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
+    vstmia sp, {d16-d31}
+    ldrb lr, [sp, #15]
+    add lr, r4, lr, lsl #3
+    vldr d16, [lr]
+    ldrb lr, [sp, #30]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d16, d16, d1
-    ldrb r12, [sp, #301]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #45]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d16, d16, d2
-    ldrb r12, [sp, #348]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #92]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d16, d16, d3
-    ldrb r12, [sp, #259]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #3]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d16, d16, d4
-    ldrb r12, [sp, #274]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #18]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d16, d16, d5
-    ldrb r12, [sp, #289]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #33]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d16, d16, d6
-    ldrb r12, [sp, #304]
-    eor r12, r12, #96
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #48]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d16, d16, d7
-    ldrb r12, [sp, #279]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #294]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #23]
+    add lr, r4, lr, lsl #3
+    vldr d17, [lr]
+    ldrb lr, [sp, #38]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d17, d17, d1
-    ldrb r12, [sp, #309]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #53]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d17, d17, d2
-    ldrb r12, [sp, #356]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #100]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d17, d17, d3
-    ldrb r12, [sp, #267]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #11]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d17, d17, d4
-    ldrb r12, [sp, #282]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #26]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d17, d17, d5
-    ldrb r12, [sp, #297]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #41]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d17, d17, d6
-    ldrb r12, [sp, #312]
-    eor r12, r12, #112
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #56]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d17, d17, d7
-    ldrb r12, [sp, #287]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #302]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #31]
+    add lr, r4, lr, lsl #3
+    vldr d18, [lr]
+    ldrb lr, [sp, #46]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d18, d18, d1
-    ldrb r12, [sp, #317]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #61]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d18, d18, d2
-    ldrb r12, [sp, #364]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #108]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d18, d18, d3
-    ldrb r12, [sp, #275]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #19]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d18, d18, d4
-    ldrb r12, [sp, #290]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #34]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d18, d18, d5
-    ldrb r12, [sp, #305]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #49]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d18, d18, d6
-    ldrb r12, [sp, #320]
-    eor r12, r12, #128
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #64]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d18, d18, d7
-    ldrb r12, [sp, #295]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #310]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #39]
+    add lr, r4, lr, lsl #3
+    vldr d19, [lr]
+    ldrb lr, [sp, #54]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d19, d19, d1
-    ldrb r12, [sp, #325]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #69]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d19, d19, d2
-    ldrb r12, [sp, #372]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #116]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d19, d19, d3
-    ldrb r12, [sp, #283]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #27]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d19, d19, d4
-    ldrb r12, [sp, #298]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #42]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d19, d19, d5
-    ldrb r12, [sp, #313]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #57]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d19, d19, d6
-    ldrb r12, [sp, #328]
-    eor r12, r12, #144
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #72]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d19, d19, d7
-    ldrb r12, [sp, #303]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #318]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #47]
+    add lr, r4, lr, lsl #3
+    vldr d20, [lr]
+    ldrb lr, [sp, #62]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d20, d20, d1
-    ldrb r12, [sp, #333]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #77]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d20, d20, d2
-    ldrb r12, [sp, #380]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #124]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d20, d20, d3
-    ldrb r12, [sp, #291]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #35]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d20, d20, d4
-    ldrb r12, [sp, #306]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #50]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d20, d20, d5
-    ldrb r12, [sp, #321]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #65]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d20, d20, d6
-    ldrb r12, [sp, #336]
-    eor r12, r12, #160
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #80]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d20, d20, d7
-    ldrb r12, [sp, #311]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #326]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #55]
+    add lr, r4, lr, lsl #3
+    vldr d21, [lr]
+    ldrb lr, [sp, #70]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d21, d21, d1
-    ldrb r12, [sp, #341]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #85]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d21, d21, d2
-    ldrb r12, [sp, #260]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #4]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d21, d21, d3
-    ldrb r12, [sp, #299]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #43]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d21, d21, d4
-    ldrb r12, [sp, #314]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #58]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d21, d21, d5
-    ldrb r12, [sp, #329]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #73]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d21, d21, d6
-    ldrb r12, [sp, #344]
-    eor r12, r12, #176
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #88]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d21, d21, d7
-    ldrb r12, [sp, #319]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #334]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #63]
+    add lr, r4, lr, lsl #3
+    vldr d22, [lr]
+    ldrb lr, [sp, #78]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d22, d22, d1
-    ldrb r12, [sp, #349]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #93]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d22, d22, d2
-    ldrb r12, [sp, #268]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #12]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d22, d22, d3
-    ldrb r12, [sp, #307]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #51]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d22, d22, d4
-    ldrb r12, [sp, #322]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #66]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d22, d22, d5
-    ldrb r12, [sp, #337]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #81]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d22, d22, d6
-    ldrb r12, [sp, #352]
-    eor r12, r12, #192
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #96]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d22, d22, d7
-    ldrb r12, [sp, #327]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #342]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #71]
+    add lr, r4, lr, lsl #3
+    vldr d23, [lr]
+    ldrb lr, [sp, #86]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d23, d23, d1
-    ldrb r12, [sp, #357]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #101]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d23, d23, d2
-    ldrb r12, [sp, #276]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #20]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d23, d23, d3
-    ldrb r12, [sp, #315]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #59]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d23, d23, d4
-    ldrb r12, [sp, #330]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #74]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d23, d23, d5
-    ldrb r12, [sp, #345]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #89]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d23, d23, d6
-    ldrb r12, [sp, #360]
-    eor r12, r12, #208
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #104]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d23, d23, d7
-    ldrb r12, [sp, #335]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #350]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #79]
+    add lr, r4, lr, lsl #3
+    vldr d24, [lr]
+    ldrb lr, [sp, #94]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d24, d24, d1
-    ldrb r12, [sp, #365]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #109]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d24, d24, d2
-    ldrb r12, [sp, #284]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #28]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d24, d24, d3
-    ldrb r12, [sp, #323]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #67]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d24, d24, d4
-    ldrb r12, [sp, #338]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #82]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d24, d24, d5
-    ldrb r12, [sp, #353]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #97]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d24, d24, d6
-    ldrb r12, [sp, #368]
-    eor r12, r12, #224
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #112]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d24, d24, d7
-    ldrb r12, [sp, #343]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #358]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #87]
+    add lr, r4, lr, lsl #3
+    vldr d25, [lr]
+    ldrb lr, [sp, #102]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d25, d25, d1
-    ldrb r12, [sp, #373]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #117]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d25, d25, d2
-    ldrb r12, [sp, #292]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #36]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d25, d25, d3
-    ldrb r12, [sp, #331]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #75]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d25, d25, d4
-    ldrb r12, [sp, #346]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #90]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d25, d25, d5
-    ldrb r12, [sp, #361]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #105]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d25, d25, d6
-    ldrb r12, [sp, #376]
-    eor r12, r12, #240
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #120]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d25, d25, d7
-    ldrb r12, [sp, #351]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #366]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #95]
+    add lr, r4, lr, lsl #3
+    vldr d26, [lr]
+    ldrb lr, [sp, #110]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d26, d26, d1
-    ldrb r12, [sp, #381]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #125]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d26, d26, d2
-    ldrb r12, [sp, #300]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #44]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d26, d26, d3
-    ldrb r12, [sp, #339]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #83]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d26, d26, d4
-    ldrb r12, [sp, #354]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #98]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d26, d26, d5
-    ldrb r12, [sp, #369]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #113]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d26, d26, d6
-    ldrb r12, [sp, #256]
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #0]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d26, d26, d7
-    ldrb r12, [sp, #359]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #374]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #103]
+    add lr, r4, lr, lsl #3
+    vldr d27, [lr]
+    ldrb lr, [sp, #118]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d27, d27, d1
-    ldrb r12, [sp, #261]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #5]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d27, d27, d2
-    ldrb r12, [sp, #308]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #52]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d27, d27, d3
-    ldrb r12, [sp, #347]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #91]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d27, d27, d4
-    ldrb r12, [sp, #362]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #106]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d27, d27, d5
-    ldrb r12, [sp, #377]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #121]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d27, d27, d6
-    ldrb r12, [sp, #264]
-    eor r12, r12, #16
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #8]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d27, d27, d7
-    ldrb r12, [sp, #367]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #382]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #111]
+    add lr, r4, lr, lsl #3
+    vldr d28, [lr]
+    ldrb lr, [sp, #126]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d28, d28, d1
-    ldrb r12, [sp, #269]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #13]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d28, d28, d2
-    ldrb r12, [sp, #316]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #60]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d28, d28, d3
-    ldrb r12, [sp, #355]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #99]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d28, d28, d4
-    ldrb r12, [sp, #370]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #114]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d28, d28, d5
-    ldrb r12, [sp, #257]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #1]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d28, d28, d6
-    ldrb r12, [sp, #272]
-    eor r12, r12, #32
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #16]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d28, d28, d7
-    ldrb r12, [sp, #375]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #262]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #119]
+    add lr, r4, lr, lsl #3
+    vldr d29, [lr]
+    ldrb lr, [sp, #6]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d29, d29, d1
-    ldrb r12, [sp, #277]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #21]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d29, d29, d2
-    ldrb r12, [sp, #324]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #68]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d29, d29, d3
-    ldrb r12, [sp, #363]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #107]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d29, d29, d4
-    ldrb r12, [sp, #378]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #122]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d29, d29, d5
-    ldrb r12, [sp, #265]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #9]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d29, d29, d6
-    ldrb r12, [sp, #280]
-    eor r12, r12, #48
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #24]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d29, d29, d7
-    ldrb r12, [sp, #383]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #270]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #127]
+    add lr, r4, lr, lsl #3
+    vldr d30, [lr]
+    ldrb lr, [sp, #14]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d30, d30, d1
-    ldrb r12, [sp, #285]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #29]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d30, d30, d2
-    ldrb r12, [sp, #332]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #76]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d30, d30, d3
-    ldrb r12, [sp, #371]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #115]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d30, d30, d4
-    ldrb r12, [sp, #258]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #2]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d30, d30, d5
-    ldrb r12, [sp, #273]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #17]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d30, d30, d6
-    ldrb r12, [sp, #288]
-    eor r12, r12, #64
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #32]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d30, d30, d7
-    ldrb r12, [sp, #263]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #278]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
+    ldrb lr, [sp, #7]
+    add lr, r4, lr, lsl #3
+    vldr d31, [lr]
+    ldrb lr, [sp, #22]
+    add lr, r5, lr, lsl #3
+    vldr d1, [lr]
     veor d31, d31, d1
-    ldrb r12, [sp, #293]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
+    ldrb lr, [sp, #37]
+    add lr, r6, lr, lsl #3
+    vldr d2, [lr]
     veor d31, d31, d2
-    ldrb r12, [sp, #340]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
+    ldrb lr, [sp, #84]
+    add lr, r7, lr, lsl #3
+    vldr d3, [lr]
     veor d31, d31, d3
-    ldrb r12, [sp, #379]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
+    ldrb lr, [sp, #123]
+    add lr, r8, lr, lsl #3
+    vldr d4, [lr]
     veor d31, d31, d4
-    ldrb r12, [sp, #266]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
+    ldrb lr, [sp, #10]
+    add lr, r9, lr, lsl #3
+    vldr d5, [lr]
     veor d31, d31, d5
-    ldrb r12, [sp, #281]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
+    ldrb lr, [sp, #25]
+    add lr, r10, lr, lsl #3
+    vldr d6, [lr]
     veor d31, d31, d6
-    ldrb r12, [sp, #296]
-    eor r12, r12, #80
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
+    ldrb lr, [sp, #40]
+    add lr, r11, lr, lsl #3
+    vldr d7, [lr]
     veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #97
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #113
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #129
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #145
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #161
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #177
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #193
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #209
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #225
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #241
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #1
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #17
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #33
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #49
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #65
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #81
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #98
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #114
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #130
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #146
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #162
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #178
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #194
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #210
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #226
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #242
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #2
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #18
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #34
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #50
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #66
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #82
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #99
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #115
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #131
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #147
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #163
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #179
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #195
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #211
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #227
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #243
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #3
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #19
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #35
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #51
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #67
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #83
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #100
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #116
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #132
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #148
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #164
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #180
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #196
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #212
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #228
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #244
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #4
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #20
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #36
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #52
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #68
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #84
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #101
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #117
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #133
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #149
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #165
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #181
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #197
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #213
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #229
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #245
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #5
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #21
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #37
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #53
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #69
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #85
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #102
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #118
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #134
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #150
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #166
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #182
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #198
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #214
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #230
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #246
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #6
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #22
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #38
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #54
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #70
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #86
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #103
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #119
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #135
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #151
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #167
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #183
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #199
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #215
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #231
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #247
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #7
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #23
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #39
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #55
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #71
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #87
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #104
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #120
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #136
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #152
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #168
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #184
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #200
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #216
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #232
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #248
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #8
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #24
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #40
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #56
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #72
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #88
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #105
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #121
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #137
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #153
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #169
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #185
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #201
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #217
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #233
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #249
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #9
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #25
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #41
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #57
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #73
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #89
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #106
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #122
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #138
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #154
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #170
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #186
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #202
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #218
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #234
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #250
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #10
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #26
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #42
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #58
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #74
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #90
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #107
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #123
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #139
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #155
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #171
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #187
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #203
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #219
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #235
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #251
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #11
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #27
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #43
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #59
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #75
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #91
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #143]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #158]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #173]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #220]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #131]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #146]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #161]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #176]
-    eor r12, r12, #108
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #151]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #166]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #181]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #228]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #139]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #154]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #169]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #184]
-    eor r12, r12, #124
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #159]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #174]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #189]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #236]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #147]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #162]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #177]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #192]
-    eor r12, r12, #140
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #167]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #182]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #197]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #244]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #155]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #170]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #185]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #200]
-    eor r12, r12, #156
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #175]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #190]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #205]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #252]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #163]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #178]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #193]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #208]
-    eor r12, r12, #172
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #183]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #198]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #213]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #132]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #171]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #186]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #201]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #216]
-    eor r12, r12, #188
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #191]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #206]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #221]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #140]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #179]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #194]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #209]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #224]
-    eor r12, r12, #204
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #199]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #214]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #229]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #148]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #187]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #202]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #217]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #232]
-    eor r12, r12, #220
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #207]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #222]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #237]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #156]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #195]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #210]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #225]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #240]
-    eor r12, r12, #236
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #215]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #230]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #245]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #164]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #203]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #218]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #233]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #248]
-    eor r12, r12, #252
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #223]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #238]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #253]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #172]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #211]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #226]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #241]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #128]
-    eor r12, r12, #12
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #231]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #246]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #133]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #180]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #219]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #234]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #249]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #136]
-    eor r12, r12, #28
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #239]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #254]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #141]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #188]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #227]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #242]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #129]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #144]
-    eor r12, r12, #44
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #247]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #134]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #149]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #196]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #235]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #250]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #137]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #152]
-    eor r12, r12, #60
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #255]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #142]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #157]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #204]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #243]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #130]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #145]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #160]
-    eor r12, r12, #76
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #135]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #150]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #165]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #212]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #251]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #138]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #153]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #168]
-    eor r12, r12, #92
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    add r4, r4, #2048
-    add r5, r5, #2048
-    add r6, r6, #2048
-    add r7, r7, #2048
-    add r8, r8, #2048
-    add r9, r9, #2048
-    add r10, r10, #2048
-    add r11, r11, #2048
-    ldrb r12, [sp, #15]
-    sub lr, r4, r12, lsl #3
-    vldr d16, [lr, #-8]
-    ldrb r12, [sp, #30]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d16, d16, d1
-    ldrb r12, [sp, #45]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d16, d16, d2
-    ldrb r12, [sp, #92]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d16, d16, d3
-    ldrb r12, [sp, #3]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d16, d16, d4
-    ldrb r12, [sp, #18]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d16, d16, d5
-    ldrb r12, [sp, #33]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d16, d16, d6
-    ldrb r12, [sp, #48]
-    eor r12, r12, #109
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d16, d16, d7
-    ldrb r12, [sp, #23]
-    sub lr, r4, r12, lsl #3
-    vldr d17, [lr, #-8]
-    ldrb r12, [sp, #38]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d17, d17, d1
-    ldrb r12, [sp, #53]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d17, d17, d2
-    ldrb r12, [sp, #100]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d17, d17, d3
-    ldrb r12, [sp, #11]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d17, d17, d4
-    ldrb r12, [sp, #26]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d17, d17, d5
-    ldrb r12, [sp, #41]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d17, d17, d6
-    ldrb r12, [sp, #56]
-    eor r12, r12, #125
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d17, d17, d7
-    ldrb r12, [sp, #31]
-    sub lr, r4, r12, lsl #3
-    vldr d18, [lr, #-8]
-    ldrb r12, [sp, #46]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d18, d18, d1
-    ldrb r12, [sp, #61]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d18, d18, d2
-    ldrb r12, [sp, #108]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d18, d18, d3
-    ldrb r12, [sp, #19]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d18, d18, d4
-    ldrb r12, [sp, #34]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d18, d18, d5
-    ldrb r12, [sp, #49]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d18, d18, d6
-    ldrb r12, [sp, #64]
-    eor r12, r12, #141
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d18, d18, d7
-    ldrb r12, [sp, #39]
-    sub lr, r4, r12, lsl #3
-    vldr d19, [lr, #-8]
-    ldrb r12, [sp, #54]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d19, d19, d1
-    ldrb r12, [sp, #69]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d19, d19, d2
-    ldrb r12, [sp, #116]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d19, d19, d3
-    ldrb r12, [sp, #27]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d19, d19, d4
-    ldrb r12, [sp, #42]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d19, d19, d5
-    ldrb r12, [sp, #57]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d19, d19, d6
-    ldrb r12, [sp, #72]
-    eor r12, r12, #157
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d19, d19, d7
-    ldrb r12, [sp, #47]
-    sub lr, r4, r12, lsl #3
-    vldr d20, [lr, #-8]
-    ldrb r12, [sp, #62]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d20, d20, d1
-    ldrb r12, [sp, #77]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d20, d20, d2
-    ldrb r12, [sp, #124]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d20, d20, d3
-    ldrb r12, [sp, #35]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d20, d20, d4
-    ldrb r12, [sp, #50]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d20, d20, d5
-    ldrb r12, [sp, #65]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d20, d20, d6
-    ldrb r12, [sp, #80]
-    eor r12, r12, #173
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d20, d20, d7
-    ldrb r12, [sp, #55]
-    sub lr, r4, r12, lsl #3
-    vldr d21, [lr, #-8]
-    ldrb r12, [sp, #70]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d21, d21, d1
-    ldrb r12, [sp, #85]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d21, d21, d2
-    ldrb r12, [sp, #4]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d21, d21, d3
-    ldrb r12, [sp, #43]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d21, d21, d4
-    ldrb r12, [sp, #58]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d21, d21, d5
-    ldrb r12, [sp, #73]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d21, d21, d6
-    ldrb r12, [sp, #88]
-    eor r12, r12, #189
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d21, d21, d7
-    ldrb r12, [sp, #63]
-    sub lr, r4, r12, lsl #3
-    vldr d22, [lr, #-8]
-    ldrb r12, [sp, #78]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d22, d22, d1
-    ldrb r12, [sp, #93]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d22, d22, d2
-    ldrb r12, [sp, #12]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d22, d22, d3
-    ldrb r12, [sp, #51]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d22, d22, d4
-    ldrb r12, [sp, #66]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d22, d22, d5
-    ldrb r12, [sp, #81]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d22, d22, d6
-    ldrb r12, [sp, #96]
-    eor r12, r12, #205
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d22, d22, d7
-    ldrb r12, [sp, #71]
-    sub lr, r4, r12, lsl #3
-    vldr d23, [lr, #-8]
-    ldrb r12, [sp, #86]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d23, d23, d1
-    ldrb r12, [sp, #101]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d23, d23, d2
-    ldrb r12, [sp, #20]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d23, d23, d3
-    ldrb r12, [sp, #59]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d23, d23, d4
-    ldrb r12, [sp, #74]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d23, d23, d5
-    ldrb r12, [sp, #89]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d23, d23, d6
-    ldrb r12, [sp, #104]
-    eor r12, r12, #221
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d23, d23, d7
-    ldrb r12, [sp, #79]
-    sub lr, r4, r12, lsl #3
-    vldr d24, [lr, #-8]
-    ldrb r12, [sp, #94]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d24, d24, d1
-    ldrb r12, [sp, #109]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d24, d24, d2
-    ldrb r12, [sp, #28]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d24, d24, d3
-    ldrb r12, [sp, #67]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d24, d24, d4
-    ldrb r12, [sp, #82]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d24, d24, d5
-    ldrb r12, [sp, #97]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d24, d24, d6
-    ldrb r12, [sp, #112]
-    eor r12, r12, #237
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d24, d24, d7
-    ldrb r12, [sp, #87]
-    sub lr, r4, r12, lsl #3
-    vldr d25, [lr, #-8]
-    ldrb r12, [sp, #102]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d25, d25, d1
-    ldrb r12, [sp, #117]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d25, d25, d2
-    ldrb r12, [sp, #36]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d25, d25, d3
-    ldrb r12, [sp, #75]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d25, d25, d4
-    ldrb r12, [sp, #90]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d25, d25, d5
-    ldrb r12, [sp, #105]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d25, d25, d6
-    ldrb r12, [sp, #120]
-    eor r12, r12, #253
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d25, d25, d7
-    ldrb r12, [sp, #95]
-    sub lr, r4, r12, lsl #3
-    vldr d26, [lr, #-8]
-    ldrb r12, [sp, #110]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d26, d26, d1
-    ldrb r12, [sp, #125]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d26, d26, d2
-    ldrb r12, [sp, #44]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d26, d26, d3
-    ldrb r12, [sp, #83]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d26, d26, d4
-    ldrb r12, [sp, #98]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d26, d26, d5
-    ldrb r12, [sp, #113]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d26, d26, d6
-    ldrb r12, [sp, #0]
-    eor r12, r12, #13
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d26, d26, d7
-    ldrb r12, [sp, #103]
-    sub lr, r4, r12, lsl #3
-    vldr d27, [lr, #-8]
-    ldrb r12, [sp, #118]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d27, d27, d1
-    ldrb r12, [sp, #5]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d27, d27, d2
-    ldrb r12, [sp, #52]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d27, d27, d3
-    ldrb r12, [sp, #91]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d27, d27, d4
-    ldrb r12, [sp, #106]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d27, d27, d5
-    ldrb r12, [sp, #121]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d27, d27, d6
-    ldrb r12, [sp, #8]
-    eor r12, r12, #29
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d27, d27, d7
-    ldrb r12, [sp, #111]
-    sub lr, r4, r12, lsl #3
-    vldr d28, [lr, #-8]
-    ldrb r12, [sp, #126]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d28, d28, d1
-    ldrb r12, [sp, #13]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d28, d28, d2
-    ldrb r12, [sp, #60]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d28, d28, d3
-    ldrb r12, [sp, #99]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d28, d28, d4
-    ldrb r12, [sp, #114]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d28, d28, d5
-    ldrb r12, [sp, #1]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d28, d28, d6
-    ldrb r12, [sp, #16]
-    eor r12, r12, #45
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d28, d28, d7
-    ldrb r12, [sp, #119]
-    sub lr, r4, r12, lsl #3
-    vldr d29, [lr, #-8]
-    ldrb r12, [sp, #6]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d29, d29, d1
-    ldrb r12, [sp, #21]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d29, d29, d2
-    ldrb r12, [sp, #68]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d29, d29, d3
-    ldrb r12, [sp, #107]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d29, d29, d4
-    ldrb r12, [sp, #122]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d29, d29, d5
-    ldrb r12, [sp, #9]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d29, d29, d6
-    ldrb r12, [sp, #24]
-    eor r12, r12, #61
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d29, d29, d7
-    ldrb r12, [sp, #127]
-    sub lr, r4, r12, lsl #3
-    vldr d30, [lr, #-8]
-    ldrb r12, [sp, #14]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d30, d30, d1
-    ldrb r12, [sp, #29]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d30, d30, d2
-    ldrb r12, [sp, #76]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d30, d30, d3
-    ldrb r12, [sp, #115]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d30, d30, d4
-    ldrb r12, [sp, #2]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d30, d30, d5
-    ldrb r12, [sp, #17]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d30, d30, d6
-    ldrb r12, [sp, #32]
-    eor r12, r12, #77
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d30, d30, d7
-    ldrb r12, [sp, #7]
-    sub lr, r4, r12, lsl #3
-    vldr d31, [lr, #-8]
-    ldrb r12, [sp, #22]
-    sub lr, r5, r12, lsl #3
-    vldr d1, [lr, #-8]
-    veor d31, d31, d1
-    ldrb r12, [sp, #37]
-    sub lr, r6, r12, lsl #3
-    vldr d2, [lr, #-8]
-    veor d31, d31, d2
-    ldrb r12, [sp, #84]
-    sub lr, r7, r12, lsl #3
-    vldr d3, [lr, #-8]
-    veor d31, d31, d3
-    ldrb r12, [sp, #123]
-    sub lr, r8, r12, lsl #3
-    vldr d4, [lr, #-8]
-    veor d31, d31, d4
-    ldrb r12, [sp, #10]
-    sub lr, r9, r12, lsl #3
-    vldr d5, [lr, #-8]
-    veor d31, d31, d5
-    ldrb r12, [sp, #25]
-    sub lr, r10, r12, lsl #3
-    vldr d6, [lr, #-8]
-    veor d31, d31, d6
-    ldrb r12, [sp, #40]
-    eor r12, r12, #93
-    sub lr, r11, r12, lsl #3
-    vldr d7, [lr, #-8]
-    veor d31, d31, d7
-    sub r4, r4, #2048
-    sub r5, r5, #2048
-    sub r6, r6, #2048
-    sub r7, r7, #2048
-    sub r8, r8, #2048
-    sub r9, r9, #2048
-    sub r10, r10, #2048
-    sub r11, r11, #2048
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
+    subs r12, r12, #1
+    bne .Ltt_c1024q
     vldmia r0, {d0-d15}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -23349,10 +2652,11 @@ slicewise_groestl_neon7tt_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     vstmia r0, {d0-d15}
+    sub r3, r3, #3584
     subs r2, r2, #1
     bne .Ltt_c1024_loop
 .Ltt_c1024_done:
-    add sp, sp, #384
+    add sp, sp, #256
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_c1024, .-slicewise_groestl_neon7tt_c1024
@@ -23362,7 +2666,7 @@ slicewise_groestl_neon7tt_c1024:
 slicewise_groestl_neon7tt_o1024:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #256
+    sub sp, sp, #128
     add r4, r3, #0
     add r5, r3, #2048
     add r6, r3, #4096
@@ -23371,7203 +2675,520 @@ slicewise_groestl_neon7tt_o1024:
     add r9, r3, #10240
     add r10, r3, #12288
     add r11, r3, #14336
-    vldmia r0, {d0-d15}
-    vstmia sp, {d0-d15}
-    ldrb r12, [sp, #7]
-    add lr, r4, r12, lsl #3
+    movw r3, #:lower16:(.Lneon7tt_rc1024 - (.Lpc_tto1024 + 8))
+    movt r3, #:upper16:(.Lneon7tt_rc1024 - (.Lpc_tto1024 + 8))
+.Lpc_tto1024: add r3, pc, r3
+    vldmia r0, {d16-d31}
+    mov r12, #14
+.Ltt_o1024:
+    vldmia r3!, {d0-d15}
+    veor q8, q8, q0
+    veor q9, q9, q1
+    veor q10, q10, q2
+    veor q11, q11, q3
+    veor q12, q12, q4
+    veor q13, q13, q5
+    veor q14, q14, q6
+    veor q15, q15, q7
+    vstmia sp, {d16-d31}
+    ldrb lr, [sp, #7]
+    add lr, r4, lr, lsl #3
     vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #14]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #21]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #28]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #35]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #42]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #49]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #88]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #16
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #15]
+    add lr, r4, lr, lsl #3
     vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #22]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #29]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #36]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #43]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #50]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #57]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #96]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #32
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #23]
+    add lr, r4, lr, lsl #3
     vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #30]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #37]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #44]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #51]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #58]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #65]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #104]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #48
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #31]
+    add lr, r4, lr, lsl #3
     vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #38]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #45]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #52]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #59]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #66]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #73]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #112]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #64
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #39]
+    add lr, r4, lr, lsl #3
     vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #46]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #53]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #60]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #67]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #74]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #81]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #120]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #80
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #47]
+    add lr, r4, lr, lsl #3
     vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #54]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #61]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #68]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #75]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #82]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #89]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #0]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #96
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #55]
+    add lr, r4, lr, lsl #3
     vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #62]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #69]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #76]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #83]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #90]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #97]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #8]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #112
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #63]
+    add lr, r4, lr, lsl #3
     vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #70]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #77]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #84]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #91]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #98]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #105]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #16]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #128
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #71]
+    add lr, r4, lr, lsl #3
     vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #78]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #85]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #92]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #99]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #106]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #113]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #24]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #144
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #79]
+    add lr, r4, lr, lsl #3
     vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #86]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #93]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #100]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #107]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #114]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #121]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #32]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #160
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #87]
+    add lr, r4, lr, lsl #3
     vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #94]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #101]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #108]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #115]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #122]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #1]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #40]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #176
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #95]
+    add lr, r4, lr, lsl #3
     vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #102]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #109]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #116]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #123]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #2]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #9]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #48]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #192
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #103]
+    add lr, r4, lr, lsl #3
     vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #110]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #117]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #124]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #3]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #10]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #17]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #56]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #208
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #111]
+    add lr, r4, lr, lsl #3
     vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #118]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #125]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #4]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #11]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #18]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #25]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #64]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #224
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #119]
+    add lr, r4, lr, lsl #3
     vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #126]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #5]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #12]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #19]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #26]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #33]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #72]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #240
-    add lr, r4, r12, lsl #3
+    ldrb lr, [sp, #127]
+    add lr, r4, lr, lsl #3
     vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
+    ldrb lr, [sp, #6]
+    add lr, r5, lr, lsl #3
     vldr d1, [lr]
     veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
+    ldrb lr, [sp, #13]
+    add lr, r6, lr, lsl #3
     vldr d2, [lr]
     veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
+    ldrb lr, [sp, #20]
+    add lr, r7, lr, lsl #3
     vldr d3, [lr]
     veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
+    ldrb lr, [sp, #27]
+    add lr, r8, lr, lsl #3
     vldr d4, [lr]
     veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
+    ldrb lr, [sp, #34]
+    add lr, r9, lr, lsl #3
     vldr d5, [lr]
     veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
+    ldrb lr, [sp, #41]
+    add lr, r10, lr, lsl #3
     vldr d6, [lr]
     veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
+    ldrb lr, [sp, #80]
+    add lr, r11, lr, lsl #3
     vldr d7, [lr]
     veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #1
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #17
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #33
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #49
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #65
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #81
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #97
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #113
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #129
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #145
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #161
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #177
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #193
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #209
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #225
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #241
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #2
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #18
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #34
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #50
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #66
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #82
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #98
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #114
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #130
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #146
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #162
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #178
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #194
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #210
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #226
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #242
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #3
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #19
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #35
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #51
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #67
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #83
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #99
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #115
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #131
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #147
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #163
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #179
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #195
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #211
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #227
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #243
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #4
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #20
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #36
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #52
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #68
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #84
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #100
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #116
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #132
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #148
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #164
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #180
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #196
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #212
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #228
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #244
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #5
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #21
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #37
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #53
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #69
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #85
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #101
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #117
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #133
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #149
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #165
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #181
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #197
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #213
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #229
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #245
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #6
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #22
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #38
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #54
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #70
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #86
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #102
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #118
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #134
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #150
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #166
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #182
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #198
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #214
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #230
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #246
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #7
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #23
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #39
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #55
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #71
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #87
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #103
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #119
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #135
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #151
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #167
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #183
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #199
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #215
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #231
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #247
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #8
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #24
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #40
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #56
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #72
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #88
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #104
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #120
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #136
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #152
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #168
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #184
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #200
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #216
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #232
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #248
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #9
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #25
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #41
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #57
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #73
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #89
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #105
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #121
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #137
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #153
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #169
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #185
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #201
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #217
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #233
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #249
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #10
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #26
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #42
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #58
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #74
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #90
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #106
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #122
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #138
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #154
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #170
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #186
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #202
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #218
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #234
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #250
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #11
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #27
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #43
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #59
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #75
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #91
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #107
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #123
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #139
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #155
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #171
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #187
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #203
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #219
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #235
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #251
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #7]
-    eor r12, r12, #12
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #14]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #21]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #28]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #35]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #42]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #49]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #88]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #15]
-    eor r12, r12, #28
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #22]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #29]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #36]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #43]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #50]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #57]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #96]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #23]
-    eor r12, r12, #44
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #30]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #37]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #44]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #51]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #58]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #65]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #104]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #31]
-    eor r12, r12, #60
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #38]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #45]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #52]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #59]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #66]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #73]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #112]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #39]
-    eor r12, r12, #76
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #46]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #53]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #60]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #67]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #74]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #81]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #120]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #47]
-    eor r12, r12, #92
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #54]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #61]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #68]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #75]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #82]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #89]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #0]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #55]
-    eor r12, r12, #108
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #62]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #69]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #76]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #83]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #90]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #97]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #8]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #63]
-    eor r12, r12, #124
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #70]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #77]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #84]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #91]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #98]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #105]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #16]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #71]
-    eor r12, r12, #140
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #78]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #85]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #92]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #99]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #106]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #113]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #24]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #79]
-    eor r12, r12, #156
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #86]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #93]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #100]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #107]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #114]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #121]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #32]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #87]
-    eor r12, r12, #172
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #94]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #101]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #108]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #115]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #122]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #1]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #40]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #95]
-    eor r12, r12, #188
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #102]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #109]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #116]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #123]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #2]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #9]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #48]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #103]
-    eor r12, r12, #204
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #110]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #117]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #124]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #3]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #10]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #17]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #56]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #111]
-    eor r12, r12, #220
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #118]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #125]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #4]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #11]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #18]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #25]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #64]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #119]
-    eor r12, r12, #236
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #126]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #5]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #12]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #19]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #26]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #33]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #72]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #127]
-    eor r12, r12, #252
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #6]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #13]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #20]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #27]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #34]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #41]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #80]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #128
-    vstmia r3, {d16-d31}
-    ldrb r12, [sp, #135]
-    eor r12, r12, #13
-    add lr, r4, r12, lsl #3
-    vldr d16, [lr]
-    ldrb r12, [sp, #142]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb r12, [sp, #149]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb r12, [sp, #156]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb r12, [sp, #163]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb r12, [sp, #170]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb r12, [sp, #177]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb r12, [sp, #216]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb r12, [sp, #143]
-    eor r12, r12, #29
-    add lr, r4, r12, lsl #3
-    vldr d17, [lr]
-    ldrb r12, [sp, #150]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb r12, [sp, #157]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb r12, [sp, #164]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb r12, [sp, #171]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb r12, [sp, #178]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb r12, [sp, #185]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb r12, [sp, #224]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb r12, [sp, #151]
-    eor r12, r12, #45
-    add lr, r4, r12, lsl #3
-    vldr d18, [lr]
-    ldrb r12, [sp, #158]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb r12, [sp, #165]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb r12, [sp, #172]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb r12, [sp, #179]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb r12, [sp, #186]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb r12, [sp, #193]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb r12, [sp, #232]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb r12, [sp, #159]
-    eor r12, r12, #61
-    add lr, r4, r12, lsl #3
-    vldr d19, [lr]
-    ldrb r12, [sp, #166]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb r12, [sp, #173]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb r12, [sp, #180]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb r12, [sp, #187]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb r12, [sp, #194]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb r12, [sp, #201]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb r12, [sp, #240]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb r12, [sp, #167]
-    eor r12, r12, #77
-    add lr, r4, r12, lsl #3
-    vldr d20, [lr]
-    ldrb r12, [sp, #174]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb r12, [sp, #181]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb r12, [sp, #188]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb r12, [sp, #195]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb r12, [sp, #202]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb r12, [sp, #209]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb r12, [sp, #248]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb r12, [sp, #175]
-    eor r12, r12, #93
-    add lr, r4, r12, lsl #3
-    vldr d21, [lr]
-    ldrb r12, [sp, #182]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb r12, [sp, #189]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb r12, [sp, #196]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb r12, [sp, #203]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb r12, [sp, #210]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb r12, [sp, #217]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb r12, [sp, #128]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb r12, [sp, #183]
-    eor r12, r12, #109
-    add lr, r4, r12, lsl #3
-    vldr d22, [lr]
-    ldrb r12, [sp, #190]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb r12, [sp, #197]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb r12, [sp, #204]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb r12, [sp, #211]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb r12, [sp, #218]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb r12, [sp, #225]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb r12, [sp, #136]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb r12, [sp, #191]
-    eor r12, r12, #125
-    add lr, r4, r12, lsl #3
-    vldr d23, [lr]
-    ldrb r12, [sp, #198]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb r12, [sp, #205]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb r12, [sp, #212]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb r12, [sp, #219]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb r12, [sp, #226]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb r12, [sp, #233]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb r12, [sp, #144]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb r12, [sp, #199]
-    eor r12, r12, #141
-    add lr, r4, r12, lsl #3
-    vldr d24, [lr]
-    ldrb r12, [sp, #206]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb r12, [sp, #213]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb r12, [sp, #220]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb r12, [sp, #227]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb r12, [sp, #234]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb r12, [sp, #241]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb r12, [sp, #152]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb r12, [sp, #207]
-    eor r12, r12, #157
-    add lr, r4, r12, lsl #3
-    vldr d25, [lr]
-    ldrb r12, [sp, #214]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb r12, [sp, #221]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb r12, [sp, #228]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb r12, [sp, #235]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb r12, [sp, #242]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb r12, [sp, #249]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb r12, [sp, #160]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb r12, [sp, #215]
-    eor r12, r12, #173
-    add lr, r4, r12, lsl #3
-    vldr d26, [lr]
-    ldrb r12, [sp, #222]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb r12, [sp, #229]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb r12, [sp, #236]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb r12, [sp, #243]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb r12, [sp, #250]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb r12, [sp, #129]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb r12, [sp, #168]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb r12, [sp, #223]
-    eor r12, r12, #189
-    add lr, r4, r12, lsl #3
-    vldr d27, [lr]
-    ldrb r12, [sp, #230]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb r12, [sp, #237]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb r12, [sp, #244]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb r12, [sp, #251]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb r12, [sp, #130]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb r12, [sp, #137]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb r12, [sp, #176]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb r12, [sp, #231]
-    eor r12, r12, #205
-    add lr, r4, r12, lsl #3
-    vldr d28, [lr]
-    ldrb r12, [sp, #238]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb r12, [sp, #245]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb r12, [sp, #252]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb r12, [sp, #131]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb r12, [sp, #138]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb r12, [sp, #145]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb r12, [sp, #184]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb r12, [sp, #239]
-    eor r12, r12, #221
-    add lr, r4, r12, lsl #3
-    vldr d29, [lr]
-    ldrb r12, [sp, #246]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb r12, [sp, #253]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb r12, [sp, #132]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb r12, [sp, #139]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb r12, [sp, #146]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb r12, [sp, #153]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb r12, [sp, #192]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb r12, [sp, #247]
-    eor r12, r12, #237
-    add lr, r4, r12, lsl #3
-    vldr d30, [lr]
-    ldrb r12, [sp, #254]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb r12, [sp, #133]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb r12, [sp, #140]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb r12, [sp, #147]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb r12, [sp, #154]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb r12, [sp, #161]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb r12, [sp, #200]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb r12, [sp, #255]
-    eor r12, r12, #253
-    add lr, r4, r12, lsl #3
-    vldr d31, [lr]
-    ldrb r12, [sp, #134]
-    add lr, r5, r12, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb r12, [sp, #141]
-    add lr, r6, r12, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb r12, [sp, #148]
-    add lr, r7, r12, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb r12, [sp, #155]
-    add lr, r8, r12, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb r12, [sp, #162]
-    add lr, r9, r12, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb r12, [sp, #169]
-    add lr, r10, r12, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb r12, [sp, #208]
-    add lr, r11, r12, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    add r3, sp, #0
-    vstmia r3, {d16-d31}
+    subs r12, r12, #1
+    bne .Ltt_o1024
     vldmia r0, {d0-d15}
     veor q8, q8, q0
     veor q9, q9, q1
@@ -30578,7 +3199,7 @@ slicewise_groestl_neon7tt_o1024:
     veor q14, q14, q6
     veor q15, q15, q7
     vstmia r0, {d16-d31}
-    add sp, sp, #256
+    add sp, sp, #128
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_o1024, .-slicewise_groestl_neon7tt_o1024
@@ -40858,150 +13479,141 @@ slicewise_groestl_neon7vp_o1024:
     bx lr
     .p2align 2
 .Lneon7_perm512:
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q0, q0, q10
-    veor q2, q2, q12
+    veor q2, q2, q14
     veor q4, q4, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q3, q3, q13
+    veor q3, q3, q15
     veor q5, q5, q9
-    veor q7, q7, q11
+    veor q7, q7, q13
     veor q7, q2, q7
     veor q8, q3, q5
-    veor q6, q6, q10
-    veor q9, q6, q0
-    veor q10, q8, q9
-    veor q11, q3, q6
-    veor q1, q1, q10
+    veor q6, q6, q12
+    veor q15, q6, q0
+    veor q14, q8, q15
+    veor q13, q3, q6
+    veor q1, q1, q14
     veor q12, q1, q0
-    veor q13, q7, q4
     veor q0, q3, q0
     veor q1, q1, q2
-    vand q2, q10, q12
-    veor q5, q13, q5
-    veor q14, q12, q7
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q6, q13, q6
-    vst1.64 {d24-d25}, [r5]
+    vand q2, q14, q12
+    veor q11, q12, q7
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d12-d13}, [r7]
+    vand q14, q15, q10
+    veor q15, q7, q4
+    veor q5, q15, q5
+    veor q6, q15, q6
+    vst1.64 {d12-d13}, [r10]
     vand q6, q6, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q0, q14
+    vand q13, q13, q9
+    vand q10, q0, q11
     veor q6, q6, q2
-    veor q9, q9, q11
-    veor q7, q7, q15
-    veor q10, q10, q11
-    veor q11, q5, q0
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q0
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q2, q11, q2
+    veor q14, q14, q13
+    veor q7, q7, q9
+    veor q10, q10, q13
+    veor q13, q5, q0
+    veor q11, q11, q0
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q2, q13, q2
     veor q6, q6, q10
-    veor q6, q6, q14
-    veor q2, q2, q9
-    vand q11, q5, q13
-    vand q14, q8, q7
+    veor q6, q6, q11
+    veor q2, q2, q14
+    vand q11, q5, q15
+    vand q13, q8, q7
     veor q1, q2, q1
-    veor q2, q4, q15
+    veor q2, q4, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q3
+    veor q14, q15, q3
     veor q3, q3, q7
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q2
-    veor q12, q12, q14
+    vand q12, q14, q2
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q7
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q3, q10, q3
     veor q1, q1, q6
     veor q10, q6, q12
-    veor q14, q9, q3
+    veor q13, q11, q3
     veor q12, q3, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q3
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q6, q14, q6
-    veor q14, q12, q10
-    vand q3, q3, q14
-    veor q14, q6, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q6, q13, q6
+    veor q13, q12, q10
+    vand q3, q3, q13
+    veor q13, q6, q10
     veor q12, q12, q3
     vand q12, q6, q12
     veor q1, q1, q12
-    veor q3, q3, q9
-    veor q9, q1, q3
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q3, q3, q11
+    veor q11, q1, q3
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q5, q1, q5
-    vand q0, q9, q0
+    vand q0, q11, q0
     vand q4, q10, q4
     veor q1, q6, q1
-    vand q11, q6, q11
+    vand q14, q6, q14
     vand q8, q1, q8
     vand q2, q6, q2
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q1, q1, q7
-    vld1.64 {d14-d15}, [r9]
-    vand q7, q13, q7
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q7
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d14-d15}, [r4]
+    vand q7, q15, q7
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q7
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q5, q2, q5
     veor q15, q10, q3
     veor q2, q4, q2
     veor q4, q4, q8
     veor q6, q7, q6
     veor q0, q13, q0
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q5
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q4, q4, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q3, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q3, q3, q15
     veor q7, q7, q3
-    veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q6, q6, q9
-    veor q11, q11, q6
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q4
+    veor q4, q11, q4
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q6, q6, q11
+    veor q14, q14, q6
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q6, q8, q6
-    veor q2, q2, q9
+    veor q2, q2, q11
     veor q4, q5, q4
-    veor q5, q12, q11
+    veor q5, q12, q14
     veor q3, q3, q10
-    veor q3, q3, q11
-    veor q1, q1, q9
+    veor q3, q3, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q0, q0, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -41122,150 +13734,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q3, q3, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q4, q4, q8
     veor q2, q2, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q5, q5, q9
-    veor q0, q0, q11
+    veor q0, q0, q13
     veor q0, q6, q0
     veor q8, q7, q5
-    veor q1, q1, q10
-    veor q9, q1, q3
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q2, q2, q10
+    veor q1, q1, q12
+    veor q15, q1, q3
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q2, q2, q14
     veor q12, q2, q3
-    veor q13, q0, q4
     veor q3, q7, q3
     veor q2, q2, q6
-    vand q6, q10, q12
-    veor q5, q13, q5
-    veor q14, q12, q0
-    veor q15, q2, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q0
+    veor q9, q2, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q0, q4
+    veor q5, q15, q5
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q3, q14
+    vand q13, q13, q9
+    vand q10, q3, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q0, q0, q15
-    veor q10, q10, q11
-    veor q11, q5, q3
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q3
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q0, q0, q9
+    veor q10, q10, q13
+    veor q13, q5, q3
+    veor q11, q11, q3
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q5, q13
-    vand q14, q8, q0
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q5, q15
+    vand q13, q8, q0
     veor q2, q6, q2
-    veor q6, q4, q15
+    veor q6, q4, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q0
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q0
-    veor q9, q9, q12
-    vand q12, q2, q9
+    veor q11, q11, q12
+    vand q12, q2, q11
     veor q7, q10, q7
     veor q2, q2, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q2, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q2, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q2, q2, q12
-    veor q7, q7, q9
-    veor q9, q2, q7
-    vand q12, q2, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q2, q15
+    veor q7, q7, q11
+    veor q11, q2, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q5, q2, q5
-    vand q3, q9, q3
+    vand q3, q11, q3
     vand q4, q10, q4
     veor q2, q1, q2
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q2, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q0, q2, q0
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q0, q9
     veor q5, q1, q5
     veor q15, q10, q7
     veor q1, q4, q1
     veor q4, q4, q8
     veor q2, q2, q6
     veor q3, q13, q3
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q5
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q4, q4, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q4
+    veor q4, q11, q4
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q2, q8, q2
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q4, q5, q4
-    veor q5, q12, q11
+    veor q5, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
+    veor q7, q7, q14
+    veor q0, q0, q11
     veor q8, q12, q0
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q3, q3, q5
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q4, q9
@@ -41386,150 +13989,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q4, q4, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q2, q2, q9
-    veor q3, q3, q11
+    veor q3, q3, q13
     veor q3, q7, q3
     veor q8, q6, q2
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
+    veor q0, q0, q12
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q3, q4
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q4
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
+    vand q14, q15, q10
+    veor q15, q3, q4
+    veor q2, q15, q2
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q4
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q2, q13
-    vand q14, q8, q3
+    veor q0, q0, q11
+    veor q7, q7, q14
+    vand q11, q2, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q4, q15
+    veor q7, q4, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q0
     veor q10, q0, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
     veor q12, q12, q6
     vand q12, q0, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q1, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q4, q10, q4
     veor q1, q0, q1
-    vand q11, q0, q11
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q2, q0, q2
     veor q15, q10, q6
     veor q0, q4, q0
     veor q4, q4, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q4, q4, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q4
-    veor q4, q9, q4
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q4
+    veor q4, q11, q4
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q3, q8, q3
-    veor q0, q0, q9
+    veor q0, q0, q11
     veor q2, q2, q4
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -41650,150 +14244,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q2, q2, q8
     veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q3, q3, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
     veor q12, q0, q5
-    veor q13, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q15
+    veor q6, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
+    veor q11, q11, q12
+    vand q12, q0, q11
     veor q7, q10, q7
     veor q0, q0, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q0, q15
+    veor q7, q7, q11
+    veor q11, q0, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q0, q1, q0
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q0, q9
     veor q3, q1, q3
     veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q12, q11
+    veor q3, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
+    veor q7, q7, q14
+    veor q0, q0, q11
     veor q8, q12, q0
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -41914,150 +14499,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q2, q2, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q3, q3, q11
+    veor q3, q3, q13
     veor q3, q7, q3
     veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
+    veor q0, q0, q12
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
+    veor q0, q0, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q15
+    veor q7, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q0
     veor q10, q0, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
     veor q12, q12, q6
     vand q12, q0, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q1, q0, q1
-    vand q11, q0, q11
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q0, q4
     veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q3, q8, q3
-    veor q0, q0, q9
+    veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -42178,150 +14754,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q2, q2, q8
     veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q3, q3, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
     veor q12, q0, q5
-    veor q13, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q15
+    veor q6, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
+    veor q11, q11, q12
+    vand q12, q0, q11
     veor q7, q10, q7
     veor q0, q0, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q0, q15
+    veor q7, q7, q11
+    veor q11, q0, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q0, q1, q0
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q0, q9
     veor q3, q1, q3
     veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q12, q11
+    veor q3, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
+    veor q7, q7, q14
+    veor q0, q0, q11
     veor q8, q12, q0
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -42442,150 +15009,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q2, q2, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q3, q3, q11
+    veor q3, q3, q13
     veor q3, q7, q3
     veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
+    veor q0, q0, q12
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
+    veor q0, q0, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q15
+    veor q7, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q0
     veor q10, q0, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
     veor q12, q12, q6
     vand q12, q0, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q1, q0, q1
-    vand q11, q0, q11
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q0, q4
     veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q3, q8, q3
-    veor q0, q0, q9
+    veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -42706,150 +15264,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q2, q2, q8
     veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q3, q3, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
     veor q12, q0, q5
-    veor q13, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q15
+    veor q6, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
+    veor q11, q11, q12
+    vand q12, q0, q11
     veor q7, q10, q7
     veor q0, q0, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q0, q15
+    veor q7, q7, q11
+    veor q11, q0, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q0, q1, q0
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q0, q9
     veor q3, q1, q3
     veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q12, q11
+    veor q3, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
+    veor q7, q7, q14
+    veor q0, q0, q11
     veor q8, q12, q0
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -42970,150 +15519,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q2, q2, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q3, q3, q11
+    veor q3, q3, q13
     veor q3, q7, q3
     veor q8, q6, q4
-    veor q0, q0, q10
-    veor q9, q0, q5
-    veor q10, q8, q9
-    veor q11, q6, q0
-    veor q1, q1, q10
+    veor q0, q0, q12
+    veor q15, q0, q5
+    veor q14, q8, q15
+    veor q13, q6, q0
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q3, q2
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q3
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q0, q13, q0
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q3
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d0-d1}, [r7]
+    vand q14, q15, q10
+    veor q15, q3, q2
+    veor q4, q15, q4
+    veor q0, q15, q0
+    vst1.64 {d0-d1}, [r10]
     vand q0, q0, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q0, q0, q7
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q0, q0, q10
-    veor q0, q0, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q3
+    veor q0, q0, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q3
     veor q1, q7, q1
-    veor q7, q2, q15
+    veor q7, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q0
     veor q10, q0, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q0, q14, q0
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q0, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q0, q13, q0
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q0, q10
     veor q12, q12, q6
     vand q12, q0, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q1, q0, q1
-    vand q11, q0, q11
+    vand q14, q0, q14
     vand q8, q1, q8
     vand q0, q0, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q3
-    vld1.64 {d6-d7}, [r9]
-    vand q3, q13, q3
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q3
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d6-d7}, [r4]
+    vand q3, q15, q3
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q3
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q0, q4
     veor q15, q10, q6
     veor q0, q2, q0
     veor q2, q2, q8
     veor q3, q3, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q2, q2, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q3, q3, q9
-    veor q11, q11, q3
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q3, q3, q11
+    veor q14, q14, q3
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q3, q8, q3
-    veor q0, q0, q9
+    veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -43234,150 +15774,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q2, q2, q8
     veor q0, q0, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q3, q3, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q3
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q0, q0, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q0, q0, q14
     veor q12, q0, q5
-    veor q13, q4, q2
     veor q5, q7, q5
     veor q0, q0, q6
-    vand q6, q10, q12
-    veor q3, q13, q3
-    veor q14, q12, q4
-    veor q15, q0, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q0, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q2
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q2
+    veor q3, q15, q3
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q2
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q3, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q3, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q3, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q3, q15
+    vand q13, q8, q4
     veor q0, q6, q0
-    veor q6, q2, q15
+    veor q6, q2, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q0, q9
+    veor q11, q11, q12
+    vand q12, q0, q11
     veor q7, q10, q7
     veor q0, q0, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q0, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q0, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q0, q0, q12
-    veor q7, q7, q9
-    veor q9, q0, q7
-    vand q12, q0, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q0, q15
+    veor q7, q7, q11
+    veor q11, q0, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q3, q0, q3
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q2, q10, q2
     veor q0, q1, q0
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q0, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q0, q0, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q0, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q0, q9
     veor q3, q1, q3
     veor q15, q10, q7
     veor q1, q2, q1
     veor q2, q2, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q3
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q0, q13, q0
     veor q2, q2, q0
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q2
-    veor q2, q9, q2
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q2
+    veor q2, q11, q2
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q2, q3, q2
-    veor q3, q12, q11
+    veor q3, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q0, q0, q9
+    veor q7, q7, q14
+    veor q0, q0, q11
     veor q8, q12, q0
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q3, q5, q3
     vld1.64 {d18-d21}, [r3]!
     vshl.u8 q5, q2, q9
@@ -43507,150 +16038,141 @@ slicewise_groestl_neon7vp_o1024:
     bx lr
     .p2align 2
 .Lneon7_perm1024:
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q4, q4, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q5, q5, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q1, q1, q9
-    veor q3, q3, q11
+    veor q3, q3, q13
     veor q3, q6, q3
     veor q8, q7, q1
-    veor q2, q2, q10
-    veor q9, q2, q4
-    veor q10, q8, q9
-    veor q11, q7, q2
-    veor q5, q5, q10
+    veor q2, q2, q12
+    veor q15, q2, q4
+    veor q14, q8, q15
+    veor q13, q7, q2
+    veor q5, q5, q14
     veor q12, q5, q4
-    veor q13, q3, q0
     veor q4, q7, q4
     veor q5, q5, q6
-    vand q6, q10, q12
-    veor q1, q13, q1
-    veor q14, q12, q3
-    veor q15, q5, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q2, q13, q2
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q3
+    veor q9, q5, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d4-d5}, [r7]
+    vand q14, q15, q10
+    veor q15, q3, q0
+    veor q1, q15, q1
+    veor q2, q15, q2
+    vst1.64 {d4-d5}, [r10]
     vand q2, q2, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q4, q14
+    vand q13, q13, q9
+    vand q10, q4, q11
     veor q2, q2, q6
-    veor q9, q9, q11
-    veor q3, q3, q15
-    veor q10, q10, q11
-    veor q11, q1, q4
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q4
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q3, q3, q9
+    veor q10, q10, q13
+    veor q13, q1, q4
+    veor q11, q11, q4
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q2, q2, q10
-    veor q2, q2, q14
-    veor q6, q6, q9
-    vand q11, q1, q13
-    vand q14, q8, q3
+    veor q2, q2, q11
+    veor q6, q6, q14
+    vand q11, q1, q15
+    vand q13, q8, q3
     veor q5, q6, q5
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q3
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q3
-    veor q9, q9, q12
-    vand q12, q5, q9
+    veor q11, q11, q12
+    vand q12, q5, q11
     veor q7, q10, q7
     veor q5, q5, q2
     veor q10, q2, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q5, q12
-    veor q9, q9, q10
-    veor q2, q14, q2
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q2, q10
+    vand q13, q5, q12
+    veor q11, q11, q10
+    veor q2, q13, q2
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q2, q10
     veor q12, q12, q7
     vand q12, q2, q12
     veor q5, q5, q12
-    veor q7, q7, q9
-    veor q9, q5, q7
-    vand q12, q5, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q5, q15
+    veor q7, q7, q11
+    veor q11, q5, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q1, q5, q1
-    vand q4, q9, q4
+    vand q4, q11, q4
     vand q0, q10, q0
     veor q5, q2, q5
-    vand q11, q2, q11
+    vand q14, q2, q14
     vand q8, q5, q8
     vand q2, q2, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q5, q3
-    vld1.64 {d10-d11}, [r9]
-    vand q5, q13, q5
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q5
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d10-d11}, [r4]
+    vand q5, q15, q5
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q5
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q1, q2, q1
     veor q15, q10, q7
     veor q2, q0, q2
     veor q0, q0, q8
     veor q5, q5, q6
     veor q4, q13, q4
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q1
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q5, q5, q9
-    veor q11, q11, q5
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q5, q5, q11
+    veor q14, q14, q5
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q5, q8, q5
-    veor q2, q2, q9
+    veor q2, q2, q11
     veor q0, q1, q0
-    veor q1, q12, q11
+    veor q1, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q1, q4, q1
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q4, q0, q9
@@ -43771,150 +16293,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q2, q2, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q1, q1, q11
+    veor q1, q1, q13
     veor q1, q7, q1
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q2, q2, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q2, q2, q14
     veor q12, q2, q5
-    veor q13, q1, q0
     veor q5, q6, q5
     veor q2, q2, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q1
-    veor q15, q2, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q1
+    veor q9, q2, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q1, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q1, q1, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q1, q1, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q1
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q1
     veor q2, q7, q2
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q1
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q1
-    veor q9, q9, q12
-    vand q12, q2, q9
+    veor q11, q11, q12
+    vand q12, q2, q11
     veor q6, q10, q6
     veor q2, q2, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q2, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q2, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q2, q2, q12
-    veor q6, q6, q9
-    veor q9, q2, q6
-    vand q12, q2, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q2, q15
+    veor q6, q6, q11
+    veor q11, q2, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q2, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q2, q3, q2
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q2, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q2, q1
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -44035,150 +16548,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -44299,150 +16803,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -44563,150 +17058,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -44827,150 +17313,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -45091,150 +17568,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -45355,150 +17823,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -45619,150 +18078,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -45883,150 +18333,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -46147,150 +18588,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -46411,150 +18843,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -46675,150 +19098,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q6, q8, q6
     veor q7, q9, q7
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q6, q6, q12
+    veor q6, q6, q14
     veor q0, q0, q8
     veor q3, q3, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q7, q7, q13
+    veor q7, q7, q15
     veor q2, q2, q9
-    veor q4, q4, q11
+    veor q4, q4, q13
     veor q4, q6, q4
     veor q8, q7, q2
-    veor q1, q1, q10
-    veor q9, q1, q5
-    veor q10, q8, q9
-    veor q11, q7, q1
-    veor q3, q3, q10
+    veor q1, q1, q12
+    veor q15, q1, q5
+    veor q14, q8, q15
+    veor q13, q7, q1
+    veor q3, q3, q14
     veor q12, q3, q5
-    veor q13, q4, q0
     veor q5, q7, q5
     veor q3, q3, q6
-    vand q6, q10, q12
-    veor q2, q13, q2
-    veor q14, q12, q4
-    veor q15, q3, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q1, q13, q1
-    vst1.64 {d24-d25}, [r5]
+    vand q6, q14, q12
+    veor q11, q12, q4
+    veor q9, q3, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d2-d3}, [r7]
+    vand q14, q15, q10
+    veor q15, q4, q0
+    veor q2, q15, q2
+    veor q1, q15, q1
+    vst1.64 {d2-d3}, [r10]
     vand q1, q1, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q1, q1, q6
-    veor q9, q9, q11
-    veor q4, q4, q15
-    veor q10, q10, q11
-    veor q11, q2, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q6, q11, q6
+    veor q14, q14, q13
+    veor q4, q4, q9
+    veor q10, q10, q13
+    veor q13, q2, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q6, q13, q6
     veor q1, q1, q10
-    veor q1, q1, q14
-    veor q6, q6, q9
-    vand q11, q2, q13
-    vand q14, q8, q4
+    veor q1, q1, q11
+    veor q6, q6, q14
+    vand q11, q2, q15
+    vand q13, q8, q4
     veor q3, q6, q3
-    veor q6, q0, q15
+    veor q6, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q7
+    veor q14, q15, q7
     veor q7, q7, q4
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q6
-    veor q12, q12, q14
+    vand q12, q14, q6
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q4
-    veor q9, q9, q12
-    vand q12, q3, q9
+    veor q11, q11, q12
+    vand q12, q3, q11
     veor q7, q10, q7
     veor q3, q3, q1
     veor q10, q1, q12
-    veor q14, q9, q7
+    veor q13, q11, q7
     veor q12, q7, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q7
-    vand q14, q3, q12
-    veor q9, q9, q10
-    veor q1, q14, q1
-    veor q14, q12, q10
-    vand q7, q7, q14
-    veor q14, q1, q10
+    vand q13, q3, q12
+    veor q11, q11, q10
+    veor q1, q13, q1
+    veor q13, q12, q10
+    vand q7, q7, q13
+    veor q13, q1, q10
     veor q12, q12, q7
     vand q12, q1, q12
     veor q3, q3, q12
-    veor q7, q7, q9
-    veor q9, q3, q7
-    vand q12, q3, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q3, q15
+    veor q7, q7, q11
+    veor q11, q3, q7
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q2, q3, q2
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q3, q1, q3
-    vand q11, q1, q11
+    vand q14, q1, q14
     vand q8, q3, q8
     vand q1, q1, q6
-    vld1.64 {d12-d13}, [r10]
-    vand q6, q9, q6
+    vld1.64 {d12-d13}, [r5]
+    vand q6, q11, q6
     vand q3, q3, q4
-    vld1.64 {d8-d9}, [r9]
-    vand q4, q13, q4
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q4
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q3, q14
+    vld1.64 {d8-d9}, [r4]
+    vand q4, q15, q4
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q4
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q3, q9
     veor q2, q1, q2
     veor q15, q10, q7
     veor q1, q0, q1
     veor q0, q0, q8
     veor q4, q4, q6
     veor q5, q13, q5
-    vld1.64 {d12-d13}, [r4]
+    vld1.64 {d12-d13}, [r8]
     vand q6, q15, q6
     veor q8, q8, q2
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q3, q13, q3
     veor q0, q0, q3
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q7, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q7, q7, q15
     veor q6, q6, q7
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q4, q4, q9
-    veor q11, q11, q4
-    veor q6, q6, q9
-    veor q9, q13, q6
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q4, q4, q11
+    veor q14, q14, q4
+    veor q6, q6, q11
+    veor q11, q13, q6
     veor q4, q8, q4
-    veor q1, q1, q9
+    veor q1, q1, q11
     veor q0, q2, q0
-    veor q2, q12, q11
+    veor q2, q12, q14
     veor q7, q7, q10
-    veor q7, q7, q11
-    veor q3, q3, q9
+    veor q7, q7, q14
+    veor q3, q3, q11
     veor q8, q12, q3
-    veor q6, q14, q6
+    veor q6, q9, q6
     veor q2, q5, q2
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -46939,150 +19353,141 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q11, q9
     veor q7, q8, q7
     veor q6, q9, q6
-    vld1.64 {d16-d19}, [r3]!
-    vld1.64 {d20-d23}, [r3]!
-    vld1.64 {d24-d27}, [r3]!
+    vldmia r3!, {d16-d31}
     veor q5, q5, q10
-    veor q7, q7, q12
+    veor q7, q7, q14
     veor q0, q0, q8
     veor q1, q1, q11
-    vld1.64 {d20-d23}, [r3]!
-    veor q6, q6, q13
+    veor q6, q6, q15
     veor q4, q4, q9
-    veor q2, q2, q11
+    veor q2, q2, q13
     veor q2, q7, q2
     veor q8, q6, q4
-    veor q3, q3, q10
-    veor q9, q3, q5
-    veor q10, q8, q9
-    veor q11, q6, q3
-    veor q1, q1, q10
+    veor q3, q3, q12
+    veor q15, q3, q5
+    veor q14, q8, q15
+    veor q13, q6, q3
+    veor q1, q1, q14
     veor q12, q1, q5
-    veor q13, q2, q0
     veor q5, q6, q5
     veor q1, q1, q7
-    vand q7, q10, q12
-    veor q4, q13, q4
-    veor q14, q12, q2
-    veor q15, q1, q11
-    vst1.64 {d20-d21}, [r4]
-    veor q10, q14, q15
-    veor q3, q13, q3
-    vst1.64 {d24-d25}, [r5]
+    vand q7, q14, q12
+    veor q11, q12, q2
+    veor q9, q1, q13
+    veor q10, q11, q9
+    vstmia r4, {d20-d31}
     veor q12, q12, q0
-    vst1.64 {d18-d19}, [r6]
-    vand q9, q9, q10
-    vst1.64 {d6-d7}, [r7]
+    vand q14, q15, q10
+    veor q15, q2, q0
+    veor q4, q15, q4
+    veor q3, q15, q3
+    vst1.64 {d6-d7}, [r10]
     vand q3, q3, q0
-    vst1.64 {d22-d23}, [r8]
-    vand q11, q11, q15
-    vst1.64 {d20-d21}, [r9]
-    vand q10, q5, q14
+    vand q13, q13, q9
+    vand q10, q5, q11
     veor q3, q3, q7
-    veor q9, q9, q11
-    veor q2, q2, q15
-    veor q10, q10, q11
-    veor q11, q4, q5
-    vst1.64 {d28-d29}, [r10]
-    veor q14, q14, q5
-    vst1.64 {d22-d23}, [r11]
-    vand q11, q11, q12
-    veor q7, q11, q7
+    veor q14, q14, q13
+    veor q2, q2, q9
+    veor q10, q10, q13
+    veor q13, q4, q5
+    veor q11, q11, q5
+    vstmia r11, {d24-d27}
+    vand q13, q13, q12
+    veor q7, q13, q7
     veor q3, q3, q10
-    veor q3, q3, q14
-    veor q7, q7, q9
-    vand q11, q4, q13
-    vand q14, q8, q2
+    veor q3, q3, q11
+    veor q7, q7, q14
+    vand q11, q4, q15
+    vand q13, q8, q2
     veor q1, q7, q1
-    veor q7, q0, q15
+    veor q7, q0, q9
+    veor q11, q11, q13
     veor q11, q11, q14
-    veor q9, q11, q9
-    veor q11, q13, q6
+    veor q14, q15, q6
     veor q6, q6, q2
-    vst1.64 {d24-d25}, [r12]
-    vand q12, q11, q7
-    veor q12, q12, q14
+    vand q12, q14, q7
+    veor q12, q12, q13
     veor q10, q12, q10
     veor q12, q8, q2
-    veor q9, q9, q12
-    vand q12, q1, q9
+    veor q11, q11, q12
+    vand q12, q1, q11
     veor q6, q10, q6
     veor q1, q1, q3
     veor q10, q3, q12
-    veor q14, q9, q6
+    veor q13, q11, q6
     veor q12, q6, q12
-    vand q10, q10, q14
+    vand q10, q10, q13
     veor q10, q10, q6
-    vand q14, q1, q12
-    veor q9, q9, q10
-    veor q3, q14, q3
-    veor q14, q12, q10
-    vand q6, q6, q14
-    veor q14, q3, q10
+    vand q13, q1, q12
+    veor q11, q11, q10
+    veor q3, q13, q3
+    veor q13, q12, q10
+    vand q6, q6, q13
+    veor q13, q3, q10
     veor q12, q12, q6
     vand q12, q3, q12
     veor q1, q1, q12
-    veor q6, q6, q9
-    veor q9, q1, q6
-    vand q12, q1, q13
-    veor q13, q14, q9
-    vand q15, q14, q15
+    vand q12, q1, q15
+    veor q6, q6, q11
+    veor q11, q1, q6
+    veor q15, q13, q11
+    vand q9, q13, q9
     vand q4, q1, q4
-    vand q5, q9, q5
+    vand q5, q11, q5
     vand q0, q10, q0
     veor q1, q3, q1
-    vand q11, q3, q11
+    vand q14, q3, q14
     vand q8, q1, q8
     vand q3, q3, q7
-    vld1.64 {d14-d15}, [r10]
-    vand q7, q9, q7
+    vld1.64 {d14-d15}, [r5]
+    vand q7, q11, q7
     vand q1, q1, q2
-    vld1.64 {d4-d5}, [r9]
-    vand q2, q13, q2
-    vld1.64 {d18-d19}, [r8]
-    vand q9, q14, q9
-    veor q14, q15, q2
-    vld1.64 {d30-d31}, [r6]
-    vand q13, q13, q15
-    veor q9, q9, q13
-    veor q14, q1, q14
+    vld1.64 {d4-d5}, [r4]
+    vand q2, q15, q2
+    vld1.64 {d22-d23}, [r7]
+    vand q11, q13, q11
+    veor q9, q9, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q13, q15, q13
+    veor q11, q11, q13
+    veor q9, q1, q9
     veor q4, q3, q4
     veor q15, q10, q6
     veor q3, q0, q3
     veor q0, q0, q8
     veor q2, q2, q7
     veor q5, q13, q5
-    vld1.64 {d14-d15}, [r4]
+    vld1.64 {d14-d15}, [r8]
     vand q7, q15, q7
     veor q8, q8, q4
-    vld1.64 {d26-d27}, [r5]
+    vld1.64 {d26-d27}, [r6]
     vand q13, q15, q13
     veor q1, q13, q1
     veor q0, q0, q1
-    vld1.64 {d26-d27}, [r12]
+    vld1.64 {d26-d27}, [r11]
     vand q13, q6, q13
-    vld1.64 {d30-d31}, [r7]
+    vld1.64 {d30-d31}, [r10]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r11]
+    vld1.64 {d30-d31}, [r12]
     vand q6, q6, q15
     veor q7, q7, q6
-    veor q11, q11, q0
-    veor q0, q9, q0
-    veor q9, q12, q9
-    veor q12, q12, q14
-    veor q2, q2, q9
-    veor q11, q11, q2
-    veor q7, q7, q9
-    veor q9, q13, q7
+    veor q14, q14, q0
+    veor q0, q11, q0
+    veor q11, q12, q11
+    veor q12, q12, q9
+    veor q2, q2, q11
+    veor q14, q14, q2
+    veor q7, q7, q11
+    veor q11, q13, q7
     veor q2, q8, q2
-    veor q3, q3, q9
+    veor q3, q3, q11
     veor q0, q4, q0
-    veor q4, q12, q11
+    veor q4, q12, q14
     veor q6, q6, q10
-    veor q6, q6, q11
-    veor q1, q1, q9
+    veor q6, q6, q14
+    veor q1, q1, q11
     veor q8, q12, q1
-    veor q7, q14, q7
+    veor q7, q9, q7
     veor q4, q5, q4
     vld1.64 {d18-d21}, [r3]!
     vshl.u16 q5, q0, q9
@@ -47213,100 +19618,100 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0xff00ffcc, 0xff00ff00, 0xff00ff00, 0x3300ff00
+    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0x0000ff00, 0xff00ffff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0x5500ff00, 0xff00ffaa
     .word 0x00ff00ff, 0x00ff00ff, 0xccff00ff, 0x00ff0033
+    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x01050306, 0x06030804, 0x02010402, 0x05070708
     .word 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00
     .word 0x0000ffff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xffff0000, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xffaa5500, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x0033ccff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x07080201, 0x03060507, 0x08040105, 0x04020603
     .word 0xff00faf9, 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0x5500ff00, 0xff00ffaa, 0xff00ff00
     .word 0x00ff00ff, 0xccff00ff, 0x00ff0033, 0x00ff00ff
+    .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x06030804, 0x02010402, 0x05070708, 0x01050306
     .word 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xffaa5500
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0033ccff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x03060507, 0x08040105, 0x04020603, 0x07080201
     .word 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb, 0xff00faf9
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x0000ff00, 0xff00ffff, 0xff00ff00, 0xff00ff00
     .word 0xffff00ff, 0x00ff0000, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x5500ff00, 0xff00ffaa, 0xff00ff00, 0xff00ff00
     .word 0xccff00ff, 0x00ff0033, 0x00ff00ff, 0x00ff00ff
+    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x02010402, 0x05070708, 0x01050306, 0x06030804
     .word 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xffff0000, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xffaa5500, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x0033ccff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x08040105, 0x04020603, 0x07080201, 0x03060507
     .word 0x00fcf9fd, 0xfcfafefb, 0xff00faf9, 0xfbfefdff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ffff, 0xff00ff00, 0xff00ff00, 0x0000ff00
-    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0x00ff0033, 0x00ff00ff, 0x00ff00ff, 0xccff00ff
+    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffff0000, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
     .p2align 4
@@ -47315,140 +19720,140 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000aaaa, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff3333, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
     .word 0x0005000a, 0x000f0010, 0x000d000e, 0x000b000c
     .word 0x00f500fa, 0x00ff0000, 0x00fd00fe, 0x00fb00fc
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xffff0000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xaaaa0000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x3333ffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
     .word 0x000c000d, 0x000a000b, 0x00100005, 0x000e000f
     .word 0x00fc00fd, 0x00fa00fb, 0x000000f5, 0x00fe00ff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff3333, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xffff0000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .p2align 4
@@ -47457,140 +19862,140 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x5555ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xcccc0000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000a000c, 0x000d000f, 0x0005000b, 0x000e0010
     .word 0x00fa00fc, 0x00fd00ff, 0x00f500fb, 0x00fe0000
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff5555, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000cccc, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
     .word 0x00100005, 0x000c000e, 0x000f000a, 0x000b000d
     .word 0x000000f5, 0x00fc00fe, 0x00ff00fa, 0x00fb00fd
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xcccc0000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .p2align 4
@@ -48435,3 +20840,353 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a
     .word 0x09080706, 0x0d0c0b0a, 0x01000f0e, 0x05040302
     .word 0xc7d72737, 0x8797e7f7, 0x4757a7b7, 0x07176777
+    .p2align 4
+.Lneon7tt_rc512:
+    .word 0x00000000, 0x00000000, 0x00000000, 0x10000000
+    .word 0x00000000, 0x20000000, 0x00000000, 0x30000000
+    .word 0x00000000, 0x40000000, 0x00000000, 0x50000000
+    .word 0x00000000, 0x60000000, 0x00000000, 0x70000000
+    .word 0xffffffff, 0xffffffff, 0xffffffef, 0xffffffff
+    .word 0xffffffdf, 0xffffffff, 0xffffffcf, 0xffffffff
+    .word 0xffffffbf, 0xffffffff, 0xffffffaf, 0xffffffff
+    .word 0xffffff9f, 0xffffffff, 0xffffff8f, 0xffffffff
+    .word 0x00000000, 0x01000000, 0x00000000, 0x11000000
+    .word 0x00000000, 0x21000000, 0x00000000, 0x31000000
+    .word 0x00000000, 0x41000000, 0x00000000, 0x51000000
+    .word 0x00000000, 0x61000000, 0x00000000, 0x71000000
+    .word 0xfffffffe, 0xffffffff, 0xffffffee, 0xffffffff
+    .word 0xffffffde, 0xffffffff, 0xffffffce, 0xffffffff
+    .word 0xffffffbe, 0xffffffff, 0xffffffae, 0xffffffff
+    .word 0xffffff9e, 0xffffffff, 0xffffff8e, 0xffffffff
+    .word 0x00000000, 0x02000000, 0x00000000, 0x12000000
+    .word 0x00000000, 0x22000000, 0x00000000, 0x32000000
+    .word 0x00000000, 0x42000000, 0x00000000, 0x52000000
+    .word 0x00000000, 0x62000000, 0x00000000, 0x72000000
+    .word 0xfffffffd, 0xffffffff, 0xffffffed, 0xffffffff
+    .word 0xffffffdd, 0xffffffff, 0xffffffcd, 0xffffffff
+    .word 0xffffffbd, 0xffffffff, 0xffffffad, 0xffffffff
+    .word 0xffffff9d, 0xffffffff, 0xffffff8d, 0xffffffff
+    .word 0x00000000, 0x03000000, 0x00000000, 0x13000000
+    .word 0x00000000, 0x23000000, 0x00000000, 0x33000000
+    .word 0x00000000, 0x43000000, 0x00000000, 0x53000000
+    .word 0x00000000, 0x63000000, 0x00000000, 0x73000000
+    .word 0xfffffffc, 0xffffffff, 0xffffffec, 0xffffffff
+    .word 0xffffffdc, 0xffffffff, 0xffffffcc, 0xffffffff
+    .word 0xffffffbc, 0xffffffff, 0xffffffac, 0xffffffff
+    .word 0xffffff9c, 0xffffffff, 0xffffff8c, 0xffffffff
+    .word 0x00000000, 0x04000000, 0x00000000, 0x14000000
+    .word 0x00000000, 0x24000000, 0x00000000, 0x34000000
+    .word 0x00000000, 0x44000000, 0x00000000, 0x54000000
+    .word 0x00000000, 0x64000000, 0x00000000, 0x74000000
+    .word 0xfffffffb, 0xffffffff, 0xffffffeb, 0xffffffff
+    .word 0xffffffdb, 0xffffffff, 0xffffffcb, 0xffffffff
+    .word 0xffffffbb, 0xffffffff, 0xffffffab, 0xffffffff
+    .word 0xffffff9b, 0xffffffff, 0xffffff8b, 0xffffffff
+    .word 0x00000000, 0x05000000, 0x00000000, 0x15000000
+    .word 0x00000000, 0x25000000, 0x00000000, 0x35000000
+    .word 0x00000000, 0x45000000, 0x00000000, 0x55000000
+    .word 0x00000000, 0x65000000, 0x00000000, 0x75000000
+    .word 0xfffffffa, 0xffffffff, 0xffffffea, 0xffffffff
+    .word 0xffffffda, 0xffffffff, 0xffffffca, 0xffffffff
+    .word 0xffffffba, 0xffffffff, 0xffffffaa, 0xffffffff
+    .word 0xffffff9a, 0xffffffff, 0xffffff8a, 0xffffffff
+    .word 0x00000000, 0x06000000, 0x00000000, 0x16000000
+    .word 0x00000000, 0x26000000, 0x00000000, 0x36000000
+    .word 0x00000000, 0x46000000, 0x00000000, 0x56000000
+    .word 0x00000000, 0x66000000, 0x00000000, 0x76000000
+    .word 0xfffffff9, 0xffffffff, 0xffffffe9, 0xffffffff
+    .word 0xffffffd9, 0xffffffff, 0xffffffc9, 0xffffffff
+    .word 0xffffffb9, 0xffffffff, 0xffffffa9, 0xffffffff
+    .word 0xffffff99, 0xffffffff, 0xffffff89, 0xffffffff
+    .word 0x00000000, 0x07000000, 0x00000000, 0x17000000
+    .word 0x00000000, 0x27000000, 0x00000000, 0x37000000
+    .word 0x00000000, 0x47000000, 0x00000000, 0x57000000
+    .word 0x00000000, 0x67000000, 0x00000000, 0x77000000
+    .word 0xfffffff8, 0xffffffff, 0xffffffe8, 0xffffffff
+    .word 0xffffffd8, 0xffffffff, 0xffffffc8, 0xffffffff
+    .word 0xffffffb8, 0xffffffff, 0xffffffa8, 0xffffffff
+    .word 0xffffff98, 0xffffffff, 0xffffff88, 0xffffffff
+    .word 0x00000000, 0x08000000, 0x00000000, 0x18000000
+    .word 0x00000000, 0x28000000, 0x00000000, 0x38000000
+    .word 0x00000000, 0x48000000, 0x00000000, 0x58000000
+    .word 0x00000000, 0x68000000, 0x00000000, 0x78000000
+    .word 0xfffffff7, 0xffffffff, 0xffffffe7, 0xffffffff
+    .word 0xffffffd7, 0xffffffff, 0xffffffc7, 0xffffffff
+    .word 0xffffffb7, 0xffffffff, 0xffffffa7, 0xffffffff
+    .word 0xffffff97, 0xffffffff, 0xffffff87, 0xffffffff
+    .word 0x00000000, 0x09000000, 0x00000000, 0x19000000
+    .word 0x00000000, 0x29000000, 0x00000000, 0x39000000
+    .word 0x00000000, 0x49000000, 0x00000000, 0x59000000
+    .word 0x00000000, 0x69000000, 0x00000000, 0x79000000
+    .word 0xfffffff6, 0xffffffff, 0xffffffe6, 0xffffffff
+    .word 0xffffffd6, 0xffffffff, 0xffffffc6, 0xffffffff
+    .word 0xffffffb6, 0xffffffff, 0xffffffa6, 0xffffffff
+    .word 0xffffff96, 0xffffffff, 0xffffff86, 0xffffffff
+    .p2align 4
+.Lneon7tt_rc512p:
+    .word 0x00000000, 0x00000000, 0x00000000, 0x10000000
+    .word 0x00000000, 0x20000000, 0x00000000, 0x30000000
+    .word 0x00000000, 0x40000000, 0x00000000, 0x50000000
+    .word 0x00000000, 0x60000000, 0x00000000, 0x70000000
+    .word 0x00000000, 0x01000000, 0x00000000, 0x11000000
+    .word 0x00000000, 0x21000000, 0x00000000, 0x31000000
+    .word 0x00000000, 0x41000000, 0x00000000, 0x51000000
+    .word 0x00000000, 0x61000000, 0x00000000, 0x71000000
+    .word 0x00000000, 0x02000000, 0x00000000, 0x12000000
+    .word 0x00000000, 0x22000000, 0x00000000, 0x32000000
+    .word 0x00000000, 0x42000000, 0x00000000, 0x52000000
+    .word 0x00000000, 0x62000000, 0x00000000, 0x72000000
+    .word 0x00000000, 0x03000000, 0x00000000, 0x13000000
+    .word 0x00000000, 0x23000000, 0x00000000, 0x33000000
+    .word 0x00000000, 0x43000000, 0x00000000, 0x53000000
+    .word 0x00000000, 0x63000000, 0x00000000, 0x73000000
+    .word 0x00000000, 0x04000000, 0x00000000, 0x14000000
+    .word 0x00000000, 0x24000000, 0x00000000, 0x34000000
+    .word 0x00000000, 0x44000000, 0x00000000, 0x54000000
+    .word 0x00000000, 0x64000000, 0x00000000, 0x74000000
+    .word 0x00000000, 0x05000000, 0x00000000, 0x15000000
+    .word 0x00000000, 0x25000000, 0x00000000, 0x35000000
+    .word 0x00000000, 0x45000000, 0x00000000, 0x55000000
+    .word 0x00000000, 0x65000000, 0x00000000, 0x75000000
+    .word 0x00000000, 0x06000000, 0x00000000, 0x16000000
+    .word 0x00000000, 0x26000000, 0x00000000, 0x36000000
+    .word 0x00000000, 0x46000000, 0x00000000, 0x56000000
+    .word 0x00000000, 0x66000000, 0x00000000, 0x76000000
+    .word 0x00000000, 0x07000000, 0x00000000, 0x17000000
+    .word 0x00000000, 0x27000000, 0x00000000, 0x37000000
+    .word 0x00000000, 0x47000000, 0x00000000, 0x57000000
+    .word 0x00000000, 0x67000000, 0x00000000, 0x77000000
+    .word 0x00000000, 0x08000000, 0x00000000, 0x18000000
+    .word 0x00000000, 0x28000000, 0x00000000, 0x38000000
+    .word 0x00000000, 0x48000000, 0x00000000, 0x58000000
+    .word 0x00000000, 0x68000000, 0x00000000, 0x78000000
+    .word 0x00000000, 0x09000000, 0x00000000, 0x19000000
+    .word 0x00000000, 0x29000000, 0x00000000, 0x39000000
+    .word 0x00000000, 0x49000000, 0x00000000, 0x59000000
+    .word 0x00000000, 0x69000000, 0x00000000, 0x79000000
+    .p2align 4
+.Lneon7tt_rc1024:
+    .word 0x00000000, 0x00000000, 0x00000000, 0x10000000
+    .word 0x00000000, 0x20000000, 0x00000000, 0x30000000
+    .word 0x00000000, 0x40000000, 0x00000000, 0x50000000
+    .word 0x00000000, 0x60000000, 0x00000000, 0x70000000
+    .word 0x00000000, 0x80000000, 0x00000000, 0x90000000
+    .word 0x00000000, 0xa0000000, 0x00000000, 0xb0000000
+    .word 0x00000000, 0xc0000000, 0x00000000, 0xd0000000
+    .word 0x00000000, 0xe0000000, 0x00000000, 0xf0000000
+    .word 0x00000000, 0x01000000, 0x00000000, 0x11000000
+    .word 0x00000000, 0x21000000, 0x00000000, 0x31000000
+    .word 0x00000000, 0x41000000, 0x00000000, 0x51000000
+    .word 0x00000000, 0x61000000, 0x00000000, 0x71000000
+    .word 0x00000000, 0x81000000, 0x00000000, 0x91000000
+    .word 0x00000000, 0xa1000000, 0x00000000, 0xb1000000
+    .word 0x00000000, 0xc1000000, 0x00000000, 0xd1000000
+    .word 0x00000000, 0xe1000000, 0x00000000, 0xf1000000
+    .word 0x00000000, 0x02000000, 0x00000000, 0x12000000
+    .word 0x00000000, 0x22000000, 0x00000000, 0x32000000
+    .word 0x00000000, 0x42000000, 0x00000000, 0x52000000
+    .word 0x00000000, 0x62000000, 0x00000000, 0x72000000
+    .word 0x00000000, 0x82000000, 0x00000000, 0x92000000
+    .word 0x00000000, 0xa2000000, 0x00000000, 0xb2000000
+    .word 0x00000000, 0xc2000000, 0x00000000, 0xd2000000
+    .word 0x00000000, 0xe2000000, 0x00000000, 0xf2000000
+    .word 0x00000000, 0x03000000, 0x00000000, 0x13000000
+    .word 0x00000000, 0x23000000, 0x00000000, 0x33000000
+    .word 0x00000000, 0x43000000, 0x00000000, 0x53000000
+    .word 0x00000000, 0x63000000, 0x00000000, 0x73000000
+    .word 0x00000000, 0x83000000, 0x00000000, 0x93000000
+    .word 0x00000000, 0xa3000000, 0x00000000, 0xb3000000
+    .word 0x00000000, 0xc3000000, 0x00000000, 0xd3000000
+    .word 0x00000000, 0xe3000000, 0x00000000, 0xf3000000
+    .word 0x00000000, 0x04000000, 0x00000000, 0x14000000
+    .word 0x00000000, 0x24000000, 0x00000000, 0x34000000
+    .word 0x00000000, 0x44000000, 0x00000000, 0x54000000
+    .word 0x00000000, 0x64000000, 0x00000000, 0x74000000
+    .word 0x00000000, 0x84000000, 0x00000000, 0x94000000
+    .word 0x00000000, 0xa4000000, 0x00000000, 0xb4000000
+    .word 0x00000000, 0xc4000000, 0x00000000, 0xd4000000
+    .word 0x00000000, 0xe4000000, 0x00000000, 0xf4000000
+    .word 0x00000000, 0x05000000, 0x00000000, 0x15000000
+    .word 0x00000000, 0x25000000, 0x00000000, 0x35000000
+    .word 0x00000000, 0x45000000, 0x00000000, 0x55000000
+    .word 0x00000000, 0x65000000, 0x00000000, 0x75000000
+    .word 0x00000000, 0x85000000, 0x00000000, 0x95000000
+    .word 0x00000000, 0xa5000000, 0x00000000, 0xb5000000
+    .word 0x00000000, 0xc5000000, 0x00000000, 0xd5000000
+    .word 0x00000000, 0xe5000000, 0x00000000, 0xf5000000
+    .word 0x00000000, 0x06000000, 0x00000000, 0x16000000
+    .word 0x00000000, 0x26000000, 0x00000000, 0x36000000
+    .word 0x00000000, 0x46000000, 0x00000000, 0x56000000
+    .word 0x00000000, 0x66000000, 0x00000000, 0x76000000
+    .word 0x00000000, 0x86000000, 0x00000000, 0x96000000
+    .word 0x00000000, 0xa6000000, 0x00000000, 0xb6000000
+    .word 0x00000000, 0xc6000000, 0x00000000, 0xd6000000
+    .word 0x00000000, 0xe6000000, 0x00000000, 0xf6000000
+    .word 0x00000000, 0x07000000, 0x00000000, 0x17000000
+    .word 0x00000000, 0x27000000, 0x00000000, 0x37000000
+    .word 0x00000000, 0x47000000, 0x00000000, 0x57000000
+    .word 0x00000000, 0x67000000, 0x00000000, 0x77000000
+    .word 0x00000000, 0x87000000, 0x00000000, 0x97000000
+    .word 0x00000000, 0xa7000000, 0x00000000, 0xb7000000
+    .word 0x00000000, 0xc7000000, 0x00000000, 0xd7000000
+    .word 0x00000000, 0xe7000000, 0x00000000, 0xf7000000
+    .word 0x00000000, 0x08000000, 0x00000000, 0x18000000
+    .word 0x00000000, 0x28000000, 0x00000000, 0x38000000
+    .word 0x00000000, 0x48000000, 0x00000000, 0x58000000
+    .word 0x00000000, 0x68000000, 0x00000000, 0x78000000
+    .word 0x00000000, 0x88000000, 0x00000000, 0x98000000
+    .word 0x00000000, 0xa8000000, 0x00000000, 0xb8000000
+    .word 0x00000000, 0xc8000000, 0x00000000, 0xd8000000
+    .word 0x00000000, 0xe8000000, 0x00000000, 0xf8000000
+    .word 0x00000000, 0x09000000, 0x00000000, 0x19000000
+    .word 0x00000000, 0x29000000, 0x00000000, 0x39000000
+    .word 0x00000000, 0x49000000, 0x00000000, 0x59000000
+    .word 0x00000000, 0x69000000, 0x00000000, 0x79000000
+    .word 0x00000000, 0x89000000, 0x00000000, 0x99000000
+    .word 0x00000000, 0xa9000000, 0x00000000, 0xb9000000
+    .word 0x00000000, 0xc9000000, 0x00000000, 0xd9000000
+    .word 0x00000000, 0xe9000000, 0x00000000, 0xf9000000
+    .word 0x00000000, 0x0a000000, 0x00000000, 0x1a000000
+    .word 0x00000000, 0x2a000000, 0x00000000, 0x3a000000
+    .word 0x00000000, 0x4a000000, 0x00000000, 0x5a000000
+    .word 0x00000000, 0x6a000000, 0x00000000, 0x7a000000
+    .word 0x00000000, 0x8a000000, 0x00000000, 0x9a000000
+    .word 0x00000000, 0xaa000000, 0x00000000, 0xba000000
+    .word 0x00000000, 0xca000000, 0x00000000, 0xda000000
+    .word 0x00000000, 0xea000000, 0x00000000, 0xfa000000
+    .word 0x00000000, 0x0b000000, 0x00000000, 0x1b000000
+    .word 0x00000000, 0x2b000000, 0x00000000, 0x3b000000
+    .word 0x00000000, 0x4b000000, 0x00000000, 0x5b000000
+    .word 0x00000000, 0x6b000000, 0x00000000, 0x7b000000
+    .word 0x00000000, 0x8b000000, 0x00000000, 0x9b000000
+    .word 0x00000000, 0xab000000, 0x00000000, 0xbb000000
+    .word 0x00000000, 0xcb000000, 0x00000000, 0xdb000000
+    .word 0x00000000, 0xeb000000, 0x00000000, 0xfb000000
+    .word 0x00000000, 0x0c000000, 0x00000000, 0x1c000000
+    .word 0x00000000, 0x2c000000, 0x00000000, 0x3c000000
+    .word 0x00000000, 0x4c000000, 0x00000000, 0x5c000000
+    .word 0x00000000, 0x6c000000, 0x00000000, 0x7c000000
+    .word 0x00000000, 0x8c000000, 0x00000000, 0x9c000000
+    .word 0x00000000, 0xac000000, 0x00000000, 0xbc000000
+    .word 0x00000000, 0xcc000000, 0x00000000, 0xdc000000
+    .word 0x00000000, 0xec000000, 0x00000000, 0xfc000000
+    .word 0x00000000, 0x0d000000, 0x00000000, 0x1d000000
+    .word 0x00000000, 0x2d000000, 0x00000000, 0x3d000000
+    .word 0x00000000, 0x4d000000, 0x00000000, 0x5d000000
+    .word 0x00000000, 0x6d000000, 0x00000000, 0x7d000000
+    .word 0x00000000, 0x8d000000, 0x00000000, 0x9d000000
+    .word 0x00000000, 0xad000000, 0x00000000, 0xbd000000
+    .word 0x00000000, 0xcd000000, 0x00000000, 0xdd000000
+    .word 0x00000000, 0xed000000, 0x00000000, 0xfd000000
+    .word 0xffffffff, 0xffffffff, 0xffffffef, 0xffffffff
+    .word 0xffffffdf, 0xffffffff, 0xffffffcf, 0xffffffff
+    .word 0xffffffbf, 0xffffffff, 0xffffffaf, 0xffffffff
+    .word 0xffffff9f, 0xffffffff, 0xffffff8f, 0xffffffff
+    .word 0xffffff7f, 0xffffffff, 0xffffff6f, 0xffffffff
+    .word 0xffffff5f, 0xffffffff, 0xffffff4f, 0xffffffff
+    .word 0xffffff3f, 0xffffffff, 0xffffff2f, 0xffffffff
+    .word 0xffffff1f, 0xffffffff, 0xffffff0f, 0xffffffff
+    .word 0xfffffffe, 0xffffffff, 0xffffffee, 0xffffffff
+    .word 0xffffffde, 0xffffffff, 0xffffffce, 0xffffffff
+    .word 0xffffffbe, 0xffffffff, 0xffffffae, 0xffffffff
+    .word 0xffffff9e, 0xffffffff, 0xffffff8e, 0xffffffff
+    .word 0xffffff7e, 0xffffffff, 0xffffff6e, 0xffffffff
+    .word 0xffffff5e, 0xffffffff, 0xffffff4e, 0xffffffff
+    .word 0xffffff3e, 0xffffffff, 0xffffff2e, 0xffffffff
+    .word 0xffffff1e, 0xffffffff, 0xffffff0e, 0xffffffff
+    .word 0xfffffffd, 0xffffffff, 0xffffffed, 0xffffffff
+    .word 0xffffffdd, 0xffffffff, 0xffffffcd, 0xffffffff
+    .word 0xffffffbd, 0xffffffff, 0xffffffad, 0xffffffff
+    .word 0xffffff9d, 0xffffffff, 0xffffff8d, 0xffffffff
+    .word 0xffffff7d, 0xffffffff, 0xffffff6d, 0xffffffff
+    .word 0xffffff5d, 0xffffffff, 0xffffff4d, 0xffffffff
+    .word 0xffffff3d, 0xffffffff, 0xffffff2d, 0xffffffff
+    .word 0xffffff1d, 0xffffffff, 0xffffff0d, 0xffffffff
+    .word 0xfffffffc, 0xffffffff, 0xffffffec, 0xffffffff
+    .word 0xffffffdc, 0xffffffff, 0xffffffcc, 0xffffffff
+    .word 0xffffffbc, 0xffffffff, 0xffffffac, 0xffffffff
+    .word 0xffffff9c, 0xffffffff, 0xffffff8c, 0xffffffff
+    .word 0xffffff7c, 0xffffffff, 0xffffff6c, 0xffffffff
+    .word 0xffffff5c, 0xffffffff, 0xffffff4c, 0xffffffff
+    .word 0xffffff3c, 0xffffffff, 0xffffff2c, 0xffffffff
+    .word 0xffffff1c, 0xffffffff, 0xffffff0c, 0xffffffff
+    .word 0xfffffffb, 0xffffffff, 0xffffffeb, 0xffffffff
+    .word 0xffffffdb, 0xffffffff, 0xffffffcb, 0xffffffff
+    .word 0xffffffbb, 0xffffffff, 0xffffffab, 0xffffffff
+    .word 0xffffff9b, 0xffffffff, 0xffffff8b, 0xffffffff
+    .word 0xffffff7b, 0xffffffff, 0xffffff6b, 0xffffffff
+    .word 0xffffff5b, 0xffffffff, 0xffffff4b, 0xffffffff
+    .word 0xffffff3b, 0xffffffff, 0xffffff2b, 0xffffffff
+    .word 0xffffff1b, 0xffffffff, 0xffffff0b, 0xffffffff
+    .word 0xfffffffa, 0xffffffff, 0xffffffea, 0xffffffff
+    .word 0xffffffda, 0xffffffff, 0xffffffca, 0xffffffff
+    .word 0xffffffba, 0xffffffff, 0xffffffaa, 0xffffffff
+    .word 0xffffff9a, 0xffffffff, 0xffffff8a, 0xffffffff
+    .word 0xffffff7a, 0xffffffff, 0xffffff6a, 0xffffffff
+    .word 0xffffff5a, 0xffffffff, 0xffffff4a, 0xffffffff
+    .word 0xffffff3a, 0xffffffff, 0xffffff2a, 0xffffffff
+    .word 0xffffff1a, 0xffffffff, 0xffffff0a, 0xffffffff
+    .word 0xfffffff9, 0xffffffff, 0xffffffe9, 0xffffffff
+    .word 0xffffffd9, 0xffffffff, 0xffffffc9, 0xffffffff
+    .word 0xffffffb9, 0xffffffff, 0xffffffa9, 0xffffffff
+    .word 0xffffff99, 0xffffffff, 0xffffff89, 0xffffffff
+    .word 0xffffff79, 0xffffffff, 0xffffff69, 0xffffffff
+    .word 0xffffff59, 0xffffffff, 0xffffff49, 0xffffffff
+    .word 0xffffff39, 0xffffffff, 0xffffff29, 0xffffffff
+    .word 0xffffff19, 0xffffffff, 0xffffff09, 0xffffffff
+    .word 0xfffffff8, 0xffffffff, 0xffffffe8, 0xffffffff
+    .word 0xffffffd8, 0xffffffff, 0xffffffc8, 0xffffffff
+    .word 0xffffffb8, 0xffffffff, 0xffffffa8, 0xffffffff
+    .word 0xffffff98, 0xffffffff, 0xffffff88, 0xffffffff
+    .word 0xffffff78, 0xffffffff, 0xffffff68, 0xffffffff
+    .word 0xffffff58, 0xffffffff, 0xffffff48, 0xffffffff
+    .word 0xffffff38, 0xffffffff, 0xffffff28, 0xffffffff
+    .word 0xffffff18, 0xffffffff, 0xffffff08, 0xffffffff
+    .word 0xfffffff7, 0xffffffff, 0xffffffe7, 0xffffffff
+    .word 0xffffffd7, 0xffffffff, 0xffffffc7, 0xffffffff
+    .word 0xffffffb7, 0xffffffff, 0xffffffa7, 0xffffffff
+    .word 0xffffff97, 0xffffffff, 0xffffff87, 0xffffffff
+    .word 0xffffff77, 0xffffffff, 0xffffff67, 0xffffffff
+    .word 0xffffff57, 0xffffffff, 0xffffff47, 0xffffffff
+    .word 0xffffff37, 0xffffffff, 0xffffff27, 0xffffffff
+    .word 0xffffff17, 0xffffffff, 0xffffff07, 0xffffffff
+    .word 0xfffffff6, 0xffffffff, 0xffffffe6, 0xffffffff
+    .word 0xffffffd6, 0xffffffff, 0xffffffc6, 0xffffffff
+    .word 0xffffffb6, 0xffffffff, 0xffffffa6, 0xffffffff
+    .word 0xffffff96, 0xffffffff, 0xffffff86, 0xffffffff
+    .word 0xffffff76, 0xffffffff, 0xffffff66, 0xffffffff
+    .word 0xffffff56, 0xffffffff, 0xffffff46, 0xffffffff
+    .word 0xffffff36, 0xffffffff, 0xffffff26, 0xffffffff
+    .word 0xffffff16, 0xffffffff, 0xffffff06, 0xffffffff
+    .word 0xfffffff5, 0xffffffff, 0xffffffe5, 0xffffffff
+    .word 0xffffffd5, 0xffffffff, 0xffffffc5, 0xffffffff
+    .word 0xffffffb5, 0xffffffff, 0xffffffa5, 0xffffffff
+    .word 0xffffff95, 0xffffffff, 0xffffff85, 0xffffffff
+    .word 0xffffff75, 0xffffffff, 0xffffff65, 0xffffffff
+    .word 0xffffff55, 0xffffffff, 0xffffff45, 0xffffffff
+    .word 0xffffff35, 0xffffffff, 0xffffff25, 0xffffffff
+    .word 0xffffff15, 0xffffffff, 0xffffff05, 0xffffffff
+    .word 0xfffffff4, 0xffffffff, 0xffffffe4, 0xffffffff
+    .word 0xffffffd4, 0xffffffff, 0xffffffc4, 0xffffffff
+    .word 0xffffffb4, 0xffffffff, 0xffffffa4, 0xffffffff
+    .word 0xffffff94, 0xffffffff, 0xffffff84, 0xffffffff
+    .word 0xffffff74, 0xffffffff, 0xffffff64, 0xffffffff
+    .word 0xffffff54, 0xffffffff, 0xffffff44, 0xffffffff
+    .word 0xffffff34, 0xffffffff, 0xffffff24, 0xffffffff
+    .word 0xffffff14, 0xffffffff, 0xffffff04, 0xffffffff
+    .word 0xfffffff3, 0xffffffff, 0xffffffe3, 0xffffffff
+    .word 0xffffffd3, 0xffffffff, 0xffffffc3, 0xffffffff
+    .word 0xffffffb3, 0xffffffff, 0xffffffa3, 0xffffffff
+    .word 0xffffff93, 0xffffffff, 0xffffff83, 0xffffffff
+    .word 0xffffff73, 0xffffffff, 0xffffff63, 0xffffffff
+    .word 0xffffff53, 0xffffffff, 0xffffff43, 0xffffffff
+    .word 0xffffff33, 0xffffffff, 0xffffff23, 0xffffffff
+    .word 0xffffff13, 0xffffffff, 0xffffff03, 0xffffffff
+    .word 0xfffffff2, 0xffffffff, 0xffffffe2, 0xffffffff
+    .word 0xffffffd2, 0xffffffff, 0xffffffc2, 0xffffffff
+    .word 0xffffffb2, 0xffffffff, 0xffffffa2, 0xffffffff
+    .word 0xffffff92, 0xffffffff, 0xffffff82, 0xffffffff
+    .word 0xffffff72, 0xffffffff, 0xffffff62, 0xffffffff
+    .word 0xffffff52, 0xffffffff, 0xffffff42, 0xffffffff
+    .word 0xffffff32, 0xffffffff, 0xffffff22, 0xffffffff
+    .word 0xffffff12, 0xffffffff, 0xffffff02, 0xffffffff
