@@ -117,10 +117,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
 
     fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) {
         if LOW_RAM {
-            return match Self::S {
-                32 => self.seal_serial::<32>(nonce, ad, msg, out),
-                _ => self.seal_serial::<64>(nonce, ad, msg, out),
-            };
+            return self.seal_serial(nonce, ad, msg, out);
         }
         let s = Self::S;
         let em = self.em();
@@ -164,10 +161,7 @@ impl<P: Permutation> ModeCore for Otr<P> {
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
         if LOW_RAM {
-            return match Self::S {
-                32 => self.open_serial::<32>(nonce, ad, body, tag, out, last),
-                _ => self.open_serial::<64>(nonce, ad, body, tag, out, last),
-            };
+            return self.open_serial(nonce, ad, body, tag, out, last);
         }
         let s = Self::S;
         let em = self.em();
