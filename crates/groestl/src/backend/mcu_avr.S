@@ -447,8 +447,7 @@ sw_groestl_avr_mul2:
 
 ; Entry points, avr-gcc's ABI (h in r25:r24, then m in r23:r22 or st, then st in r21:r20):
 ;   block(uint8_t *h, const uint8_t *m, uint8_t *st): one compression, h updated in place;
-;   perm(uint8_t *h, uint8_t *st): h ^= P(st), st clobbered (the output transformation);
-;   small_q512(uint8_t *h, uint8_t *st): h ^= Q(st) (`mcu-small`: the engine's padding block).
+;   perm(uint8_t *h, uint8_t *st): h ^= P(st), st clobbered (the output transformation).
 ; Fast kernel (buffers A = st, B = st + 64): P and Q leave their result in A, folded here.
 .macro FBLOCK p, q
     SAVE
@@ -496,6 +495,102 @@ sw_groestl_avr_mul2:
     RESTORE16
 .endm
 
+; `mcu-small` with the engine's block buffer as the state (no state of the caller's own).
+;   blocks512(uint8_t *h, const uint8_t *m, uint16_t n, uint8_t *st): n >= 1 compressions of
+;   the blocks at m, the loop here (the caller keeps nothing live across it). The count is
+;   kept on the stack during P and Q (their registers: r18-r21).
+.macro SBLOCKS
+    SAVE16
+    movw r26, r18
+7:
+    push r21
+    push r20
+    movw r20, r26
+    XORIN 8, r20, r18
+    movw r28, r20
+    rcall sw_groestl_avr_k_small_p512
+    subi r28, 64
+    sbci r29, 0
+    COPY 8, r18
+    rcall sw_groestl_avr_k_small_q512
+    subi r28, 64
+    sbci r29, 0
+    movw r26, r28
+    subi r22, 0xC0
+    sbci r23, 0xFF
+    pop r20
+    pop r21
+    subi r20, 1
+    sbci r21, 0
+    breq 8f
+    rjmp 7b
+8:
+    RESTORE16
+.endm
+
+;   pad512(uint8_t *h, uint8_t *st, const uint8_t *t, uint8_t lead): the last compression of a
+;   message whose final block is padding only (m: `lead` in its first byte, the 8 bytes at t,
+;   the little-endian u64 block count, big-endian in its last 8, zeros between: in the state
+;   layout, byte 7 and bytes 56-63), generated in st twice, then the output transformation:
+;   h ^= P(h ^ m) ^ Q(m); h ^= P(h). `lead` is kept on the stack during P.
+; st = h (Z = h, X = st, r19 counts).
+.macro HCOPY
+    movw r30, r24
+    movw r26, r28
+    ldi r19, 64
+1:
+    ld r0, Z+
+    st X+, r0
+    dec r19
+    brne 1b
+.endm
+
+; st[56..64] ^= t (X = st + 56, Z = t).
+.macro TXOR
+    movw r26, r28
+    adiw r26, 56
+    movw r30, r22
+    ldi r19, 8
+1:
+    ld r0, Z+
+    ld r1, X
+    eor r1, r0
+    st X+, r1
+    dec r19
+    brne 1b
+.endm
+
+.macro SPAD
+    SAVE16
+    movw r28, r22
+    movw r22, r20
+    HCOPY
+    ldd r0, Y+7
+    eor r0, r18
+    std Y+7, r0
+    TXOR
+    push r18
+    rcall sw_groestl_avr_k_small_p512
+    subi r28, 64
+    sbci r29, 0
+    movw r26, r28
+    clr r0
+    ldi r19, 64
+1:
+    st X+, r0
+    dec r19
+    brne 1b
+    pop r18
+    std Y+7, r18
+    TXOR
+    rcall sw_groestl_avr_k_small_q512
+    subi r28, 64
+    sbci r29, 0
+    HCOPY
+    rcall sw_groestl_avr_k_small_p512
+    RESTORE16
+.endm
+
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
     .section .text.sw_groestl_avr_fast512,"ax",@progbits
     FUNC sw_groestl_avr_k_fast_p512, FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
@@ -509,7 +604,8 @@ sw_groestl_avr_mul2:
     FUNC sw_groestl_avr_k_small_q512, IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
     GFUNC sw_groestl_avr_small_block512, IBLOCK 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
     GFUNC sw_groestl_avr_small_p512, IPERMFN sw_groestl_avr_k_small_p512
-    GFUNC sw_groestl_avr_small_q512, IPERMFN sw_groestl_avr_k_small_q512
+    GFUNC sw_groestl_avr_small_blocks512, SBLOCKS
+    GFUNC sw_groestl_avr_small_pad512, SPAD
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.
     .section .text.sw_groestl_avr_1024,"ax",@progbits

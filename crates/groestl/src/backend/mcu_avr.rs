@@ -41,9 +41,15 @@ unsafe extern "C" {
     /// `h ← h ⊕ P(st)`, `st` (64 bytes) clobbered.
     #[cfg(feature = "mcu-small")]
     fn sw_groestl_avr_small_p512(h: *mut u8, st: *mut u8);
-    /// `h ← h ⊕ Q(st)`, `st` (64 bytes) clobbered.
+    /// `n ≥ 1` compressions of the blocks at `m` (`64 n` bytes) into `h`, with `st` (64 bytes)
+    /// as the state, written before read.
     #[cfg(feature = "mcu-small")]
-    fn sw_groestl_avr_small_q512(h: *mut u8, st: *mut u8);
+    fn sw_groestl_avr_small_blocks512(h: *mut u8, m: *const u8, n: u16, st: *mut u8);
+    /// The last compression of a padding-only block (`lead` in its first byte, the 8 bytes at
+    /// `t` (a little-endian `u64`) big-endian in its last 8, zeros between) and the output
+    /// transformation, in `h`, with `st` (64 bytes) as the state.
+    #[cfg(feature = "mcu-small")]
+    fn sw_groestl_avr_small_pad512(h: *mut u8, st: *mut u8, t: *const u8, lead: u8);
     /// As `block512` with 128-byte `h`, `m` and `st`.
     fn sw_groestl_avr_block1024(h: *mut u8, m: *const u8, st: *mut u8);
     /// `h ← h ⊕ P(st)` (1024-bit), `st` 128 bytes, clobbered.
@@ -151,57 +157,32 @@ pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
 // chaining value, the block buffer and the kernel's saved registers are all the RAM.
 
 /// As `compress512`, with `st` (the engine's empty block buffer) as the kernel's state; the
-/// blocks are read from the caller's memory.
+/// blocks are read from the caller's memory. The block loop is in the assembly, so the caller
+/// keeps no value live across the call (fewer saved registers in its frame).
 #[cfg(feature = "mcu-small")]
 #[inline(always)]
 pub(crate) fn compress512_in(h: &mut [u64; 8], blocks: &[u8], st: &mut [u8; 64]) {
-    for m in blocks.chunks_exact(64) {
-        // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`), `m` is one
-        // 64-byte block that overlaps neither; the kernel writes `st` before reading it and
-        // writes only `h` and `st`.
-        unsafe { sw_groestl_avr_small_block512(h.as_mut_ptr().cast(), m.as_ptr(), st.as_mut_ptr()) };
-    }
-}
-
-/// Writes the kernels' layout of `h ⊕ m` (of `m` without `h`) into `st`, where the block `m` is zero but for its
-/// first byte `lead` and its last 8 bytes, the big-endian `t` (a padding block).
-#[cfg(feature = "mcu-small")]
-#[inline(always)]
-fn pad_block(h: Option<&[u64; 8]>, lead: u8, t: u64, st: &mut [u8; 64]) {
-    for (c, col) in st.chunks_exact_mut(8).enumerate() {
-        // Column c of the block as the kernels store it: `u64::from_be_bytes` of its 8 bytes.
-        let m = match c {
-            0 => u64::from(lead) << 56,
-            7 => t,
-            _ => 0,
-        };
-        col.copy_from_slice(&(h.map_or(0, |h| h[c]) ^ m).to_le_bytes());
+    for run in blocks.chunks(64 * usize::from(u16::MAX)) {
+        let n = (run.len() / 64) as u16;
+        if n > 0 {
+            // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `run`
+            // holds `n` whole blocks and overlaps neither. The kernel writes `st` before
+            // reading it and writes only `h` and `st`.
+            unsafe { sw_groestl_avr_small_blocks512(h.as_mut_ptr().cast(), run.as_ptr(), n, st.as_mut_ptr()) };
+        }
     }
 }
 
 /// The last compression of a message whose final block is padding only (`lead` = 0x80, or 0
 /// after a block that ended in the 0x80; `t` = the block count), then the output
-/// transformation: `h ← P(h') ⊕ h'` with `h' = h ⊕ P(h ⊕ m) ⊕ Q(m)`. The padding block is
-/// generated, never stored, so `st` (the engine's block buffer) is the only state.
+/// transformation: `h ← P(h') ⊕ h'` with `h' = h ⊕ P(h ⊕ m) ⊕ Q(m)`. The kernel generates the
+/// padding block in `st` (the engine's block buffer) from `lead` and the bytes of `t`, so `st`
+/// is the only state and the caller keeps nothing live across the call.
 #[cfg(feature = "mcu-small")]
 #[inline(always)]
-pub(crate) fn finish_padding512_in(h: &mut [u64; 8], lead: u8, t: u64, st: &mut [u8; 64]) {
-    pad_block(Some(h), lead, t, st);
-    // SAFETY (both calls): `h` and `st` are 64 bytes each and do not overlap; the kernel reads
-    // `st`, XORs the permutation of it into `h` and writes only `h` and `st`.
-    unsafe { sw_groestl_avr_small_p512(h.as_mut_ptr().cast(), st.as_mut_ptr()) };
-    pad_block(None, lead, t, st);
-    unsafe { sw_groestl_avr_small_q512(h.as_mut_ptr().cast(), st.as_mut_ptr()) };
-    output512_in(h, st);
-}
-
-/// `h ← P(h) ⊕ h` with `st` as the state.
-#[cfg(feature = "mcu-small")]
-#[inline(always)]
-pub(crate) fn output512_in(h: &mut [u64; 8], st: &mut [u8; 64]) {
-    for (w, col) in h.iter().zip(st.chunks_exact_mut(8)) {
-        col.copy_from_slice(&w.to_le_bytes());
-    }
-    // SAFETY: as in `finish_padding512_in`.
-    unsafe { sw_groestl_avr_small_p512(h.as_mut_ptr().cast(), st.as_mut_ptr()) };
+pub(crate) fn finish_padding512_in(h: &mut [u64; 8], lead: u8, t: &u64, st: &mut [u8; 64]) {
+    // SAFETY: `h` and `st` are 64 bytes each and do not overlap; `t` is 8 readable bytes (a
+    // `u64`, little-endian on AVR: the state layout of the block's last column) that overlap
+    // neither. The kernel writes only `h` and `st`.
+    unsafe { sw_groestl_avr_small_pad512(h.as_mut_ptr().cast(), st.as_mut_ptr(), (t as *const u64).cast(), lead) };
 }

@@ -156,7 +156,13 @@ impl<P: Permutation> Otr<P> {
                 // Lane k of pad(last), assembled byte by byte (lengths are public).
                 for (j, b) in b[..P::Lane::BYTES].iter_mut().enumerate() {
                     let i = k * P::Lane::BYTES + j;
-                    *b = if i < last.len() { last[i] } else if i == last.len() { 0x80 } else { 0 };
+                    *b = if i < last.len() {
+                        last[i]
+                    } else if i == last.len() {
+                        0x80
+                    } else {
+                        0
+                    };
                 }
                 *l ^= P::Lane::load_le(&b[..P::Lane::BYTES]);
             }
@@ -257,7 +263,15 @@ impl<P: Permutation> Otr<P> {
     }
 
     /// `ModeCore::open`, one block at a time.
-    pub(super) fn open_serial(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
+    pub(super) fn open_serial(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        body: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+        last: &mut [u8],
+    ) -> Choice {
         let s = P::STATE_BYTES;
         let mut c = Self::ctx();
         self.start_serial(nonce, ad, &mut c);
