@@ -131,7 +131,37 @@ impl<const H: usize, const B: usize> Engine<H, B> {
 
     // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
     #[cfg_attr(target_arch = "avr", inline(always))]
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        // `mcu-small` on AVR, Grøstl-224/256 with an empty buffer: a lean path, which keeps
+        // few values and so few saved registers in the frame around the kernel (the peak RAM);
+        // the general path is a separate function.
+        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        if B == 64 {
+            if self.pos == 0 && self.buf_is_state() {
+                let full = data.len() - data.len() % 64;
+                let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
+                crate::backend::mcu::compress512_in(h.try_into().unwrap(), &data[..full], st.try_into().unwrap());
+                self.blocks += (full / 64) as u64;
+                let rest = &data[full..];
+                self.buf[..rest.len()].copy_from_slice(rest);
+                self.pos = rest.len();
+            } else {
+                self.update_outlined(data);
+            }
+            return;
+        }
+        self.update_general(data);
+    }
+
+    /// `update_general`, not inlined (see `update`).
+    #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+    #[inline(never)]
+    fn update_outlined(&mut self, data: &[u8]) {
+        self.update_general(data);
+    }
+
+    #[inline(always)]
+    fn update_general(&mut self, mut data: &[u8]) {
         let bs = self.variant.block_len();
         if self.pos > 0 {
             let take = (bs - self.pos).min(data.len());
@@ -162,6 +192,37 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
     #[cfg_attr(target_arch = "avr", inline(always))]
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
+        // `mcu-small` on AVR: a message of whole blocks ends in a padding-only block, generated
+        // by the kernel (lean path, as in `update`).
+        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        if B == 64 {
+            if self.pos == 0 && bits == 0 && self.buf_is_state() {
+                self.blocks += 1;
+                let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
+                crate::backend::mcu::finish_padding512_in(
+                    h.try_into().unwrap(),
+                    0x80,
+                    &self.blocks,
+                    st.try_into().unwrap(),
+                );
+                self.digest(out);
+            } else {
+                self.finalize_outlined(last, bits, out);
+            }
+            return;
+        }
+        self.finalize_general(last, bits, out);
+    }
+
+    /// `finalize_general`, not inlined (see `finalize_into`).
+    #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+    #[inline(never)]
+    fn finalize_outlined(&mut self, last: u8, bits: u32, out: &mut [u8]) {
+        self.finalize_general(last, bits, out);
+    }
+
+    #[inline(always)]
+    fn finalize_general(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         assert!(bits < 8, "a final partial byte holds 0 to 7 bits, not {bits}");
         let bs = self.variant.block_len();
         let pos = self.pos;
@@ -190,18 +251,6 @@ impl<const H: usize, const B: usize> Engine<H, B> {
             );
             return self.digest(out);
         }
-        if cfg!(all(target_arch = "avr", feature = "mcu-small")) && B == 64 {
-            self.finish_buf_outlined(t, out);
-        } else {
-            self.finish_buf(t, out);
-        }
-    }
-
-    /// `finish_buf`, not inlined: with `mcu-small` on AVR the Grøstl-224/256 hashers' callers
-    /// (which hold the hasher) keep a smaller frame on the paths that do not need this one
-    /// (measured; the 128-byte engines are better off with it inlined).
-    #[inline(never)]
-    fn finish_buf_outlined(&mut self, t: u64, out: &mut [u8]) {
         self.finish_buf(t, out);
     }
 
@@ -221,7 +270,10 @@ impl<const H: usize, const B: usize> Engine<H, B> {
 
     /// The digest (the last `len` bytes of the big-endian serialisation of the columns of the
     /// output in `h`) into `out[..len]`.
-    #[inline]
+    // Not inlined on AVR: its 64-bit shifts would add saved registers to the frame that calls
+    // the kernels (the peak RAM); it runs after them, at a shallower depth.
+    #[cfg_attr(target_arch = "avr", inline(never))]
+    #[cfg_attr(not(target_arch = "avr"), inline)]
     fn digest(&self, out: &mut [u8]) {
         let (bs, len) = (self.variant.block_len(), self.variant.output_len());
         let first = bs - len;

@@ -162,14 +162,13 @@ pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
 #[cfg(feature = "mcu-small")]
 #[inline(always)]
 pub(crate) fn compress512_in(h: &mut [u64; 8], blocks: &[u8], st: &mut [u8; 64]) {
-    for run in blocks.chunks(64 * usize::from(u16::MAX)) {
-        let n = (run.len() / 64) as u16;
-        if n > 0 {
-            // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `run`
-            // holds `n` whole blocks and overlaps neither. The kernel writes `st` before
-            // reading it and writes only `h` and `st`.
-            unsafe { sw_groestl_avr_small_blocks512(h.as_mut_ptr().cast(), run.as_ptr(), n, st.as_mut_ptr()) };
-        }
+    // `usize` is 16 bits on AVR: a slice holds at most 32 767 bytes, so `n` fits.
+    let n = (blocks.len() / 64) as u16;
+    if n > 0 {
+        // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `blocks`
+        // holds `n` whole blocks and overlaps neither. The kernel writes `st` before reading
+        // it and writes only `h` and `st`.
+        unsafe { sw_groestl_avr_small_blocks512(h.as_mut_ptr().cast(), blocks.as_ptr(), n, st.as_mut_ptr()) };
     }
 }
 
