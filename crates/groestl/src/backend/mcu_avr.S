@@ -25,9 +25,9 @@
 ; Register map of the permutation kernels:
 ;   r0-r7    a_r: one column, row r in r<r>, after SubBytes (then y values, see MIX)
 ;   r8-r15   t_i (MIX); r0-r15 hold a whole 16-byte row in the rotation pass
-;   r16      round constant of the current column
-;   r17      round number i
-;   r18:r19  state (in-place) / buffer A (fast kernel)
+;   r16      round constant of the current column (fast kernel; r18 in the in-place ones)
+;   r17      round number i (fast kernel; r19 in the in-place ones)
+;   r18:r19  buffer A (fast kernel)
 ;   r20:r21  buffer B = A + 64 (fast kernel) / r20 column counter, r21 scratch (in-place)
 ;   r22:r23  m, r24:r25 h (block functions; the permutations do not touch them)
 ;   X        output pointer, Y input pointer, Z table (r31 page, r30 index)
@@ -241,9 +241,9 @@ sw_groestl_avr_mul2:
 ; The column pass of one round: AddRoundConstant, SubBytes and MixBytes, column by column,
 ; read with Y, written with X (toh = 0: X = Y, in place; toh = 1: X = h, b XORed into h).
 .macro COLPASS w, rcrow, rcs, tbl, toh
-    mov r16, r17
+    mov r18, r19
     .if \rcs
-    subi r16, (256 - 16*\rcs) & 255
+    subi r18, (256 - 16*\rcs) & 255
     .endif
     ldi r20, \w
 2:
@@ -251,13 +251,13 @@ sw_groestl_avr_mul2:
     .irp reg,7,6,5,4,3,2,1,0
     ld r30, Y+
     .if \reg == \rcrow
-    eor r30, r16
+    eor r30, r18
     .endif
     lpm r\reg, Z
     .endr
-    subi r16, 0xF0
+    subi r18, 0xF0
     .if (\w == 8) && \rcs
-    andi r16, 0x7F
+    andi r18, 0x7F
     .endif
     ldi r31, hi8(sw_groestl_avr_mul2)
     MIX \toh
@@ -267,12 +267,14 @@ sw_groestl_avr_mul2:
 3:
 .endm
 
-; A permutation of `rounds` rounds in place on the state at r18:r19; the last round's column
-; pass XORs its output into h (r24:r25) instead of writing the state: h ^= P(state).
+; A permutation of `rounds` rounds in place on the state at Y; the last round's column pass
+; XORs its output into h (r24:r25) instead of writing the state: h ^= P(state). Uses r18 (the
+; constant), r19 (the round), r20, r21 and no other call-saved register than r2-r15 and Y, and
+; returns with Y = state + 8w. No register holds the state's address: each round's column pass
+; leaves Y 8w bytes past it.
 .macro IPERM w, rounds, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
-    clr r17
+    clr r19
 1:
-    movw r28, r18
     ROT 0, \s0, \w
     ROT 1, \s1, \w
     ROT 2, \s2, \w
@@ -281,13 +283,15 @@ sw_groestl_avr_mul2:
     ROT 5, \s5, \w
     ROT 6, \s6, \w
     ROT 7, \s7, \w
-    cpi r17, \rounds - 1
+    cpi r19, \rounds - 1
     brne 4f
     rjmp 5f
 4:
     movw r26, r28
     COLPASS \w, \rcrow, \rcs, \tbl, 0
-    inc r17
+    subi r28, (8*\w) & 255
+    sbci r29, 0
+    inc r19
     rjmp 1b
 5:
     movw r26, r24
@@ -300,12 +304,12 @@ sw_groestl_avr_mul2:
 ; s = h ^ m (m reordered to the state layout), P(s), h ^= s, s = m, Q(s), h ^= s.
 ; One state buffer at a time: never a P and a Q state together.
 
-; s = h ^ m. X = s, Y = h, Z = m.
-.macro XORIN w
-    movw r26, r18
+; s = h ^ m. X = s (from the register pair `st`), Y = h, Z = m; `cnt` counts columns.
+.macro XORIN w, st=r18, cnt=r16
+    movw r26, \st
     movw r28, r24
     movw r30, r22
-    ldi r16, \w
+    ldi \cnt, \w
 1:
     .irp k,0,1,2,3,4,5,6,7
     ld r0, Y+
@@ -314,7 +318,7 @@ sw_groestl_avr_mul2:
     st X+, r0
     .endr
     adiw r30, 8
-    dec r16
+    dec \cnt
     brne 1b
 .endm
 
@@ -338,18 +342,18 @@ sw_groestl_avr_mul2:
     brne 1b
 .endm
 
-; s = m.
-.macro COPY w
-    movw r26, r18
+; s = m (s at Y; `cnt` counts columns).
+.macro COPY w, cnt
+    movw r26, r28
     movw r30, r22
-    ldi r16, \w
+    ldi \cnt, \w
 1:
     .irp k,0,1,2,3,4,5,6,7
     ldd r0, Z+(7-\k)
     st X+, r0
     .endr
     adiw r30, 8
-    dec r16
+    dec \cnt
     brne 1b
 .endm
 
@@ -367,6 +371,21 @@ sw_groestl_avr_mul2:
     .endr
     dec r16
     brne 1b
+.endm
+
+; The in-place kernels save r2-r15 and Y only (SAVE16); the fast kernel r16 and r17 too.
+.macro SAVE16
+    .irp r,2,3,4,5,6,7,8,9,10,11,12,13,14,15,28,29
+    push r\r
+    .endr
+.endm
+
+.macro RESTORE16
+    .irp r,29,28,15,14,13,12,11,10,9,8,7,6,5,4,3,2
+    pop r\r
+    .endr
+    clr r1
+    ret
 .endm
 
 .macro SAVE
@@ -455,22 +474,121 @@ sw_groestl_avr_mul2:
     RESTORE
 .endm
 
-; In-place kernels: P and Q fold themselves into h in their last round.
+; In-place kernels: P and Q fold themselves into h in their last round, and return with Y
+; 8w bytes past the state.
 .macro IBLOCK w, p, q
-    SAVE
-    movw r18, r20
-    XORIN \w
+    SAVE16
+    XORIN \w, r20, r18
+    movw r28, r20
     rcall \p
-    COPY \w
+    subi r28, (8*\w) & 255
+    sbci r29, 0
+    COPY \w, r18
     rcall \q
-    RESTORE
+    RESTORE16
 .endm
 
 .macro IPERMFN p
-    SAVE
-    movw r18, r22
+    SAVE16
+    movw r28, r22
     rcall \p
-    RESTORE
+    RESTORE16
+.endm
+
+; `mcu-small` with the engine's block buffer as the state (no state of the caller's own).
+;   blocks512(uint8_t *h, const uint8_t *m, uint16_t n, uint8_t *st): n >= 1 compressions of
+;   the blocks at m, the loop here (the caller keeps nothing live across it). The count is
+;   kept on the stack during P and Q (their registers: r18-r21).
+.macro SBLOCKS
+    SAVE16
+    movw r26, r18
+7:
+    push r21
+    push r20
+    movw r20, r26
+    XORIN 8, r20, r18
+    movw r28, r20
+    rcall sw_groestl_avr_k_small_p512
+    subi r28, 64
+    sbci r29, 0
+    COPY 8, r18
+    rcall sw_groestl_avr_k_small_q512
+    subi r28, 64
+    sbci r29, 0
+    movw r26, r28
+    subi r22, 0xC0
+    sbci r23, 0xFF
+    pop r20
+    pop r21
+    subi r20, 1
+    sbci r21, 0
+    breq 8f
+    rjmp 7b
+8:
+    RESTORE16
+.endm
+
+;   pad512(uint8_t *h, uint8_t *st, const uint8_t *t, uint8_t lead): the last compression of a
+;   message whose final block is padding only (m: `lead` in its first byte, the 8 bytes at t,
+;   the little-endian u64 block count, big-endian in its last 8, zeros between: in the state
+;   layout, byte 7 and bytes 56-63), generated in st twice, then the output transformation:
+;   h ^= P(h ^ m) ^ Q(m); h ^= P(h). `lead` is kept on the stack during P.
+; st = h (Z = h, X = st, r19 counts).
+.macro HCOPY
+    movw r30, r24
+    movw r26, r28
+    ldi r19, 64
+1:
+    ld r0, Z+
+    st X+, r0
+    dec r19
+    brne 1b
+.endm
+
+; st[56..64] ^= t (X = st + 56, Z = t).
+.macro TXOR
+    movw r26, r28
+    adiw r26, 56
+    movw r30, r22
+    ldi r19, 8
+1:
+    ld r0, Z+
+    ld r1, X
+    eor r1, r0
+    st X+, r1
+    dec r19
+    brne 1b
+.endm
+
+.macro SPAD
+    SAVE16
+    movw r28, r22
+    movw r22, r20
+    HCOPY
+    ldd r0, Y+7
+    eor r0, r18
+    std Y+7, r0
+    TXOR
+    push r18
+    rcall sw_groestl_avr_k_small_p512
+    subi r28, 64
+    sbci r29, 0
+    movw r26, r28
+    clr r0
+    ldi r19, 64
+1:
+    st X+, r0
+    dec r19
+    brne 1b
+    pop r18
+    std Y+7, r18
+    TXOR
+    rcall sw_groestl_avr_k_small_q512
+    subi r28, 64
+    sbci r29, 0
+    HCOPY
+    rcall sw_groestl_avr_k_small_p512
+    RESTORE16
 .endm
 
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
@@ -486,6 +604,8 @@ sw_groestl_avr_mul2:
     FUNC sw_groestl_avr_k_small_q512, IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
     GFUNC sw_groestl_avr_small_block512, IBLOCK 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
     GFUNC sw_groestl_avr_small_p512, IPERMFN sw_groestl_avr_k_small_p512
+    GFUNC sw_groestl_avr_small_blocks512, SBLOCKS
+    GFUNC sw_groestl_avr_small_pad512, SPAD
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.
     .section .text.sw_groestl_avr_1024,"ax",@progbits

@@ -41,6 +41,15 @@ unsafe extern "C" {
     /// `h ← h ⊕ P(st)`, `st` (64 bytes) clobbered.
     #[cfg(feature = "mcu-small")]
     fn sw_groestl_avr_small_p512(h: *mut u8, st: *mut u8);
+    /// `n ≥ 1` compressions of the blocks at `m` (`64 n` bytes) into `h`, with `st` (64 bytes)
+    /// as the state, written before read.
+    #[cfg(feature = "mcu-small")]
+    fn sw_groestl_avr_small_blocks512(h: *mut u8, m: *const u8, n: u16, st: *mut u8);
+    /// The last compression of a padding-only block (`lead` in its first byte, the 8 bytes at
+    /// `t` (a little-endian `u64`) big-endian in its last 8, zeros between) and the output
+    /// transformation, in `h`, with `st` (64 bytes) as the state.
+    #[cfg(feature = "mcu-small")]
+    fn sw_groestl_avr_small_pad512(h: *mut u8, st: *mut u8, t: *const u8, lead: u8);
     /// As `block512` with 128-byte `h`, `m` and `st`.
     fn sw_groestl_avr_block1024(h: *mut u8, m: *const u8, st: *mut u8);
     /// `h ← h ⊕ P(st)` (1024-bit), `st` 128 bytes, clobbered.
@@ -141,4 +150,38 @@ pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
 #[inline(never)]
 pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
     output_with(h, &mut MaybeUninit::<[u8; ST1024]>::uninit(), sw_groestl_avr_p1024);
+}
+
+// `mcu-small`: the kernel's 64-byte state in memory the caller lends (the engine's block buffer
+// while it holds no data), so that hashing needs no state of its own on the stack: the
+// chaining value, the block buffer and the kernel's saved registers are all the RAM.
+
+/// As `compress512`, with `st` (the engine's empty block buffer) as the kernel's state; the
+/// blocks are read from the caller's memory. The block loop is in the assembly, so the caller
+/// keeps no value live across the call (fewer saved registers in its frame).
+#[cfg(feature = "mcu-small")]
+#[inline(always)]
+pub(crate) fn compress512_in(h: &mut [u64; 8], blocks: &[u8], st: &mut [u8; 64]) {
+    // `usize` is 16 bits on AVR: a slice holds at most 32 767 bytes, so `n` fits.
+    let n = (blocks.len() / 64) as u16;
+    if n > 0 {
+        // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `blocks`
+        // holds `n` whole blocks and overlaps neither. The kernel writes `st` before reading
+        // it and writes only `h` and `st`.
+        unsafe { sw_groestl_avr_small_blocks512(h.as_mut_ptr().cast(), blocks.as_ptr(), n, st.as_mut_ptr()) };
+    }
+}
+
+/// The last compression of a message whose final block is padding only (`lead` = 0x80, or 0
+/// after a block that ended in the 0x80; `t` = the block count), then the output
+/// transformation: `h ← P(h') ⊕ h'` with `h' = h ⊕ P(h ⊕ m) ⊕ Q(m)`. The kernel generates the
+/// padding block in `st` (the engine's block buffer) from `lead` and the bytes of `t`, so `st`
+/// is the only state and the caller keeps nothing live across the call.
+#[cfg(feature = "mcu-small")]
+#[inline(always)]
+pub(crate) fn finish_padding512_in(h: &mut [u64; 8], lead: u8, t: &u64, st: &mut [u8; 64]) {
+    // SAFETY: `h` and `st` are 64 bytes each and do not overlap; `t` is 8 readable bytes (a
+    // `u64`, little-endian on AVR: the state layout of the block's last column) that overlap
+    // neither. The kernel writes only `h` and `st`.
+    unsafe { sw_groestl_avr_small_pad512(h.as_mut_ptr().cast(), st.as_mut_ptr(), (t as *const u64).cast(), lead) };
 }

@@ -43,6 +43,12 @@ pub(crate) type Blk = [u8; MAX_S];
 /// How many independent block-cipher calls the modes hand to `permute_many` at once.
 pub(crate) const BATCH: usize = 32;
 
+/// The low-RAM mode paths (one block at a time, no batch arrays; same bytes): on
+/// microcontrollers (`target_os = "none"`: bare-metal Cortex-M, AVR) and with the `low-ram`
+/// feature (which runs the tests through them on the host). OTR's wide path needs a 3.5 KiB
+/// frame on a Cortex-M0; the serial one a few hundred bytes (docs/embedded.md).
+pub(crate) const LOW_RAM: bool = cfg!(any(target_os = "none", feature = "low-ram"));
+
 /// Constants of a Prøst AEAD mode instance (e.g. `Ape<Proest128>`).
 pub trait Mode: core_trait::ModeCore {
     /// SUPERCOP name, e.g. `proest128apev1`.

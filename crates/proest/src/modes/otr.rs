@@ -1,14 +1,18 @@
 //! Prøst-OTR (`proest{128,256}otrv1`): OTR (two-round Feistel per double block) over `E_K`.
 //! Spec: `shared/spec/proest.md` §3, §6. Both Feistel rounds are batched across double blocks
-//! through `permute_many`, and so are the AD blocks.
+//! through `permute_many`, and so are the AD blocks. With [`LOW_RAM`] (microcontrollers) the
+//! serial path of `otr_serial.rs` runs instead: one block at a time, same bytes.
 
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::core_trait::ModeCore;
-use super::{BATCH, CHUNK, wipe, Blk, Em, MAX_S, Mode, dbl, pad, times2, times3, xor, xor_into};
+use super::{BATCH, CHUNK, LOW_RAM, wipe, Blk, Em, MAX_S, Mode, dbl, pad, times2, times3, xor, xor_into};
 use crate::em::{At, EmJob};
 use crate::permutation::{Permutation, Proest128, Proest256};
+
+#[path = "otr_serial.rs"]
+mod serial;
 
 /// Prøst-OTR over the permutation `P`. Use through [`crate::ProestAead`].
 pub struct Otr<P: Permutation> {
@@ -112,6 +116,9 @@ impl<P: Permutation> ModeCore for Otr<P> {
     }
 
     fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) {
+        if LOW_RAM {
+            return self.seal_serial(nonce, ad, msg, out);
+        }
         let s = Self::S;
         let em = self.em();
         let mut c = self.start(nonce, ad);
@@ -153,6 +160,9 @@ impl<P: Permutation> ModeCore for Otr<P> {
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], body: &[u8], tag: &[u8], out: &mut [u8], last: &mut [u8]) -> Choice {
+        if LOW_RAM {
+            return self.open_serial(nonce, ad, body, tag, out, last);
+        }
         let s = Self::S;
         let em = self.em();
         let mut c = self.start(nonce, ad);
