@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2556 instructions for 10 rounds (120 spills and reloads);
-@ P or Q 1024 body: 3573 instructions for 14 rounds (168 spills and reloads).
+@ P|Q 512 body: 2506 instructions for 10 rounds (120 spills and reloads);
+@ P or Q 1024 body: 3507 instructions for 14 rounds (168 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -13480,183 +13480,178 @@ slicewise_groestl_neon7vp_o1024:
     .p2align 2
 .Lneon7_perm512:
     vldmia r3!, {d16-d31}
-    veor q0, q0, q10
-    veor q2, q2, q14
     veor q4, q4, q8
-    veor q1, q1, q11
+    veor q7, q7, q10
+    veor q1, q1, q9
+    veor q2, q2, q12
+    veor q5, q5, q13
+    veor q0, q0, q14
+    veor q6, q6, q11
+    veor q6, q6, q5
+    veor q0, q0, q2
     veor q3, q3, q15
-    veor q5, q5, q9
-    veor q7, q7, q13
-    veor q7, q2, q7
-    veor q8, q3, q5
-    veor q6, q6, q12
-    veor q15, q6, q0
-    veor q14, q8, q15
-    veor q13, q3, q6
-    veor q1, q1, q14
-    veor q12, q1, q0
-    veor q0, q3, q0
-    veor q1, q1, q2
-    vand q2, q14, q12
-    veor q11, q12, q7
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q4
-    vand q14, q15, q10
-    veor q15, q7, q4
-    veor q5, q15, q5
-    veor q6, q15, q6
-    vst1.64 {d12-d13}, [r10]
-    vand q6, q6, q4
-    vand q13, q13, q9
-    vand q10, q0, q11
-    veor q6, q6, q2
-    veor q14, q14, q13
-    veor q7, q7, q9
-    veor q10, q10, q13
-    veor q13, q5, q0
-    veor q11, q11, q0
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q2, q13, q2
-    veor q6, q6, q10
-    veor q6, q6, q11
-    veor q2, q2, q14
-    vand q11, q5, q15
-    vand q13, q8, q7
-    veor q1, q2, q1
-    veor q2, q4, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q3
-    veor q3, q3, q7
-    vand q12, q14, q2
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q7
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q3, q10, q3
-    veor q1, q1, q6
-    veor q10, q6, q12
-    veor q13, q11, q3
-    veor q12, q3, q12
-    vand q10, q10, q13
-    veor q10, q10, q3
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q6, q13, q6
-    veor q13, q12, q10
-    vand q3, q3, q13
-    veor q13, q6, q10
-    veor q12, q12, q3
-    vand q12, q6, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q3, q3, q11
-    veor q11, q1, q3
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q5, q1, q5
-    vand q0, q11, q0
-    vand q4, q10, q4
-    veor q1, q6, q1
-    vand q14, q6, q14
-    vand q8, q1, q8
-    vand q2, q6, q2
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q1, q1, q7
-    vld1.64 {d14-d15}, [r4]
-    vand q7, q15, q7
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q7
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q5, q2, q5
-    veor q15, q10, q3
-    veor q2, q4, q2
-    veor q4, q4, q8
-    veor q6, q7, q6
-    veor q0, q13, q0
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q5
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q4, q4, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q3, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q3, q3, q15
-    veor q7, q7, q3
-    veor q14, q14, q4
-    veor q4, q11, q4
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q6, q6, q11
-    veor q14, q14, q6
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q6, q8, q6
-    veor q2, q2, q11
-    veor q4, q5, q4
-    veor q5, q12, q14
-    veor q3, q3, q10
+    veor q15, q3, q7
+    veor q7, q7, q6
+    veor q0, q1, q0
+    veor q8, q7, q15
+    veor q14, q0, q7
+    veor q13, q7, q2
+    veor q0, q4, q6
+    veor q12, q14, q15
     veor q3, q3, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q0, q0, q5
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    veor q1, q1, q5
+    veor q4, q5, q12
+    veor q5, q3, q0
+    veor q11, q14, q4
+    veor q1, q1, q8
+    veor q10, q5, q1
+    vand q6, q14, q10
+    veor q7, q15, q13
+    vand q8, q11, q5
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q2, q3
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q3, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q7, q4
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q3, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q6, q12, q6
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q4
+    veor q13, q15, q13
+    vorr q15, q7, q2
+    veor q12, q15, q12
+    veor q6, q12, q6
+    veor q10, q13, q10
+    vorr q12, q8, q6
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q6
+    vbif q15, q6, q12
+    vorn q6, q11, q6
+    vbif q6, q8, q12
+    vand q0, q10, q0
+    vand q2, q6, q2
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q6, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q4, q8, q4
+    vand q5, q12, q5
+    vand q3, q15, q3
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q7, q6, q7
+    veor q0, q0, q3
+    veor q6, q6, q15
+    veor q1, q1, q2
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q3, q5, q3
+    veor q5, q13, q6
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q5, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q5, q5, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q4, q4, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q1, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q6, q6, q13
+    veor q12, q12, q15
+    veor q13, q14, q4
+    veor q6, q6, q15
+    veor q1, q10, q1
+    veor q14, q6, q13
+    veor q10, q10, q3
+    veor q2, q9, q2
+    veor q7, q7, q12
+    veor q9, q13, q10
+    veor q4, q4, q7
+    veor q1, q5, q1
+    veor q2, q3, q2
+    veor q3, q6, q2
+    veor q5, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q0, q5
+    veor q0, q6, q0
+    veor q2, q2, q7
+    veor q6, q14, q8
+    veor q2, q4, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q4, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q4, q4, q7
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u8 q7, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q7, q3
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
     vext.8 q9, q4, q4, #2
     veor q9, q4, q9
@@ -13669,6 +13664,256 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q4, q4, #6
     veor q9, q10, q9
     veor q4, q8, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
+    veor q11, q12, q10
+    vext.8 q12, q6, q6, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q5, q5, #2
+    veor q9, q5, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q5, q5, q5, #14
+    veor q5, q9, q5
+    vext.8 q9, q5, q5, #6
+    veor q9, q14, q9
+    veor q5, q11, q5
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    veor q9, q14, q10
+    vext.8 q10, q2, q2, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q2, q8, q2
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q3, q3, #6
+    veor q8, q13, q8
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q8
+    veor q3, q3, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q6, q6, q13
+    veor q5, q5, q14
+    veor q2, q2, q11
+    veor q2, q2, q6
+    veor q5, q5, q7
+    veor q0, q0, q15
+    veor q15, q0, q3
+    veor q3, q3, q2
+    veor q5, q1, q5
+    veor q8, q3, q15
+    veor q14, q5, q3
+    veor q13, q3, q7
+    veor q2, q4, q2
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q1, q1, q6
+    veor q3, q6, q12
+    veor q4, q0, q2
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q2
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q0, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q2, q10, q2
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q2, q2, q0
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q2, q1, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q2, q6
+    veor q2, q5, q2
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
     vext.8 q11, q5, q5, #2
     veor q11, q5, q11
     vext.8 q13, q11, q11, #6
@@ -13682,1757 +13927,972 @@ slicewise_groestl_neon7vp_o1024:
     veor q11, q11, q12
     veor q9, q9, q8
     veor q5, q9, q5
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q2, q9, q2
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q2, q2, q15
+    veor q15, q2, q4
+    veor q4, q4, q0
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q2, q2, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q2, q0
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q2
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q2, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q2, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q2, q15, q2
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q2
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q2, q4, q2
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q1, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q2
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q2, q2, q7
+    veor q4, q5, q2
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q2, q2, q7
+    veor q5, q14, q8
+    veor q2, q3, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
     vext.8 q3, q3, q3, #14
     veor q3, q9, q3
     vext.8 q9, q3, q3, #6
-    veor q9, q14, q9
-    veor q3, q11, q3
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
     vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
     vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
     veor q1, q9, q1
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
     veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
+    vext.8 q10, q2, q2, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q1, q8, q1
+    veor q2, q8, q2
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q2, q2, q11
+    veor q2, q2, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q2
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q2, q3, q2
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q0, q2
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q2
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q0, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q2, q10, q2
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q2, q2, q0
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q2, q1, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q2, q6
+    veor q2, q5, q2
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q2, q9, q2
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q2, q2, q15
+    veor q15, q2, q4
+    veor q4, q4, q0
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q2, q2, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q2, q0
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q2
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q2, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q2, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q2, q15, q2
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q2
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q2, q4, q2
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q1, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q2
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q2, q2, q7
+    veor q4, q5, q2
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q2, q2, q7
+    veor q5, q14, q8
+    veor q2, q3, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q8, q0
     vext.8 q8, q0, q0, #2
     veor q8, q0, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
     vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
+    veor q8, q8, q9
     vext.8 q0, q0, q0, #14
     veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
     vext.8 q8, q0, q0, #6
-    veor q8, q13, q8
-    veor q0, q9, q0
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
     vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    veor q9, q14, q10
+    vext.8 q10, q2, q2, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q2, q8, q2
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q0, q9, q0
     vldmia r3!, {d16-d31}
-    veor q3, q3, q10
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    veor q4, q4, q8
     veor q2, q2, q11
-    veor q7, q7, q15
-    veor q5, q5, q9
-    veor q0, q0, q13
-    veor q0, q6, q0
-    veor q8, q7, q5
-    veor q1, q1, q12
-    veor q15, q1, q3
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q2, q2, q14
-    veor q12, q2, q3
-    veor q3, q7, q3
-    veor q2, q2, q6
-    vand q6, q14, q12
-    veor q11, q12, q0
-    veor q9, q2, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q4
-    vand q14, q15, q10
+    veor q2, q2, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
     veor q15, q0, q4
-    veor q5, q15, q5
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q4
-    vand q13, q13, q9
-    vand q10, q3, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q0, q0, q9
-    veor q10, q10, q13
-    veor q13, q5, q3
-    veor q11, q11, q3
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q5, q15
-    vand q13, q8, q0
-    veor q2, q6, q2
-    veor q6, q4, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q0
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q0
-    veor q11, q11, q12
-    vand q12, q2, q11
-    veor q7, q10, q7
-    veor q2, q2, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q2, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q2, q2, q12
-    vand q12, q2, q15
-    veor q7, q7, q11
-    veor q11, q2, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q5, q2, q5
-    vand q3, q11, q3
-    vand q4, q10, q4
-    veor q2, q1, q2
-    vand q14, q1, q14
-    vand q8, q2, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q0, q2, q0
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q0, q9
-    veor q5, q1, q5
-    veor q15, q10, q7
-    veor q1, q4, q1
-    veor q4, q4, q8
-    veor q2, q2, q6
-    veor q3, q13, q3
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q5
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q4, q4, q0
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q4
-    veor q4, q11, q4
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q2, q8, q2
-    veor q1, q1, q11
-    veor q4, q5, q4
-    veor q5, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q0, q0, q11
-    veor q8, q12, q0
-    veor q6, q9, q6
-    veor q3, q3, q5
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q4, q4, #2
-    veor q9, q4, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q4, q4, q4, #14
-    veor q4, q9, q4
-    vext.8 q9, q4, q4, #6
-    veor q9, q10, q9
-    veor q4, q8, q4
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q4, q4, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q2, q2, q9
-    veor q3, q3, q13
-    veor q3, q7, q3
-    veor q8, q6, q2
-    veor q0, q0, q12
-    veor q15, q0, q5
-    veor q14, q8, q15
-    veor q13, q6, q0
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q3
-    veor q9, q1, q13
-    veor q10, q11, q9
+    veor q4, q4, q2
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q2, q3, q2
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q0, q2
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
     vstmia r4, {d20-d31}
-    veor q12, q12, q4
-    vand q14, q15, q10
-    veor q15, q3, q4
-    veor q2, q15, q2
-    veor q0, q15, q0
-    vst1.64 {d0-d1}, [r10]
-    vand q0, q0, q4
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q0, q0, q7
-    veor q14, q14, q13
-    veor q3, q3, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q0, q0, q10
-    veor q0, q0, q11
-    veor q7, q7, q14
-    vand q11, q2, q15
-    vand q13, q8, q3
-    veor q1, q7, q1
-    veor q7, q4, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q3
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q0, q13, q0
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q1, q2
-    vand q5, q11, q5
-    vand q4, q10, q4
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q2
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
     veor q1, q0, q1
-    vand q14, q0, q14
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r4]
-    vand q3, q15, q3
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q3
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q2, q0, q2
-    veor q15, q10, q6
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q2, q10, q2
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q2, q2, q0
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
     veor q0, q4, q0
-    veor q4, q4, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q4, q4, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q4
-    veor q4, q11, q4
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q3, q3, q11
-    veor q14, q14, q3
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q11
-    veor q2, q2, q4
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q2, q2, q8
-    veor q0, q0, q11
-    veor q7, q7, q15
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q0, q0, q14
-    veor q12, q0, q5
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q0, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q4, q2
-    veor q3, q15, q3
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q3, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q3, q15
-    vand q13, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
+    veor q4, q13, q5
+    vand q14, q11, q14
     veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q0, q11
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q0, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    vand q12, q0, q15
-    veor q7, q7, q11
-    veor q11, q0, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q3, q0, q3
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q14, q1, q14
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q2, q1, q2
     vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q0, q9
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
-    veor q2, q3, q2
-    veor q3, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q0, q0, q11
-    veor q8, q12, q0
-    veor q6, q9, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q2, q2, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q12
-    veor q15, q0, q5
-    veor q14, q8, q15
-    veor q13, q6, q0
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q3
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q3, q2
-    veor q4, q15, q4
-    veor q0, q15, q0
-    vst1.64 {d0-d1}, [r10]
-    vand q0, q0, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
     veor q0, q0, q7
-    veor q14, q14, q13
-    veor q3, q3, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q0, q0, q10
-    veor q0, q0, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q3
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q0, q13, q0
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q14, q0, q14
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r4]
-    vand q3, q15, q3
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q3
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q3, q3, q11
-    veor q14, q14, q3
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q11
-    veor q2, q4, q2
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q2, q2, q8
-    veor q0, q0, q11
-    veor q7, q7, q15
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q0, q0, q14
-    veor q12, q0, q5
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q0, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q4, q2
-    veor q3, q15, q3
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q3, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q3, q15
-    vand q13, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q0, q11
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q0, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    vand q12, q0, q15
-    veor q7, q7, q11
-    veor q11, q0, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q3, q0, q3
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q14, q1, q14
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q0, q9
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
-    veor q2, q3, q2
-    veor q3, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q0, q0, q11
-    veor q8, q12, q0
-    veor q6, q9, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q2, q2, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q12
-    veor q15, q0, q5
-    veor q14, q8, q15
-    veor q13, q6, q0
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q3
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q3, q2
-    veor q4, q15, q4
-    veor q0, q15, q0
-    vst1.64 {d0-d1}, [r10]
-    vand q0, q0, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q2, q6
+    veor q2, q5, q2
     veor q0, q0, q7
-    veor q14, q14, q13
-    veor q3, q3, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q0, q0, q10
-    veor q0, q0, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q3
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q0, q13, q0
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q14, q0, q14
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r4]
-    vand q3, q15, q3
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q3
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q3, q3, q11
-    veor q14, q14, q3
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q11
-    veor q2, q4, q2
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
-    veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
-    veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q2, q2, q8
-    veor q0, q0, q11
-    veor q7, q7, q15
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q0, q0, q14
-    veor q12, q0, q5
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q0, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q4, q2
-    veor q3, q15, q3
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q3, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q3, q15
-    vand q13, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q0, q11
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q0, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    vand q12, q0, q15
-    veor q7, q7, q11
-    veor q11, q0, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q3, q0, q3
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q14, q1, q14
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q0, q9
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
-    veor q2, q3, q2
-    veor q3, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q0, q0, q11
-    veor q8, q12, q0
-    veor q6, q9, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
     vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
+    vshl.u8 q7, q0, q8
+    vshl.u8 q0, q0, q9
     vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -15441,43 +14901,43 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q2, q2, #6
     veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
+    veor q6, q11, q6
     vext.8 q11, q1, q1, #2
     veor q11, q1, q11
     vext.8 q12, q11, q11, #6
@@ -15504,261 +14964,256 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q6, q9, q6
+    veor q2, q9, q2
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q2, q2, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q3, q3, q13
-    veor q3, q7, q3
-    veor q8, q6, q4
-    veor q0, q0, q12
-    veor q15, q0, q5
-    veor q14, q8, q15
-    veor q13, q6, q0
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q2, q2, q15
+    veor q15, q2, q4
+    veor q4, q4, q0
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q2, q2, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q2, q0
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q2
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q2, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q2, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q2, q15, q2
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q2
+    veor q5, q5, q15
     veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q3
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q3, q2
-    veor q4, q15, q4
-    veor q0, q15, q0
-    vst1.64 {d0-d1}, [r10]
-    vand q0, q0, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q0, q0, q7
-    veor q14, q14, q13
-    veor q3, q3, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q0, q0, q10
-    veor q0, q0, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q3
-    veor q1, q7, q1
-    veor q7, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q3
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q3
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q0
-    veor q10, q0, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q0, q13, q0
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q0, q10
-    veor q12, q12, q6
-    vand q12, q0, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q1, q0, q1
-    vand q14, q0, q14
-    vand q8, q1, q8
-    vand q0, q0, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q3
-    vld1.64 {d6-d7}, [r4]
-    vand q3, q15, q3
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q3
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q0, q4
-    veor q15, q10, q6
-    veor q0, q2, q0
-    veor q2, q2, q8
-    veor q3, q3, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q2, q2, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q3, q3, q11
-    veor q14, q14, q3
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q3, q8, q3
-    veor q0, q0, q11
     veor q2, q4, q2
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q1, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q2
     veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q5, q3
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u8 q6, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q2, q2, q7
+    veor q4, q5, q2
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q2, q2, q7
+    veor q5, q14, q8
+    veor q2, q3, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q0, q0, #2
-    veor q11, q0, q11
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q11, q0
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q13, q10
-    vext.8 q12, q0, q0, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q0, q9, q0
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    veor q1, q9, q1
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
     veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
+    vext.8 q10, q2, q2, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q1, q8, q1
+    veor q2, q8, q2
     vext.8 q8, q4, q4, #2
     veor q8, q4, q8
     vext.8 q10, q8, q8, #6
@@ -15770,179 +15225,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q0, q9, q0
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    veor q2, q2, q8
-    veor q0, q0, q11
-    veor q7, q7, q15
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q3
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q0, q0, q14
-    veor q12, q0, q5
-    veor q5, q7, q5
-    veor q0, q0, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q0, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q2
-    vand q14, q15, q10
-    veor q15, q4, q2
-    veor q3, q15, q3
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q2
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q3, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q3, q15
-    vand q13, q8, q4
-    veor q0, q6, q0
-    veor q6, q2, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q0, q11
-    veor q7, q10, q7
-    veor q0, q0, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q0, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q0, q0, q12
-    vand q12, q0, q15
-    veor q7, q7, q11
-    veor q11, q0, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q3, q0, q3
-    vand q5, q11, q5
-    vand q2, q10, q2
-    veor q0, q1, q0
-    vand q14, q1, q14
-    vand q8, q0, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q0, q0, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q0, q9
-    veor q3, q1, q3
-    veor q15, q10, q7
-    veor q1, q2, q1
-    veor q2, q2, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q3
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q0, q13, q0
-    veor q2, q2, q0
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
+    veor q2, q2, q11
+    veor q2, q2, q5
     veor q6, q6, q7
-    veor q14, q14, q2
-    veor q2, q11, q2
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q2
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
     veor q2, q3, q2
-    veor q3, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q0, q0, q11
-    veor q8, q12, q0
-    veor q6, q9, q6
-    veor q3, q5, q3
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u8 q5, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u8 q5, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q0, q2
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q2
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q0, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q2, q10, q2
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q2, q2, q0
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q2, q1, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q2, q6
+    veor q2, q5, q2
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
     vorr q1, q7, q1
-    vshl.u8 q7, q0, q9
-    vshl.u8 q0, q0, q10
+    vshl.u8 q7, q0, q8
+    vshl.u8 q0, q0, q9
     vorr q0, q7, q0
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -15951,43 +15401,43 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q2, q2, #6
     veor q8, q11, q8
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    vext.8 q9, q2, q2, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q2, q8, q2
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
+    veor q6, q11, q6
     vext.8 q11, q1, q1, #2
     veor q11, q1, q11
     vext.8 q12, q11, q11, #6
@@ -16014,199 +15464,694 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q3, q3, #2
-    veor q8, q3, q8
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q3, q3, q3, #14
-    veor q3, q8, q3
-    vext.8 q8, q3, q3, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
     veor q8, q13, q8
-    veor q3, q9, q3
+    veor q4, q9, q4
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
+    veor q2, q9, q2
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q2, q2, q15
+    veor q15, q2, q4
+    veor q4, q4, q0
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q2, q2, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q2, q0
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q2
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q2, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q2, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q2, q15, q2
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q2
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q2, q4, q2
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q1, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q2
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q2, q2, q7
+    veor q4, q5, q2
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q2, q2, q7
+    veor q5, q14, q8
+    veor q2, q3, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
     veor q6, q9, q6
-    vswp q2, q0
-    vswp q4, q1
-    vswp q5, q2
-    vswp q4, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    veor q9, q14, q10
+    vext.8 q10, q2, q2, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q2, q8, q2
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q1, q1, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q2, q2, q11
+    veor q2, q2, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q2
+    veor q6, q1, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q2, q3, q2
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q1, q1, q5
+    veor q3, q5, q12
+    veor q4, q0, q2
+    veor q11, q14, q3
+    veor q1, q1, q8
+    veor q10, q4, q1
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q2
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q1
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q1, q0, q1
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q1, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q2, q10, q2
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q1, q8, q1
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q2, q2, q0
+    veor q5, q5, q15
+    veor q1, q1, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q2, q1, q2
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q1, q10, q1
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q1, q4, q1
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q1, q7
+    veor q8, q2, q6
+    veor q2, q5, q2
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q3, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u8 q7, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u8 q7, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u8 q7, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u8 q7, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u8 q7, q14, q8
+    vshl.u8 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u8 q8, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q13, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q2, q9, q2
+    vswp q3, q0
+    vswp q5, q1
+    vswp q6, q2
+    vswp q5, q3
     vswp q5, q4
     vswp q7, q6
     bx lr
     .p2align 2
 .Lneon7_perm1024:
     vldmia r3!, {d16-d31}
-    veor q4, q4, q10
-    veor q6, q6, q14
     veor q0, q0, q8
-    veor q5, q5, q11
+    veor q3, q3, q10
+    veor q5, q5, q9
+    veor q6, q6, q12
+    veor q1, q1, q13
+    veor q4, q4, q14
+    veor q2, q2, q11
+    veor q2, q2, q1
+    veor q4, q4, q6
     veor q7, q7, q15
-    veor q1, q1, q9
-    veor q3, q3, q13
-    veor q3, q6, q3
-    veor q8, q7, q1
-    veor q2, q2, q12
-    veor q15, q2, q4
-    veor q14, q8, q15
-    veor q13, q7, q2
-    veor q5, q5, q14
-    veor q12, q5, q4
-    veor q4, q7, q4
-    veor q5, q5, q6
-    vand q6, q14, q12
-    veor q11, q12, q3
-    veor q9, q5, q13
-    veor q10, q11, q9
+    veor q15, q7, q3
+    veor q3, q3, q2
+    veor q4, q5, q4
+    veor q8, q3, q15
+    veor q14, q4, q3
+    veor q13, q3, q6
+    veor q0, q0, q2
+    veor q12, q14, q15
+    veor q2, q7, q14
+    veor q3, q5, q1
+    veor q1, q1, q12
+    veor q4, q2, q0
+    veor q11, q14, q1
+    veor q3, q3, q8
+    veor q10, q4, q3
+    vand q5, q14, q10
+    veor q7, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
     vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q3, q0
-    veor q1, q15, q1
-    veor q2, q15, q2
-    vst1.64 {d4-d5}, [r10]
-    vand q2, q2, q0
-    vand q13, q13, q9
-    vand q10, q4, q11
-    veor q2, q2, q6
-    veor q14, q14, q13
-    veor q3, q3, q9
-    veor q10, q10, q13
-    veor q13, q1, q4
-    veor q11, q11, q4
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q2, q2, q10
-    veor q2, q2, q11
-    veor q6, q6, q14
-    vand q11, q1, q15
-    vand q13, q8, q3
-    veor q5, q6, q5
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q3
-    vand q12, q14, q6
-    veor q12, q12, q13
+    veor q14, q6, q2
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q2, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q3
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q7, q1
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q3, q2, q3
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
     veor q10, q12, q10
-    veor q12, q8, q3
-    veor q11, q11, q12
-    vand q12, q5, q11
-    veor q7, q10, q7
-    veor q5, q5, q2
-    veor q10, q2, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q5, q12
-    veor q11, q11, q10
-    veor q2, q13, q2
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q2, q10
-    veor q12, q12, q7
-    vand q12, q2, q12
-    veor q5, q5, q12
-    vand q12, q5, q15
-    veor q7, q7, q11
-    veor q11, q5, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q1, q5, q1
-    vand q4, q11, q4
+    vand q12, q14, q9
+    vand q13, q3, q1
+    veor q13, q15, q13
+    vorr q15, q7, q6
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
     vand q0, q10, q0
-    veor q5, q2, q5
-    vand q14, q2, q14
-    vand q8, q5, q8
-    vand q2, q2, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q5, q3
-    vld1.64 {d10-d11}, [r4]
-    vand q5, q15, q5
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q5
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q1, q2, q1
-    veor q15, q10, q7
-    veor q2, q0, q2
-    veor q0, q0, q8
-    veor q5, q5, q6
-    veor q4, q13, q4
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q1
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
+    vand q6, q5, q6
+    vbit q8, q13, q11
+    vand q3, q8, q3
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q1, q8, q1
+    vand q4, q12, q4
+    vand q2, q15, q2
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q7, q5, q7
+    veor q0, q0, q2
+    veor q5, q5, q15
+    veor q3, q3, q6
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
     vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q5, q5, q11
-    veor q14, q14, q5
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q5, q8, q5
-    veor q2, q2, q11
-    veor q0, q1, q0
-    veor q1, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
+    veor q2, q4, q2
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q1, q1, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q3, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q1
+    veor q5, q5, q15
+    veor q3, q10, q3
+    veor q14, q5, q13
+    veor q10, q10, q2
     veor q6, q9, q6
-    veor q1, q4, q1
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q4, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q4, q4, q5
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
+    veor q7, q7, q12
+    veor q9, q13, q10
+    veor q1, q1, q7
+    veor q3, q4, q3
+    veor q2, q2, q6
+    veor q4, q5, q2
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q3, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q2, q2, q7
+    veor q5, q14, q8
+    veor q1, q1, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q2, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q2, q2, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q3, q8
+    vshl.u16 q3, q3, q9
     vorr q3, q7, q3
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
     vorr q1, q7, q1
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -16215,834 +16160,319 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
+    veor q2, q8, q2
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q6, q11, q6
+    vext.8 q11, q3, q3, #2
+    veor q11, q3, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q3, q3, q3, #14
+    veor q3, q11, q3
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    veor q3, q9, q3
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
     veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
+    vext.8 q10, q1, q1, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q3, q8, q3
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q4, q4, q10
+    veor q3, q3, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q3, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q2, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q3, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
     vext.8 q8, q1, q1, #2
     veor q8, q1, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
     vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
+    veor q8, q8, q9
     vext.8 q1, q1, q1, #14
     veor q1, q8, q1
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
     vext.8 q8, q1, q1, #6
-    veor q8, q13, q8
-    veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q2, q2, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q1, q1, q13
-    veor q1, q7, q1
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q2, q2, q14
-    veor q12, q2, q5
-    veor q5, q6, q5
-    veor q2, q2, q7
-    vand q7, q14, q12
-    veor q11, q12, q1
-    veor q9, q2, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q1, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q1, q1, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q1
-    veor q2, q7, q2
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q1
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q1
-    veor q11, q11, q12
-    vand q12, q2, q11
-    veor q6, q10, q6
-    veor q2, q2, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q2, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q2, q2, q12
-    vand q12, q2, q15
-    veor q6, q6, q11
-    veor q11, q2, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q2, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q2, q3, q2
-    vand q14, q3, q14
-    vand q8, q2, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q2, q1
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
-    veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
-    veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
-    veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
-    veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
-    veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
     veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
+    vext.8 q10, q0, q0, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q1, q8, q1
+    veor q0, q8, q0
     vext.8 q8, q4, q4, #2
     veor q8, q4, q8
     vext.8 q10, q8, q8, #6
@@ -17054,179 +16484,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q1, q9, q1
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
+    veor q3, q3, q8
+    veor q4, q4, q10
     veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
+    veor q0, q0, q11
+    veor q0, q0, q5
     veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
     veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
     vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -17235,311 +16660,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
+    veor q2, q9, q2
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -17564,179 +16734,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q0, q9, q0
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
+    veor q3, q3, q8
+    veor q4, q4, q10
     veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
     veor q1, q1, q11
-    veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
     vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -17745,324 +16910,69 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q1, q1, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
     veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
+    vext.8 q10, q0, q0, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q1, q8, q1
+    veor q0, q8, q0
     vext.8 q8, q4, q4, #2
     veor q8, q4, q8
     vext.8 q10, q8, q8, #6
@@ -18074,179 +16984,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q1, q9, q1
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
+    veor q3, q3, q8
+    veor q4, q4, q10
     veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
+    veor q0, q0, q11
+    veor q0, q0, q5
     veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
     veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
     vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18255,311 +17160,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
+    veor q2, q9, q2
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -18584,179 +17234,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q0, q9, q0
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
+    veor q3, q3, q8
+    veor q4, q4, q10
     veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
-    veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
     veor q1, q1, q11
-    veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
     vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18765,324 +17410,69 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q1, q1, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q9, q1
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
     veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
+    vext.8 q10, q0, q0, #6
     veor q9, q9, q10
     veor q8, q11, q8
-    veor q1, q8, q1
+    veor q0, q8, q0
     vext.8 q8, q4, q4, #2
     veor q8, q4, q8
     vext.8 q10, q8, q8, #6
@@ -19094,179 +17484,174 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
-    veor q7, q9, q7
+    veor q7, q8, q7
+    veor q1, q9, q1
     vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q6, q6, q14
-    veor q0, q0, q8
-    veor q3, q3, q11
-    veor q7, q7, q15
+    veor q3, q3, q8
+    veor q4, q4, q10
     veor q2, q2, q9
-    veor q4, q4, q13
-    veor q4, q6, q4
-    veor q8, q7, q2
-    veor q1, q1, q12
-    veor q15, q1, q5
-    veor q14, q8, q15
-    veor q13, q7, q1
-    veor q3, q3, q14
-    veor q12, q3, q5
-    veor q5, q7, q5
-    veor q3, q3, q6
-    vand q6, q14, q12
-    veor q11, q12, q4
-    veor q9, q3, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q4, q0
-    veor q2, q15, q2
-    veor q1, q15, q1
-    vst1.64 {d2-d3}, [r10]
-    vand q1, q1, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q1, q1, q6
-    veor q14, q14, q13
-    veor q4, q4, q9
-    veor q10, q10, q13
-    veor q13, q2, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q6, q13, q6
-    veor q1, q1, q10
-    veor q1, q1, q11
+    veor q7, q7, q12
+    veor q5, q5, q13
     veor q6, q6, q14
-    vand q11, q2, q15
-    vand q13, q8, q4
-    veor q3, q6, q3
-    veor q6, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q7
-    veor q7, q7, q4
-    vand q12, q14, q6
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q4
-    veor q11, q11, q12
-    vand q12, q3, q11
-    veor q7, q10, q7
-    veor q3, q3, q1
-    veor q10, q1, q12
-    veor q13, q11, q7
-    veor q12, q7, q12
-    vand q10, q10, q13
-    veor q10, q10, q7
-    vand q13, q3, q12
-    veor q11, q11, q10
-    veor q1, q13, q1
-    veor q13, q12, q10
-    vand q7, q7, q13
-    veor q13, q1, q10
-    veor q12, q12, q7
-    vand q12, q1, q12
-    veor q3, q3, q12
-    vand q12, q3, q15
-    veor q7, q7, q11
-    veor q11, q3, q7
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q2, q3, q2
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q3, q1, q3
-    vand q14, q1, q14
-    vand q8, q3, q8
-    vand q1, q1, q6
-    vld1.64 {d12-d13}, [r5]
-    vand q6, q11, q6
-    vand q3, q3, q4
-    vld1.64 {d8-d9}, [r4]
-    vand q4, q15, q4
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q4
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q3, q9
-    veor q2, q1, q2
-    veor q15, q10, q7
-    veor q1, q0, q1
-    veor q0, q0, q8
-    veor q4, q4, q6
-    veor q5, q13, q5
-    vld1.64 {d12-d13}, [r8]
-    vand q6, q15, q6
-    veor q8, q8, q2
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q3, q13, q3
-    veor q0, q0, q3
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q7, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q7, q7, q15
+    veor q0, q0, q11
+    veor q0, q0, q5
     veor q6, q6, q7
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q4, q4, q11
-    veor q14, q14, q4
-    veor q6, q6, q11
-    veor q11, q13, q6
-    veor q4, q8, q4
-    veor q1, q1, q11
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
     veor q0, q2, q0
-    veor q2, q12, q14
-    veor q7, q7, q10
-    veor q7, q7, q14
-    veor q3, q3, q11
-    veor q8, q12, q3
-    veor q6, q9, q6
-    veor q2, q5, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q5, q4
-    vshl.u16 q5, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q5, q5, q7
-    vshl.u16 q7, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u16 q7, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u16 q7, q2, q9
-    vshl.u16 q2, q2, q10
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
     vorr q2, q7, q2
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -19275,311 +17660,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
-    veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q4, q4, #2
-    veor q11, q4, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q4, q4, q4, #14
-    veor q4, q11, q4
-    veor q11, q12, q10
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
-    veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
     vext.8 q9, q3, q3, #2
     veor q9, q3, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    veor q9, q14, q10
-    vext.8 q10, q3, q3, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q3, q8, q3
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q2, q2, #6
-    veor q8, q13, q8
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q6, q9, q6
-    vldmia r3!, {d16-d31}
-    veor q5, q5, q10
-    veor q7, q7, q14
-    veor q0, q0, q8
-    veor q1, q1, q11
-    veor q6, q6, q15
-    veor q4, q4, q9
-    veor q2, q2, q13
-    veor q2, q7, q2
-    veor q8, q6, q4
-    veor q3, q3, q12
-    veor q15, q3, q5
-    veor q14, q8, q15
-    veor q13, q6, q3
-    veor q1, q1, q14
-    veor q12, q1, q5
-    veor q5, q6, q5
-    veor q1, q1, q7
-    vand q7, q14, q12
-    veor q11, q12, q2
-    veor q9, q1, q13
-    veor q10, q11, q9
-    vstmia r4, {d20-d31}
-    veor q12, q12, q0
-    vand q14, q15, q10
-    veor q15, q2, q0
-    veor q4, q15, q4
-    veor q3, q15, q3
-    vst1.64 {d6-d7}, [r10]
-    vand q3, q3, q0
-    vand q13, q13, q9
-    vand q10, q5, q11
-    veor q3, q3, q7
-    veor q14, q14, q13
-    veor q2, q2, q9
-    veor q10, q10, q13
-    veor q13, q4, q5
-    veor q11, q11, q5
-    vstmia r11, {d24-d27}
-    vand q13, q13, q12
-    veor q7, q13, q7
-    veor q3, q3, q10
-    veor q3, q3, q11
-    veor q7, q7, q14
-    vand q11, q4, q15
-    vand q13, q8, q2
-    veor q1, q7, q1
-    veor q7, q0, q9
-    veor q11, q11, q13
-    veor q11, q11, q14
-    veor q14, q15, q6
-    veor q6, q6, q2
-    vand q12, q14, q7
-    veor q12, q12, q13
-    veor q10, q12, q10
-    veor q12, q8, q2
-    veor q11, q11, q12
-    vand q12, q1, q11
-    veor q6, q10, q6
-    veor q1, q1, q3
-    veor q10, q3, q12
-    veor q13, q11, q6
-    veor q12, q6, q12
-    vand q10, q10, q13
-    veor q10, q10, q6
-    vand q13, q1, q12
-    veor q11, q11, q10
-    veor q3, q13, q3
-    veor q13, q12, q10
-    vand q6, q6, q13
-    veor q13, q3, q10
-    veor q12, q12, q6
-    vand q12, q3, q12
-    veor q1, q1, q12
-    vand q12, q1, q15
-    veor q6, q6, q11
-    veor q11, q1, q6
-    veor q15, q13, q11
-    vand q9, q13, q9
-    vand q4, q1, q4
-    vand q5, q11, q5
-    vand q0, q10, q0
-    veor q1, q3, q1
-    vand q14, q3, q14
-    vand q8, q1, q8
-    vand q3, q3, q7
-    vld1.64 {d14-d15}, [r5]
-    vand q7, q11, q7
-    vand q1, q1, q2
-    vld1.64 {d4-d5}, [r4]
-    vand q2, q15, q2
-    vld1.64 {d22-d23}, [r7]
-    vand q11, q13, q11
-    veor q9, q9, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q13, q15, q13
-    veor q11, q11, q13
-    veor q9, q1, q9
-    veor q4, q3, q4
-    veor q15, q10, q6
-    veor q3, q0, q3
-    veor q0, q0, q8
-    veor q2, q2, q7
-    veor q5, q13, q5
-    vld1.64 {d14-d15}, [r8]
-    vand q7, q15, q7
-    veor q8, q8, q4
-    vld1.64 {d26-d27}, [r6]
-    vand q13, q15, q13
-    veor q1, q13, q1
-    veor q0, q0, q1
-    vld1.64 {d26-d27}, [r11]
-    vand q13, q6, q13
-    vld1.64 {d30-d31}, [r10]
-    vand q10, q10, q15
-    vld1.64 {d30-d31}, [r12]
-    vand q6, q6, q15
-    veor q7, q7, q6
-    veor q14, q14, q0
-    veor q0, q11, q0
-    veor q11, q12, q11
-    veor q12, q12, q9
-    veor q2, q2, q11
-    veor q14, q14, q2
-    veor q7, q7, q11
-    veor q11, q13, q7
-    veor q2, q8, q2
-    veor q3, q3, q11
-    veor q0, q4, q0
-    veor q4, q12, q14
-    veor q6, q6, q10
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q8, q12, q1
-    veor q7, q9, q7
-    veor q4, q5, q4
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u16 q5, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u16 q5, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q5, q2
-    vshl.u16 q5, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u16 q6, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u16 q6, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q6, q4
-    vshl.u16 q6, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q6, q6, #2
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q6, q6, q6, #14
-    veor q6, q8, q6
-    vext.8 q8, q7, q7, #6
-    veor q8, q11, q8
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    vext.8 q9, q0, q0, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q0, q8, q0
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
     veor q11, q12, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q5, q5, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
-    vext.8 q9, q5, q5, #2
-    veor q9, q5, q9
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q5, q5, q5, #14
-    veor q5, q9, q5
-    vext.8 q9, q5, q5, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
     veor q9, q14, q9
-    veor q5, q11, q5
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
     veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q3, q9, q3
+    veor q2, q9, q2
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -19604,113 +17734,1867 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q4, q4, #6
     veor q8, q13, q8
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q11, q9
-    veor q6, q8, q6
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
     veor q7, q9, q7
-    vswp q2, q1
-    vswp q5, q2
-    vswp q5, q4
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q1, q9, q1
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q2, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q1, q9, q1
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q2, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q1, q9, q1
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q0, q0, q11
+    veor q0, q0, q5
+    veor q6, q6, q7
+    veor q1, q1, q15
+    veor q15, q1, q4
+    veor q4, q4, q0
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q0, q3, q0
+    veor q12, q14, q15
+    veor q1, q1, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q1, q0
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q1
+    veor q11, q13, q11
+    vand q13, q13, q0
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q1, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q1, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q0, q10, q0
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q1, q15, q1
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q0, q0, q1
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q1, q4, q1
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q0, q2, q0
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q1
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q1, q1, q7
+    veor q4, q5, q1
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q0, q6
+    veor q0, q5, q0
+    veor q1, q1, q7
+    veor q5, q14, q8
+    veor q1, q3, q1
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #2
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q0, q0, q0, #14
+    veor q0, q8, q0
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q0, q9, q0
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q4, q4, q10
+    veor q2, q2, q9
+    veor q7, q7, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q1, q1, q11
+    veor q1, q1, q5
+    veor q6, q6, q7
+    veor q0, q0, q15
+    veor q15, q0, q4
+    veor q4, q4, q1
+    veor q6, q2, q6
+    veor q8, q4, q15
+    veor q14, q6, q4
+    veor q13, q4, q7
+    veor q1, q3, q1
+    veor q12, q14, q15
+    veor q0, q0, q14
+    veor q2, q2, q5
+    veor q3, q5, q12
+    veor q4, q0, q1
+    veor q11, q14, q3
+    veor q2, q2, q8
+    veor q10, q4, q2
+    vand q5, q14, q10
+    veor q6, q15, q13
+    vand q8, q11, q4
+    vorr q9, q14, q10
+    vstmia r4, {d20-d31}
+    veor q14, q7, q0
+    veor q11, q13, q11
+    vand q13, q13, q1
+    veor q10, q14, q10
+    vstmia r10, {d20-d23}
+    vand q11, q0, q11
+    vand q10, q12, q10
+    vand q12, q15, q14
+    veor q8, q9, q8
+    veor q9, q14, q2
+    vorr q15, q15, q14
+    veor q11, q15, q11
+    veor q15, q13, q10
+    vst1.64 {d28-d29}, [r12]
+    veor q14, q6, q3
+    veor q13, q12, q13
+    veor q11, q11, q15
+    veor q2, q0, q2
+    vorr q15, q14, q9
+    veor q8, q8, q13
+    veor q5, q12, q5
+    veor q10, q12, q10
+    vand q12, q14, q9
+    vand q13, q2, q3
+    veor q13, q15, q13
+    vorr q15, q6, q7
+    veor q12, q15, q12
+    veor q5, q12, q5
+    veor q10, q13, q10
+    vorr q12, q8, q5
+    vand q13, q11, q10
+    vorn q15, q10, q8
+    veor q12, q13, q12
+    vmvn q13, q12
+    vbsl q10, q13, q5
+    vbif q15, q5, q12
+    vorn q5, q11, q5
+    vbif q5, q8, q12
+    vand q1, q10, q1
+    vand q7, q5, q7
+    vbit q8, q13, q11
+    vand q2, q8, q2
+    veor q11, q5, q8
+    veor q12, q15, q10
+    veor q13, q8, q10
+    vand q3, q8, q3
+    vand q4, q12, q4
+    vand q0, q15, q0
+    vld1.64 {d16-d17}, [r7]
+    vand q8, q15, q8
+    vand q6, q5, q6
+    veor q1, q1, q0
+    veor q5, q5, q15
+    veor q2, q2, q7
+    vld1.64 {d30-d31}, [r11]
+    vand q12, q12, q15
+    vld1.64 {d30-d31}, [r5]
+    vand q10, q10, q15
+    veor q0, q4, q0
+    veor q4, q13, q5
+    vand q14, q11, q14
+    veor q10, q12, q10
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q4, q15
+    vand q9, q11, q9
+    veor q8, q12, q8
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q5, q11
+    vld1.64 {d24-d25}, [r10]
+    vand q4, q4, q12
+    vld1.64 {d24-d25}, [r8]
+    vand q12, q13, q12
+    veor q15, q15, q10
+    veor q3, q3, q10
+    vld1.64 {d20-d21}, [r4]
+    vand q10, q13, q10
+    veor q1, q2, q1
+    vld1.64 {d26-d27}, [r9]
+    vand q5, q5, q13
+    veor q12, q12, q15
+    veor q13, q14, q3
+    veor q5, q5, q15
+    veor q2, q10, q2
+    veor q14, q5, q13
+    veor q10, q10, q0
+    veor q7, q9, q7
+    veor q6, q6, q12
+    veor q9, q13, q10
+    veor q3, q3, q6
+    veor q2, q4, q2
+    veor q0, q0, q7
+    veor q4, q5, q0
+    veor q6, q11, q9
+    veor q7, q12, q8
+    veor q7, q2, q7
+    veor q8, q1, q6
+    veor q1, q5, q1
+    veor q0, q0, q7
+    veor q5, q14, q8
+    veor q0, q3, q0
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q3, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q3, q3, q7
+    vshl.u16 q7, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q7, q5
+    vshl.u16 q7, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q7, q6
+    vshl.u16 q7, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q7, q2
+    vshl.u16 q7, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q7, q0
+    vshl.u16 q7, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q7, q4
+    vshl.u16 q7, q14, q8
+    vshl.u16 q10, q14, q9
+    vorr q7, q7, q10
+    vshl.u16 q8, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q8, q1
+    vext.8 q8, q1, q1, #2
+    veor q8, q1, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q1, q1, q1, #14
+    veor q1, q8, q1
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q5, q5, #2
+    veor q11, q5, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q5, q5, q5, #14
+    veor q5, q11, q5
+    veor q11, q12, q10
+    vext.8 q12, q5, q5, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #2
+    veor q9, q6, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q9, q6
+    vext.8 q9, q6, q6, #6
+    veor q9, q14, q9
+    veor q6, q11, q6
+    vext.8 q11, q2, q2, #2
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q2, q2, q2, #14
+    veor q2, q11, q2
+    veor q11, q13, q10
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q2, q9, q2
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
+    vext.8 q8, q4, q4, #6
+    veor q8, q13, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q1, q9, q1
+    vswp q3, q0
+    vswp q5, q1
+    vswp q6, q2
+    vswp q6, q3
+    vswp q6, q4
+    vswp q6, q5
+    vswp q7, q6
     bx lr
     .p2align 4
 .Lneon7_rc512:
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0xff00ffcc, 0xff00ff00, 0xff00ff00, 0x3300ff00
+    .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
     .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0xccff00ff, 0x00ff0033
+    .word 0xff00ff00, 0xff00ff00, 0x5500ff00, 0xff00ffaa
+    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
     .word 0xff00ff00, 0xff00ff00, 0x0000ff00, 0xff00ffff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0x5500ff00, 0xff00ffaa
-    .word 0x00ff00ff, 0x00ff00ff, 0xccff00ff, 0x00ff0033
-    .word 0xff00ff00, 0xff00ff00, 0x0f00ff00, 0xff00fff0
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x01050306, 0x06030804, 0x02010402, 0x05070708
     .word 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00
     .word 0x0000ffff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x0033ccff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xffaa5500, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0xffff0000, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xffaa5500, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x0033ccff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xfff00f00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x07080201, 0x03060507, 0x08040105, 0x04020603
     .word 0xff00faf9, 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0x5500ff00, 0xff00ffaa, 0xff00ff00
     .word 0x00ff00ff, 0xccff00ff, 0x00ff0033, 0x00ff00ff
+    .word 0xff00ff00, 0x5500ff00, 0xff00ffaa, 0xff00ff00
     .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x06030804, 0x02010402, 0x05070708, 0x01050306
     .word 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xffaa5500
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0033ccff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xffaa5500
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x03060507, 0x08040105, 0x04020603, 0x07080201
     .word 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb, 0xff00faf9
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0xccff00ff, 0x00ff0033, 0x00ff00ff, 0x00ff00ff
+    .word 0x5500ff00, 0xff00ffaa, 0xff00ff00, 0xff00ff00
+    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
     .word 0x0000ff00, 0xff00ffff, 0xff00ff00, 0xff00ff00
     .word 0xffff00ff, 0x00ff0000, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x5500ff00, 0xff00ffaa, 0xff00ff00, 0xff00ff00
-    .word 0xccff00ff, 0x00ff0033, 0x00ff00ff, 0x00ff00ff
-    .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x02010402, 0x05070708, 0x01050306, 0x06030804
     .word 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x00ff00ff, 0x0033ccff, 0x00ff00ff
+    .word 0xff00ff00, 0xff00ff00, 0xffaa5500, 0xff00ff00
+    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xffff0000, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xff00ff00, 0xffaa5500, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x0033ccff, 0x00ff00ff
-    .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x08040105, 0x04020603, 0x07080201, 0x03060507
     .word 0x00fcf9fd, 0xfcfafefb, 0xff00faf9, 0xfbfefdff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ffff, 0xff00ff00, 0xff00ff00, 0x0000ff00
+    .word 0x00ff0033, 0x00ff00ff, 0x00ff00ff, 0xccff00ff
+    .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
+    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ffff, 0xff00ff00, 0xff00ff00, 0x0000ff00
-    .word 0xff00ffaa, 0xff00ff00, 0xff00ff00, 0x5500ff00
-    .word 0x00ff0033, 0x00ff00ff, 0x00ff00ff, 0xccff00ff
-    .word 0xff00fff0, 0xff00ff00, 0xff00ff00, 0x0f00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x05070708, 0x01050306, 0x06030804, 0x02010402
     .word 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc, 0xfaf9fcfa
     .word 0x00ff00ff, 0x0000ffff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xffff0000, 0xff00ff00, 0xff00ff00
+    .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
+    .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
+    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xffff0000, 0xff00ff00, 0xff00ff00
-    .word 0xff00ff00, 0xffaa5500, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x0033ccff, 0x00ff00ff, 0x00ff00ff
-    .word 0xff00ff00, 0xfff00f00, 0xff00ff00, 0xff00ff00
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
     .word 0x04020603, 0x07080201, 0x03060507, 0x08040105
     .word 0xfcfafefb, 0xff00faf9, 0xfbfefdff, 0x00fcf9fd
@@ -19718,141 +19602,141 @@ slicewise_groestl_neon7vp_o1024:
 .Lneon7_rc1024p:
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff3333, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000aaaa, 0x00000000, 0x00000000
+    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x0000aaaa, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff3333, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
     .word 0x0005000a, 0x000f0010, 0x000d000e, 0x000b000c
     .word 0x00f500fa, 0x00ff0000, 0x00fd00fe, 0x00fb00fc
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x3333ffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xaaaa0000, 0x00000000
+    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
     .word 0x00000000, 0x00000000, 0xffff0000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0xaaaa0000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x3333ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
     .word 0x000c000d, 0x000a000b, 0x00100005, 0x000e000f
     .word 0x00fc00fd, 0x00fa00fb, 0x000000f5, 0x00fe00ff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff3333, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
+    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffff3333, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
+    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
-    .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x3333ffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
     .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff3333
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x3333ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
+    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
-    .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff3333, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xffff0000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
+    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0xffff0000
-    .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
@@ -19860,141 +19744,141 @@ slicewise_groestl_neon7vp_o1024:
 .Lneon7_rc1024q:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x3333ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xcccc0000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x5555ffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x5555ffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xcccc0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000a000c, 0x000d000f, 0x0005000b, 0x000e0010
     .word 0x00fa00fc, 0x00fd00ff, 0x00f500fb, 0x00fe0000
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x0000cccc, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffff5555, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffff5555, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000cccc, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
     .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
     .word 0x00100005, 0x000c000e, 0x000f000a, 0x000b000d
     .word 0x000000f5, 0x00fc00fe, 0x00ff00fa, 0x00fb00fd
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0xcccc0000
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0xcccc0000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
     .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x0000cccc, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0xcccc0000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000cccc, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
+    .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xcccc0000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000cccc
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
