@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes
 @ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.
-@ P|Q 512 body: 2506 instructions for 10 rounds (120 spills and reloads);
-@ P or Q 1024 body: 3507 instructions for 14 rounds (168 spills and reloads).
+@ P|Q 512 body: 2494 instructions for 10 rounds (110 spills and reloads);
+@ P or Q 1024 body: 3489 instructions for 14 rounds (154 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -13484,165 +13484,164 @@ slicewise_groestl_neon7vp_o1024:
     veor q7, q7, q10
     veor q1, q1, q9
     veor q2, q2, q12
-    veor q5, q5, q13
-    veor q0, q0, q14
     veor q6, q6, q11
-    veor q6, q6, q5
+    veor q0, q0, q15
     veor q0, q0, q2
-    veor q3, q3, q15
-    veor q15, q3, q7
-    veor q7, q7, q6
     veor q0, q1, q0
-    veor q8, q7, q15
-    veor q14, q0, q7
-    veor q13, q7, q2
-    veor q0, q4, q6
-    veor q12, q14, q15
+    veor q5, q5, q13
+    veor q6, q6, q5
+    veor q8, q7, q6
     veor q3, q3, q14
+    veor q15, q3, q7
+    veor q7, q8, q15
+    veor q14, q8, q2
+    veor q4, q4, q6
+    veor q13, q0, q8
+    veor q0, q3, q13
     veor q1, q1, q5
-    veor q4, q5, q12
-    veor q5, q3, q0
-    veor q11, q14, q4
-    veor q1, q1, q8
-    veor q10, q5, q1
-    vand q6, q14, q10
-    veor q7, q15, q13
-    vand q8, q11, q5
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q2, q3
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q3, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q7, q4
-    veor q13, q12, q13
+    veor q12, q13, q15
+    veor q3, q5, q12
+    veor q11, q13, q3
+    veor q10, q0, q4
+    veor q5, q15, q14
+    veor q1, q1, q7
+    veor q9, q10, q1
+    vorr q6, q13, q9
+    vand q7, q13, q9
+    veor q8, q2, q0
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q4
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q6, q6, q12
+    veor q12, q8, q1
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q0, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q1, q0, q1
+    veor q10, q5, q3
+    vorr q11, q10, q12
+    veor q6, q6, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q1, q3
     veor q11, q11, q15
-    veor q1, q3, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q6, q12, q6
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q4
-    veor q13, q15, q13
-    vorr q15, q7, q2
-    veor q12, q15, q12
-    veor q6, q12, q6
-    veor q10, q13, q10
-    vorr q12, q8, q6
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q6
-    vbif q15, q6, q12
-    vorn q6, q11, q6
-    vbif q6, q8, q12
-    vand q0, q10, q0
-    vand q2, q6, q2
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q6, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q4, q8, q4
-    vand q5, q12, q5
-    vand q3, q15, q3
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q7, q6, q7
-    veor q0, q0, q3
-    veor q6, q6, q15
-    veor q1, q1, q2
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q3, q5, q3
-    veor q5, q13, q6
-    vand q14, q11, q14
-    veor q10, q12, q10
+    vorr q15, q5, q2
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q6, q7
+    veor q9, q11, q9
+    vorn q11, q9, q6
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q6, q14
+    vand q4, q9, q4
+    vand q2, q7, q2
+    vbit q6, q15, q8
+    vand q1, q6, q1
+    veor q8, q7, q6
+    veor q14, q11, q9
     vld1.64 {d30-d31}, [r6]
-    vand q15, q5, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q6, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q5, q5, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q4, q4, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q1, q0
-    vld1.64 {d26-d27}, [r9]
+    vand q15, q14, q15
+    vand q3, q6, q3
+    vand q5, q7, q5
+    vand q0, q11, q0
+    veor q4, q4, q0
+    veor q0, q15, q0
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q1, q1, q2
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q6, q6, q9
+    veor q9, q6, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q2, q8, q2
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q6, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q3, q3, q13
+    vld1.64 {d26-d27}, [r5]
     vand q6, q6, q13
-    veor q12, q12, q15
-    veor q13, q14, q4
-    veor q6, q6, q15
-    veor q1, q10, q1
-    veor q14, q6, q13
+    veor q13, q6, q1
     veor q10, q10, q3
-    veor q2, q9, q2
-    veor q7, q7, q12
-    veor q9, q13, q10
-    veor q4, q4, q7
-    veor q1, q5, q1
-    veor q2, q3, q2
-    veor q3, q6, q2
-    veor q5, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q0, q5
-    veor q0, q6, q0
-    veor q2, q2, q7
-    veor q6, q14, q8
-    veor q2, q4, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q4, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q4, q4, q7
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u8 q7, q3, q8
-    vshl.u8 q3, q3, q9
-    vorr q3, q7, q3
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q0, q8
-    vshl.u8 q0, q0, q9
+    veor q12, q12, q14
+    veor q1, q1, q4
+    veor q4, q7, q14
+    veor q7, q4, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q6, q6, q0
+    veor q5, q5, q12
+    veor q3, q3, q5
+    veor q5, q10, q6
+    veor q0, q0, q2
+    veor q2, q4, q0
+    veor q5, q11, q5
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q4, q4, q1
+    veor q1, q1, q5
+    veor q0, q0, q6
+    veor q0, q3, q0
+    veor q1, q7, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q3, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q3, q3, q6
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q6, q5
+    vshl.u8 q6, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
     vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vshl.u8 q8, q2, q10
+    vshl.u8 q2, q2, q11
+    vorr q2, q8, q2
+    vshl.u8 q8, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u8 q8, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #2
+    veor q8, q4, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
+    vext.8 q4, q4, q4, #14
+    veor q4, q8, q4
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -13651,32 +13650,32 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q8, q4, q4, #6
     veor q8, q11, q8
-    vext.8 q9, q4, q4, #2
-    veor q9, q4, q9
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q4, q4, q4, #14
-    veor q4, q9, q4
-    vext.8 q9, q4, q4, #6
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
     veor q9, q10, q9
-    veor q4, q8, q4
-    vext.8 q11, q6, q6, #2
-    veor q11, q6, q11
+    veor q3, q8, q3
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q6, q6, q6, #14
-    veor q6, q11, q6
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q6, q6, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q6, q9, q6
+    veor q1, q9, q1
     vext.8 q9, q5, q5, #2
     veor q9, q5, q9
     vext.8 q12, q9, q9, #6
@@ -13688,2479 +13687,468 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q5, q5, #6
     veor q9, q14, q9
     veor q5, q11, q5
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
+    veor q6, q9, q6
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
     veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
+    vext.8 q10, q0, q0, #6
     veor q9, q9, q10
     veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q2, q2, q2, #14
     veor q2, q8, q2
+    vext.8 q8, q2, q2, #6
+    veor q8, q13, q8
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q4, q9, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q2, q2, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q0, q0, q11
+    veor q5, q5, q15
+    veor q5, q5, q7
+    veor q5, q6, q5
+    veor q1, q1, q13
+    veor q0, q0, q1
+    veor q8, q2, q0
+    veor q4, q4, q14
+    veor q15, q4, q2
+    veor q2, q8, q15
+    veor q14, q8, q7
+    veor q0, q3, q0
+    veor q13, q5, q8
+    veor q3, q4, q13
+    veor q4, q6, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q3, q0
+    veor q5, q15, q14
+    veor q2, q4, q2
+    veor q9, q10, q2
+    vorr q4, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q3
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q4, q4, q12
+    veor q12, q8, q2
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q3, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q2, q3, q2
+    veor q10, q5, q1
+    vorr q11, q10, q12
+    veor q4, q4, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q2, q1
+    veor q11, q11, q15
+    vorr q15, q5, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q4, q6
+    veor q9, q11, q9
+    vorn q11, q9, q4
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q4, q14
+    vand q0, q9, q0
+    vand q7, q6, q7
+    vbit q4, q15, q8
+    vand q2, q4, q2
+    veor q8, q6, q4
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q4, q1
+    vand q5, q6, q5
+    vand q3, q11, q3
+    veor q0, q0, q3
+    veor q3, q15, q3
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q2, q2, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q4, q4, q9
+    veor q9, q4, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q4, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q4, q4, q13
+    veor q13, q4, q2
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q2, q0
+    veor q2, q6, q14
+    veor q6, q2, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q4, q4, q3
+    veor q5, q5, q12
+    veor q1, q1, q5
+    veor q4, q10, q4
+    veor q3, q3, q7
+    veor q5, q2, q3
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q2, q2, q0
+    veor q0, q0, q4
+    veor q3, q3, q7
+    veor q1, q1, q3
+    veor q0, q6, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q3, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q3, q3, q7
+    vshl.u8 q7, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u8 q7, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u8 q8, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u8 q8, q2, q10
+    vshl.u8 q2, q2, q11
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #2
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q2, q2, q2, #14
+    veor q2, q8, q2
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q2, q2, #6
+    veor q8, q11, q8
+    vext.8 q9, q3, q3, #2
+    veor q9, q3, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q3, q3, q3, #14
+    veor q3, q9, q3
+    vext.8 q9, q3, q3, #6
+    veor q9, q10, q9
+    veor q3, q8, q3
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q12, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q2, q9, q2
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q2, q2, q14
+    veor q15, q2, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q1, q3, q1
+    veor q13, q4, q8
+    veor q2, q2, q13
+    veor q3, q7, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q1, q9, q1
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q3, q3, q6
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q6
+    veor q0, q0, q2
+    veor q1, q7, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u8 q6, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
     vext.8 q8, q3, q3, #2
     veor q8, q3, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
     vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
+    veor q8, q8, q9
     vext.8 q3, q3, q3, #14
     veor q3, q8, q3
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
     vext.8 q8, q3, q3, #6
-    veor q8, q13, q8
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q8
-    veor q3, q3, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q6, q6, q13
-    veor q5, q5, q14
-    veor q2, q2, q11
-    veor q2, q2, q6
-    veor q5, q5, q7
-    veor q0, q0, q15
-    veor q15, q0, q3
-    veor q3, q3, q2
-    veor q5, q1, q5
-    veor q8, q3, q15
-    veor q14, q5, q3
-    veor q13, q3, q7
-    veor q2, q4, q2
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q1, q1, q6
-    veor q3, q6, q12
-    veor q4, q0, q2
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q2
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q0, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q2, q10, q2
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q2, q2, q0
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q2, q1, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q2, q6
-    veor q2, q5, q2
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q8, q2
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q2, q9, q2
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q2, q2, q15
-    veor q15, q2, q4
-    veor q4, q4, q0
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q2, q2, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q2, q0
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q2
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q2, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q2, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q2, q15, q2
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q0, q0, q2
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q2, q4, q2
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q1, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q2
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q2, q2, q7
-    veor q4, q5, q2
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q2, q2, q7
-    veor q5, q14, q8
-    veor q2, q3, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q2, q2, q11
-    veor q2, q2, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q2
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q2, q3, q2
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q0, q2
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q2
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q0, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q2, q10, q2
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q2, q2, q0
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q2, q1, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q2, q6
-    veor q2, q5, q2
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q8, q2
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q2, q9, q2
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q2, q2, q15
-    veor q15, q2, q4
-    veor q4, q4, q0
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q2, q2, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q2, q0
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q2
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q2, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q2, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q2, q15, q2
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q0, q0, q2
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q2, q4, q2
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q1, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q2
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q2, q2, q7
-    veor q4, q5, q2
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q2, q2, q7
-    veor q5, q14, q8
-    veor q2, q3, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q2, q2, q11
-    veor q2, q2, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q2
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q2, q3, q2
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q0, q2
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q2
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q0, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q2, q10, q2
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q2, q2, q0
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q2, q1, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q2, q6
-    veor q2, q5, q2
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q8, q2
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q2, q9, q2
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q2, q2, q15
-    veor q15, q2, q4
-    veor q4, q4, q0
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q2, q2, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q2, q0
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q2
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q2, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q2, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q2, q15, q2
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q0, q0, q2
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q2, q4, q2
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q1, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q2
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q2, q2, q7
-    veor q4, q5, q2
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q2, q2, q7
-    veor q5, q14, q8
-    veor q2, q3, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q2, q2, q11
-    veor q2, q2, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q2
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q2, q3, q2
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q0, q2
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q2
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q0, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q2, q10, q2
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q2, q2, q0
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q2, q1, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q2, q6
-    veor q2, q5, q2
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q8, q2
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q2, q9, q2
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q2, q2, q15
-    veor q15, q2, q4
-    veor q4, q4, q0
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q2, q2, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q2, q0
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q2
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q2, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q2, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q2, q15, q2
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q0, q0, q2
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q2, q4, q2
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q1, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q2
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q2, q2, q7
-    veor q4, q5, q2
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q2, q2, q7
-    veor q5, q14, q8
-    veor q2, q3, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #2
-    veor q9, q2, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q9, q2
-    veor q9, q14, q10
-    vext.8 q10, q2, q2, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q2, q8, q2
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q1, q1, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q2, q2, q11
-    veor q2, q2, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q2
-    veor q6, q1, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q2, q3, q2
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q1, q1, q5
-    veor q3, q5, q12
-    veor q4, q0, q2
-    veor q11, q14, q3
-    veor q1, q1, q8
-    veor q10, q4, q1
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q2
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q1
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q1, q0, q1
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q1, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q2, q10, q2
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q1, q8, q1
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q2, q2, q0
-    veor q5, q5, q15
-    veor q1, q1, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q2, q1, q2
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q1, q10, q1
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q1, q4, q1
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q1, q7
-    veor q8, q2, q6
-    veor q2, q5, q2
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u8 q3, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u8 q7, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u8 q7, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u8 q7, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u8 q7, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u8 q7, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u8 q7, q14, q8
-    vshl.u8 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u8 q8, q2, q8
-    vshl.u8 q2, q2, q9
-    vorr q2, q8, q2
-    vext.8 q8, q2, q2, #2
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q2, q2, q2, #14
-    veor q2, q8, q2
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q1, q1, #2
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q1, q1, q1, #14
-    veor q1, q11, q1
-    veor q11, q13, q10
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #2
-    veor q9, q0, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q0, q0, q0, #14
-    veor q0, q9, q0
-    veor q9, q14, q10
-    vext.8 q10, q0, q0, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q2, q9, q2
-    vswp q3, q0
-    vswp q5, q1
-    vswp q6, q2
-    vswp q5, q3
-    vswp q5, q4
-    vswp q7, q6
-    bx lr
-    .p2align 2
-.Lneon7_perm1024:
-    vldmia r3!, {d16-d31}
-    veor q0, q0, q8
-    veor q3, q3, q10
-    veor q5, q5, q9
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q4, q4, q14
-    veor q2, q2, q11
-    veor q2, q2, q1
-    veor q4, q4, q6
-    veor q7, q7, q15
-    veor q15, q7, q3
-    veor q3, q3, q2
-    veor q4, q5, q4
-    veor q8, q3, q15
-    veor q14, q4, q3
-    veor q13, q3, q6
-    veor q0, q0, q2
-    veor q12, q14, q15
-    veor q2, q7, q14
-    veor q3, q5, q1
-    veor q1, q1, q12
-    veor q4, q2, q0
-    veor q11, q14, q1
-    veor q3, q3, q8
-    veor q10, q4, q3
-    vand q5, q14, q10
-    veor q7, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q6, q2
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q2, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q3
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q7, q1
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q3, q2, q3
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q3, q1
-    veor q13, q15, q13
-    vorr q15, q7, q6
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q6, q5, q6
-    vbit q8, q13, q11
-    vand q3, q8, q3
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q1, q8, q1
-    vand q4, q12, q4
-    vand q2, q15, q2
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q7, q5, q7
-    veor q0, q0, q2
-    veor q5, q5, q15
-    veor q3, q3, q6
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q2, q4, q2
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q1, q1, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q0, q3, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q1
-    veor q5, q5, q15
-    veor q3, q10, q3
-    veor q14, q5, q13
-    veor q10, q10, q2
-    veor q6, q9, q6
-    veor q7, q7, q12
-    veor q9, q13, q10
-    veor q1, q1, q7
-    veor q3, q4, q3
-    veor q2, q2, q6
-    veor q4, q5, q2
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q3, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q2, q2, q7
-    veor q5, q14, q8
-    veor q1, q1, q2
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q2, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q2, q2, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q3, q8
-    vshl.u16 q3, q3, q9
-    vorr q3, q7, q3
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
     veor q8, q11, q8
     vext.8 q9, q2, q2, #2
     veor q9, q2, q9
@@ -16173,293 +14161,43 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q9, q2, q2, #6
     veor q9, q10, q9
     veor q2, q8, q2
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
-    veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q3, q3, #2
-    veor q11, q3, q11
-    vext.8 q12, q11, q11, #6
-    veor q14, q11, q12
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q3, q3, q3, #14
-    veor q3, q11, q3
-    veor q11, q13, q10
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q3, q9, q3
-    vext.8 q9, q1, q1, #2
-    veor q9, q1, q9
-    vext.8 q12, q9, q9, #6
-    veor q13, q9, q12
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q12
     vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
     veor q1, q9, q1
-    veor q9, q14, q10
-    vext.8 q10, q1, q1, #6
-    veor q9, q9, q10
-    veor q8, q11, q8
-    veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #6
-    veor q11, q8, q10
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
-    veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
-    vldmia r3!, {d16-d31}
-    veor q2, q2, q8
-    veor q4, q4, q10
-    veor q3, q3, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q3, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q2, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q3, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
-    vext.8 q9, q8, q8, #6
-    veor q10, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #6
-    veor q11, q8, q9
-    vext.8 q8, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
-    veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
-    vext.8 q11, q9, q9, #6
-    veor q12, q9, q11
-    vext.8 q9, q9, q9, #2
-    veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
-    veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
-    vext.8 q13, q11, q11, #6
-    veor q14, q11, q13
-    vext.8 q11, q11, q11, #2
-    veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
-    veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -16473,243 +14211,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q1, q9, q1
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
     veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q0, q9, q0
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q7
+    veor q1, q1, q2
+    veor q0, q6, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u8 q7, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q10
+    vshl.u8 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vshl.u8 q7, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u8 q8, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -16723,185 +14460,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
+    veor q6, q8, q6
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
     veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
+    veor q5, q5, q10
+    veor q7, q7, q9
     veor q6, q6, q12
-    veor q9, q13, q10
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q1, q9, q1
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q6
+    veor q0, q0, q2
+    veor q1, q7, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u8 q6, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -16910,56 +14646,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -16973,243 +14709,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q1, q9, q1
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
     veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q0, q9, q0
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q7
+    veor q1, q1, q2
+    veor q0, q6, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u8 q7, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q10
+    vshl.u8 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vshl.u8 q7, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u8 q8, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -17223,185 +14958,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
+    veor q6, q8, q6
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
     veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
+    veor q5, q5, q10
+    veor q7, q7, q9
     veor q6, q6, q12
-    veor q9, q13, q10
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q1, q9, q1
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q6
+    veor q0, q0, q2
+    veor q1, q7, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u8 q6, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -17410,56 +15144,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -17473,243 +15207,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q1, q9, q1
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
     veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q0, q9, q0
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q7
+    veor q1, q1, q2
+    veor q0, q6, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u8 q7, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q10
+    vshl.u8 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vshl.u8 q7, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u8 q8, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -17723,185 +15456,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
+    veor q6, q8, q6
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
     veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
+    veor q5, q5, q10
+    veor q7, q7, q9
     veor q6, q6, q12
-    veor q9, q13, q10
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q1, q9, q1
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q6
+    veor q0, q0, q2
+    veor q1, q7, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
+    vshl.u8 q6, q4, q10
+    vshl.u8 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u8 q6, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -17910,56 +15642,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -17973,243 +15705,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q1, q9, q1
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
     veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q0, q9, q0
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q7
+    veor q1, q1, q2
+    veor q0, q6, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q2, q7, q10
+    vshl.u8 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u8 q7, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q7, q0
+    vshl.u8 q7, q4, q10
+    vshl.u8 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vshl.u8 q7, q9, q10
+    vshl.u8 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u8 q8, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u8 q8, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u8 q8, q6, q10
+    vshl.u8 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u8 q8, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -18223,185 +15954,191 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q0, q9, q0
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vswp q2, q0
+    vswp q2, q1
+    vswp q4, q2
+    vswp q7, q3
+    bx lr
+    .p2align 2
+.Lneon7_perm1024:
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
-    veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
+    veor q0, q0, q8
     veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
-    veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q0
-    veor q7, q9, q7
+    veor q5, q5, q9
     veor q6, q6, q12
-    veor q9, q13, q10
+    veor q2, q2, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q5, q4
+    veor q1, q1, q13
+    veor q2, q2, q1
+    veor q8, q3, q2
+    veor q7, q7, q14
+    veor q15, q7, q3
+    veor q3, q8, q15
+    veor q14, q8, q6
+    veor q0, q0, q2
+    veor q13, q4, q8
+    veor q2, q7, q13
+    veor q4, q5, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q5, q15, q14
+    veor q3, q4, q3
+    veor q9, q10, q3
+    vorr q4, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q4, q4, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q5, q1
+    vorr q11, q10, q12
+    veor q4, q4, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q5, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q4, q7
+    veor q9, q11, q9
+    vorn q11, q9, q4
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q4, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q4, q15, q8
+    vand q3, q4, q3
+    veor q8, q7, q4
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q4, q1
+    vand q5, q7, q5
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q4, q4, q9
+    veor q9, q4, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q4, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q4, q4, q13
+    veor q13, q4, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
     veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q4, q4, q2
+    veor q5, q5, q12
+    veor q1, q1, q5
+    veor q4, q10, q4
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
     vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18410,56 +16147,305 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
     veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -18473,185 +16459,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q1, q9, q1
+    veor q6, q8, q6
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -18660,56 +16645,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -18723,243 +16708,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q0, q9, q0
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
     veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
     veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -18973,185 +16957,184 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
     veor q9, q11, q9
-    veor q7, q8, q7
-    veor q1, q9, q1
+    veor q6, q8, q6
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
     veor q0, q0, q11
-    veor q0, q0, q5
-    veor q6, q6, q7
-    veor q1, q1, q15
-    veor q15, q1, q4
-    veor q4, q4, q0
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q0, q3, q0
-    veor q12, q14, q15
-    veor q1, q1, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q1, q0
-    veor q11, q14, q3
-    veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q1
-    veor q11, q13, q11
-    vand q13, q13, q0
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q1, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q1, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q0, q10, q0
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q1, q15, q1
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
     veor q0, q0, q1
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q1, q4, q1
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
     veor q0, q2, q0
-    vld1.64 {d26-d27}, [r9]
-    vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
-    veor q10, q10, q1
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
     veor q3, q3, q6
-    veor q2, q4, q2
-    veor q1, q1, q7
-    veor q4, q5, q1
-    veor q6, q11, q9
-    veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q0, q6
-    veor q0, q5, q0
-    veor q1, q1, q7
-    veor q5, q14, q8
-    veor q1, q3, q1
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q7, q1
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #2
-    veor q8, q0, q8
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q0, q0, q0, #14
-    veor q0, q8, q0
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
     vext.8 q8, q7, q7, #2
     veor q8, q7, q8
     vext.8 q9, q8, q8, #6
@@ -19160,56 +17143,56 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q8, q9
     vext.8 q7, q7, q7, #14
     veor q7, q8, q7
-    vext.8 q8, q0, q0, #6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q6, q6, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q6, q9, q6
     vext.8 q9, q1, q1, #2
     veor q9, q1, q9
     vext.8 q12, q9, q9, #6
@@ -19223,243 +17206,242 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q1, q8, q1
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
-    veor q4, q9, q4
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
-    veor q0, q9, q0
+    veor q3, q9, q3
     vldmia r3!, {d16-d31}
-    veor q3, q3, q8
-    veor q4, q4, q10
-    veor q2, q2, q9
-    veor q7, q7, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q1, q1, q11
-    veor q1, q1, q5
-    veor q6, q6, q7
-    veor q0, q0, q15
-    veor q15, q0, q4
-    veor q4, q4, q1
-    veor q6, q2, q6
-    veor q8, q4, q15
-    veor q14, q6, q4
-    veor q13, q4, q7
-    veor q1, q3, q1
-    veor q12, q14, q15
-    veor q0, q0, q14
-    veor q2, q2, q5
-    veor q3, q5, q12
-    veor q4, q0, q1
-    veor q11, q14, q3
     veor q2, q2, q8
-    veor q10, q4, q2
-    vand q5, q14, q10
-    veor q6, q15, q13
-    vand q8, q11, q4
-    vorr q9, q14, q10
-    vstmia r4, {d20-d31}
-    veor q14, q7, q0
-    veor q11, q13, q11
-    vand q13, q13, q1
-    veor q10, q14, q10
-    vstmia r10, {d20-d23}
-    vand q11, q0, q11
-    vand q10, q12, q10
-    vand q12, q15, q14
-    veor q8, q9, q8
-    veor q9, q14, q2
-    vorr q15, q15, q14
-    veor q11, q15, q11
-    veor q15, q13, q10
-    vst1.64 {d28-d29}, [r12]
-    veor q14, q6, q3
-    veor q13, q12, q13
-    veor q11, q11, q15
-    veor q2, q0, q2
-    vorr q15, q14, q9
-    veor q8, q8, q13
-    veor q5, q12, q5
-    veor q10, q12, q10
-    vand q12, q14, q9
-    vand q13, q2, q3
-    veor q13, q15, q13
-    vorr q15, q6, q7
-    veor q12, q15, q12
-    veor q5, q12, q5
-    veor q10, q13, q10
-    vorr q12, q8, q5
-    vand q13, q11, q10
-    vorn q15, q10, q8
-    veor q12, q13, q12
-    vmvn q13, q12
-    vbsl q10, q13, q5
-    vbif q15, q5, q12
-    vorn q5, q11, q5
-    vbif q5, q8, q12
-    vand q1, q10, q1
-    vand q7, q5, q7
-    vbit q8, q13, q11
-    vand q2, q8, q2
-    veor q11, q5, q8
-    veor q12, q15, q10
-    veor q13, q8, q10
-    vand q3, q8, q3
-    vand q4, q12, q4
-    vand q0, q15, q0
-    vld1.64 {d16-d17}, [r7]
-    vand q8, q15, q8
-    vand q6, q5, q6
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
     veor q1, q1, q0
-    veor q5, q5, q15
-    veor q2, q2, q7
-    vld1.64 {d30-d31}, [r11]
-    vand q12, q12, q15
-    vld1.64 {d30-d31}, [r5]
-    vand q10, q10, q15
-    veor q0, q4, q0
-    veor q4, q13, q5
-    vand q14, q11, q14
-    veor q10, q12, q10
-    vld1.64 {d30-d31}, [r6]
-    vand q15, q4, q15
-    vand q9, q11, q9
-    veor q8, q12, q8
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q5, q11
-    vld1.64 {d24-d25}, [r10]
-    vand q4, q4, q12
-    vld1.64 {d24-d25}, [r8]
-    vand q12, q13, q12
-    veor q15, q15, q10
-    veor q3, q3, q10
-    vld1.64 {d20-d21}, [r4]
-    vand q10, q13, q10
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
     veor q1, q2, q1
-    vld1.64 {d26-d27}, [r9]
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
     vand q5, q5, q13
-    veor q12, q12, q15
-    veor q13, q14, q3
-    veor q5, q5, q15
-    veor q2, q10, q2
-    veor q14, q5, q13
+    veor q13, q5, q3
     veor q10, q10, q0
-    veor q7, q9, q7
-    veor q6, q6, q12
-    veor q9, q13, q10
-    veor q3, q3, q6
-    veor q2, q4, q2
-    veor q0, q0, q7
-    veor q4, q5, q0
-    veor q6, q11, q9
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
     veor q7, q12, q8
-    veor q7, q2, q7
-    veor q8, q1, q6
-    veor q1, q5, q1
-    veor q0, q0, q7
-    veor q5, q14, q8
-    veor q0, q3, q0
-    vld1.64 {d16-d19}, [r3]!
-    vshl.u16 q3, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q3, q3, q7
-    vshl.u16 q7, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q7, q5
-    vshl.u16 q7, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q7, q6
-    vshl.u16 q7, q2, q8
-    vshl.u16 q2, q2, q9
-    vorr q2, q7, q2
-    vshl.u16 q7, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q7, q0
-    vshl.u16 q7, q4, q8
-    vshl.u16 q4, q4, q9
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
     vorr q4, q7, q4
-    vshl.u16 q7, q14, q8
-    vshl.u16 q10, q14, q9
-    vorr q7, q7, q10
-    vshl.u16 q8, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q8, q1
-    vext.8 q8, q1, q1, #2
-    veor q8, q1, q8
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #6
     veor q10, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q1, q1, q1, #14
-    veor q1, q8, q1
-    vext.8 q8, q7, q7, #2
-    veor q8, q7, q8
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #6
     veor q11, q8, q9
     vext.8 q8, q8, q8, #2
     veor q8, q8, q9
-    vext.8 q7, q7, q7, #14
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #6
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
     veor q8, q11, q8
-    vext.8 q9, q3, q3, #2
-    veor q9, q3, q9
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #6
     veor q12, q9, q11
     vext.8 q9, q9, q9, #2
     veor q9, q9, q11
-    vext.8 q3, q3, q3, #14
-    veor q3, q9, q3
-    vext.8 q9, q3, q3, #6
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
     veor q9, q10, q9
-    veor q3, q8, q3
-    vext.8 q11, q5, q5, #2
-    veor q11, q5, q11
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
     vext.8 q13, q11, q11, #6
     veor q14, q11, q13
     vext.8 q11, q11, q11, #2
     veor q11, q11, q13
-    vext.8 q5, q5, q5, #14
-    veor q5, q11, q5
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
     veor q11, q12, q10
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q1, q1, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #2
-    veor q9, q6, q9
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
     vext.8 q12, q9, q9, #6
     veor q13, q9, q12
     vext.8 q9, q9, q9, #2
     veor q9, q9, q12
-    vext.8 q6, q6, q6, #14
-    veor q6, q9, q6
-    vext.8 q9, q6, q6, #6
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
     veor q9, q14, q9
-    veor q6, q11, q6
-    vext.8 q11, q2, q2, #2
-    veor q11, q2, q11
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
     vext.8 q12, q11, q11, #6
     veor q14, q11, q12
     vext.8 q11, q11, q11, #2
     veor q11, q11, q12
-    vext.8 q2, q2, q2, #14
-    veor q2, q11, q2
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
     veor q11, q13, q10
-    vext.8 q12, q2, q2, #6
+    vext.8 q12, q7, q7, #6
     veor q11, q11, q12
     veor q9, q9, q8
-    veor q2, q9, q2
+    veor q7, q9, q7
     vext.8 q9, q0, q0, #2
     veor q9, q0, q9
     vext.8 q12, q9, q9, #6
@@ -19473,28 +17455,2016 @@ slicewise_groestl_neon7vp_o1024:
     veor q9, q9, q10
     veor q8, q11, q8
     veor q0, q8, q0
-    vext.8 q8, q4, q4, #2
-    veor q8, q4, q8
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
     vext.8 q10, q8, q8, #6
     veor q11, q8, q10
     vext.8 q8, q8, q8, #2
     veor q8, q8, q10
-    vext.8 q4, q4, q4, #14
-    veor q4, q8, q4
-    vext.8 q8, q4, q4, #6
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
     veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
+    veor q0, q0, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
+    veor q0, q0, q1
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q0, q2, q0
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q3, q3, q6
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q12, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
     veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
+    veor q11, q13, q10
+    vext.8 q12, q6, q6, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
     vext.8 q9, q7, q7, #6
     veor q9, q11, q9
     veor q7, q8, q7
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
     veor q1, q9, q1
-    vswp q3, q0
-    vswp q5, q1
-    vswp q6, q2
-    vswp q6, q3
-    vswp q6, q4
-    vswp q6, q5
-    vswp q7, q6
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
+    veor q0, q0, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
+    veor q0, q0, q1
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q0, q2, q0
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q3, q3, q6
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q12, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
+    veor q11, q13, q10
+    vext.8 q12, q6, q6, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
+    veor q0, q0, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
+    veor q0, q0, q1
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q0, q2, q0
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q3, q3, q6
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q12, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
+    veor q11, q13, q10
+    vext.8 q12, q6, q6, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q7, q7, q9
+    veor q6, q6, q12
+    veor q0, q0, q11
+    veor q4, q4, q15
+    veor q4, q4, q6
+    veor q4, q7, q4
+    veor q1, q1, q13
+    veor q0, q0, q1
+    veor q8, q5, q0
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q6
+    veor q0, q2, q0
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q7, q1
+    veor q12, q13, q15
+    veor q1, q1, q12
+    veor q11, q13, q1
+    veor q10, q2, q0
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q7, q13, q9
+    veor q8, q6, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q0
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q7, q15, q7
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q1
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q1
+    veor q11, q11, q15
+    vorr q15, q4, q6
+    veor q14, q15, q14
+    veor q7, q14, q7
+    vorr q14, q5, q7
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q7
+    vbif q11, q7, q14
+    vorn q7, q8, q7
+    vbif q7, q5, q14
+    vand q0, q9, q0
+    vand q6, q7, q6
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q7, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q1, q5, q1
+    vand q4, q7, q4
+    vand q2, q11, q2
+    veor q0, q0, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q7, q7, q11
+    veor q3, q3, q6
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q7
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q6, q8, q6
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q7, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q7, q7, q15
+    veor q1, q1, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q1
+    veor q12, q12, q14
+    veor q0, q3, q0
+    veor q3, q7, q14
+    veor q7, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q1, q1, q4
+    veor q4, q10, q5
+    veor q2, q2, q6
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q6, q12, q8
+    veor q6, q9, q6
+    veor q3, q3, q0
+    veor q0, q0, q4
+    veor q2, q2, q6
+    veor q1, q1, q2
+    veor q0, q7, q0
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q2, q2, q6
+    vshl.u16 q6, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q6, q0
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q6, q6, q8
+    vshl.u16 q8, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q8, q1
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q7, q8, q7
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q7, q7, #2
+    veor q8, q7, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q7, q7, q7, #14
+    veor q7, q8, q7
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q0, q0, #2
+    veor q11, q0, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q0, q0, q0, #14
+    veor q0, q11, q0
+    veor q11, q12, q10
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q0, q9, q0
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q6, q6, #2
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q6, q6, q6, #14
+    veor q6, q11, q6
+    veor q11, q13, q10
+    vext.8 q12, q6, q6, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q6, q9, q6
+    vext.8 q9, q1, q1, #2
+    veor q9, q1, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q1, q1, q1, #14
+    veor q1, q9, q1
+    veor q9, q14, q10
+    vext.8 q10, q1, q1, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q7, q7, #6
+    veor q9, q11, q9
+    veor q7, q8, q7
+    veor q3, q9, q3
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q8
+    veor q5, q5, q10
+    veor q6, q6, q9
+    veor q7, q7, q12
+    veor q1, q1, q11
+    veor q4, q4, q15
+    veor q4, q4, q7
+    veor q4, q6, q4
+    veor q0, q0, q13
+    veor q1, q1, q0
+    veor q8, q5, q1
+    veor q3, q3, q14
+    veor q15, q3, q5
+    veor q5, q8, q15
+    veor q14, q8, q7
+    veor q1, q2, q1
+    veor q13, q4, q8
+    veor q2, q3, q13
+    veor q3, q6, q0
+    veor q12, q13, q15
+    veor q0, q0, q12
+    veor q11, q13, q0
+    veor q10, q2, q1
+    veor q4, q15, q14
+    veor q3, q3, q5
+    veor q9, q10, q3
+    vorr q5, q13, q9
+    vand q6, q13, q9
+    veor q8, q7, q2
+    vstmia r4, {d16-d31}
+    veor q13, q14, q11
+    vand q14, q14, q1
+    veor q9, q8, q9
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q12, q9
+    vand q12, q11, q10
+    veor q5, q5, q12
+    veor q12, q8, q3
+    vorr q11, q15, q8
+    veor q10, q14, q9
+    vand q15, q15, q8
+    veor q6, q15, q6
+    veor q14, q15, q14
+    vand q8, q2, q13
+    veor q8, q11, q8
+    veor q8, q8, q10
+    veor q3, q2, q3
+    veor q10, q4, q0
+    vorr q11, q10, q12
+    veor q5, q5, q14
+    veor q9, q15, q9
+    vand q14, q10, q12
+    vand q15, q3, q0
+    veor q11, q11, q15
+    vorr q15, q4, q7
+    veor q14, q15, q14
+    veor q6, q14, q6
+    vorr q14, q5, q6
+    veor q9, q11, q9
+    vorn q11, q9, q5
+    vand q15, q8, q9
+    veor q14, q15, q14
+    vmvn q15, q14
+    vbsl q9, q15, q6
+    vbif q11, q6, q14
+    vorn q6, q8, q6
+    vbif q6, q5, q14
+    vand q1, q9, q1
+    vand q7, q6, q7
+    vbit q5, q15, q8
+    vand q3, q5, q3
+    veor q8, q6, q5
+    veor q14, q11, q9
+    vld1.64 {d30-d31}, [r6]
+    vand q15, q14, q15
+    vand q0, q5, q0
+    vand q4, q6, q4
+    vand q2, q11, q2
+    veor q1, q1, q2
+    veor q2, q15, q2
+    vld1.64 {d30-d31}, [r10]
+    vand q15, q11, q15
+    veor q6, q6, q11
+    veor q3, q3, q7
+    vand q11, q14, q13
+    vld1.64 {d26-d27}, [r7]
+    vand q13, q9, q13
+    veor q5, q5, q9
+    veor q9, q5, q6
+    vld1.64 {d28-d29}, [r8]
+    vand q14, q9, q14
+    vand q10, q8, q10
+    veor q13, q11, q13
+    vand q8, q8, q12
+    veor q7, q8, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r4]
+    vand q11, q6, q11
+    vld1.64 {d24-d25}, [r9]
+    vand q12, q5, q12
+    veor q14, q14, q13
+    vld1.64 {d30-d31}, [r11]
+    vand q6, q6, q15
+    veor q0, q0, q13
+    vld1.64 {d26-d27}, [r5]
+    vand q5, q5, q13
+    veor q13, q5, q3
+    veor q10, q10, q0
+    veor q12, q12, q14
+    veor q1, q3, q1
+    veor q3, q6, q14
+    veor q6, q3, q10
+    vld1.64 {d28-d29}, [r12]
+    vand q9, q9, q14
+    veor q9, q9, q13
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q4
+    veor q4, q10, q5
+    veor q2, q2, q7
+    veor q5, q3, q2
+    veor q4, q11, q4
+    veor q7, q12, q8
+    veor q7, q9, q7
+    veor q3, q3, q1
+    veor q1, q1, q4
+    veor q2, q2, q7
+    veor q0, q0, q2
+    veor q1, q6, q1
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u16 q2, q7, q10
+    vshl.u16 q7, q7, q11
+    vorr q2, q2, q7
+    vshl.u16 q7, q1, q10
+    vshl.u16 q1, q1, q11
+    vorr q1, q7, q1
+    vshl.u16 q7, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q7, q4
+    vshl.u16 q7, q9, q10
+    vshl.u16 q8, q9, q11
+    vorr q7, q7, q8
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q8, q5
+    vshl.u16 q8, q6, q10
+    vshl.u16 q6, q6, q11
+    vorr q6, q8, q6
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #2
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #6
+    veor q10, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q3, q3, q3, #14
+    veor q3, q8, q3
+    vext.8 q8, q6, q6, #2
+    veor q8, q6, q8
+    vext.8 q9, q8, q8, #6
+    veor q11, q8, q9
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q6, q6, q6, #14
+    veor q6, q8, q6
+    vext.8 q8, q3, q3, #6
+    veor q8, q11, q8
+    vext.8 q9, q2, q2, #2
+    veor q9, q2, q9
+    vext.8 q11, q9, q9, #6
+    veor q12, q9, q11
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q11
+    vext.8 q2, q2, q2, #14
+    veor q2, q9, q2
+    vext.8 q9, q2, q2, #6
+    veor q9, q10, q9
+    veor q2, q8, q2
+    vext.8 q11, q1, q1, #2
+    veor q11, q1, q11
+    vext.8 q13, q11, q11, #6
+    veor q14, q11, q13
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q13
+    vext.8 q1, q1, q1, #14
+    veor q1, q11, q1
+    veor q11, q12, q10
+    vext.8 q12, q1, q1, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q1, q9, q1
+    vext.8 q9, q4, q4, #2
+    veor q9, q4, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q4, q4, q4, #14
+    veor q4, q9, q4
+    vext.8 q9, q4, q4, #6
+    veor q9, q14, q9
+    veor q4, q11, q4
+    vext.8 q11, q7, q7, #2
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #6
+    veor q14, q11, q12
+    vext.8 q11, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q7, q7, q7, #14
+    veor q7, q11, q7
+    veor q11, q13, q10
+    vext.8 q12, q7, q7, #6
+    veor q11, q11, q12
+    veor q9, q9, q8
+    veor q7, q9, q7
+    vext.8 q9, q0, q0, #2
+    veor q9, q0, q9
+    vext.8 q12, q9, q9, #6
+    veor q13, q9, q12
+    vext.8 q9, q9, q9, #2
+    veor q9, q9, q12
+    vext.8 q0, q0, q0, #14
+    veor q0, q9, q0
+    veor q9, q14, q10
+    vext.8 q10, q0, q0, #6
+    veor q9, q9, q10
+    veor q8, q11, q8
+    veor q0, q8, q0
+    vext.8 q8, q5, q5, #2
+    veor q8, q5, q8
+    vext.8 q10, q8, q8, #6
+    veor q11, q8, q10
+    vext.8 q8, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q5, q5, q5, #14
+    veor q5, q8, q5
+    vext.8 q8, q5, q5, #6
+    veor q8, q13, q8
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q11, q9
+    veor q6, q8, q6
+    veor q3, q9, q3
+    vswp q2, q0
+    vswp q4, q2
+    vswp q7, q3
     bx lr
     .p2align 4
 .Lneon7_rc512:
@@ -19544,8 +19514,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xff00ff00, 0x5500ff00, 0xff00ffaa, 0xff00ff00
     .word 0xff00ff00, 0x0f00ff00, 0xff00fff0, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0x00ff00ff, 0xffff00ff, 0x00ff0000, 0x00ff00ff
     .word 0x06030804, 0x02010402, 0x05070708, 0x01050306
     .word 0xfefb00fc, 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
@@ -19554,8 +19524,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xffaa5500
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xfff00f00
     .word 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x0000ffff
     .word 0x03060507, 0x08040105, 0x04020603, 0x07080201
     .word 0xfbfefdff, 0x00fcf9fd, 0xfcfafefb, 0xff00faf9
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
@@ -19564,8 +19534,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x5500ff00, 0xff00ffaa, 0xff00ff00, 0xff00ff00
     .word 0x0f00ff00, 0xff00fff0, 0xff00ff00, 0xff00ff00
     .word 0x0000ff00, 0xff00ffff, 0xff00ff00, 0xff00ff00
-    .word 0xffff00ff, 0x00ff0000, 0x00ff00ff, 0x00ff00ff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0xffff00ff, 0x00ff0000, 0x00ff00ff, 0x00ff00ff
     .word 0x02010402, 0x05070708, 0x01050306, 0x06030804
     .word 0xfaf9fcfa, 0xfdffff00, 0xf9fdfbfe, 0xfefb00fc
     .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
@@ -19574,8 +19544,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xff00ff00, 0xff00ff00, 0xffaa5500, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xfff00f00, 0xff00ff00
     .word 0xff00ff00, 0xff00ff00, 0xffff0000, 0xff00ff00
-    .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
+    .word 0x00ff00ff, 0x00ff00ff, 0x0000ffff, 0x00ff00ff
     .word 0x08040105, 0x04020603, 0x07080201, 0x03060507
     .word 0x00fcf9fd, 0xfcfafefb, 0xff00faf9, 0xfbfefdff
     .word 0x00ff00ff, 0x00ff00ff, 0x00ff00ff, 0x00ff00ff
@@ -19606,8 +19576,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
@@ -19616,8 +19586,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19626,8 +19596,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19636,8 +19606,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19646,8 +19616,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
@@ -19656,8 +19626,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19666,8 +19636,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x0000aaaa, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000f0f0, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffff00ff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffff0000, 0xffffffff, 0xffffffff
     .word 0x0005000a, 0x000f0010, 0x000d000e, 0x000b000c
     .word 0x00f500fa, 0x00ff0000, 0x00fd00fe, 0x00fb00fc
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
@@ -19676,8 +19646,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0xaaaa0000, 0x00000000
     .word 0x00000000, 0x00000000, 0xf0f00000, 0x00000000
     .word 0x00000000, 0x00000000, 0xffff0000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x00ffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
     .word 0x000c000d, 0x000a000b, 0x00100005, 0x000e000f
     .word 0x00fc00fd, 0x00fa00fb, 0x000000f5, 0x00fe00ff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19686,8 +19656,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x0000aaaa, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000f0f0, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff00ff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000f0010, 0x000d000e, 0x000b000c, 0x0005000a
     .word 0x00ff0000, 0x00fd00fe, 0x00fb00fc, 0x00f500fa
     .word 0xffffffff, 0x0000ffff, 0xffffffff, 0xffffffff
@@ -19696,8 +19666,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0xaaaa0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xf0f00000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x00ffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000a000b, 0x00100005, 0x000e000f, 0x000c000d
     .word 0x00fa00fb, 0x000000f5, 0x00fe00ff, 0x00fc00fd
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19706,8 +19676,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000aaaa
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000f0f0
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff00ff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000d000e, 0x000b000c, 0x0005000a, 0x000f0010
     .word 0x00fd00fe, 0x00fb00fc, 0x00f500fa, 0x00ff0000
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19716,8 +19686,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xaaaa0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xf0f00000, 0x00000000, 0x00000000, 0x00000000
     .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x00100005, 0x000e000f, 0x000c000d, 0x000a000b
     .word 0x000000f5, 0x00fe00ff, 0x00fc00fd, 0x00fa00fb
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
@@ -19726,8 +19696,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x0000aaaa, 0x00000000
     .word 0x00000000, 0x00000000, 0x0000f0f0, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff00ff, 0xffffffff
+    .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
     .word 0x000b000c, 0x0005000a, 0x000f0010, 0x000d000e
     .word 0x00fb00fc, 0x00f500fa, 0x00ff0000, 0x00fd00fe
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
@@ -19736,8 +19706,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x00000000, 0x00000000, 0xaaaa0000
     .word 0x00000000, 0x00000000, 0x00000000, 0xf0f00000
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0000ffff
     .word 0x000e000f, 0x000c000d, 0x000a000b, 0x00100005
     .word 0x00fe00ff, 0x00fc00fd, 0x00fa00fb, 0x000000f5
     .p2align 4
@@ -19748,8 +19718,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x00ffffff
+    .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
@@ -19758,8 +19728,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19768,8 +19738,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
@@ -19778,8 +19748,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19788,8 +19758,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
@@ -19798,8 +19768,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19808,8 +19778,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x5555ffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x0000ffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0xff000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffff0000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000a000c, 0x000d000f, 0x0005000b, 0x000e0010
     .word 0x00fa00fc, 0x00fd00ff, 0x00f500fb, 0x00fe0000
     .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
@@ -19818,8 +19788,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffff5555, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff0f0f, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffff0000, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0x00000000, 0x00000000, 0x0000ff00, 0x00000000
+    .word 0x00000000, 0x00000000, 0x0000ffff, 0x00000000
     .word 0x00100005, 0x000c000e, 0x000f000a, 0x000b000d
     .word 0x000000f5, 0x00fc00fe, 0x00ff00fa, 0x00fb00fd
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19828,8 +19798,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x5555ffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0x0f0fffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0x00000000, 0xff000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000d000f, 0x0005000b, 0x000e0010, 0x000a000c
     .word 0x00fd00ff, 0x00f500fb, 0x00fe0000, 0x00fa00fc
     .word 0x00000000, 0x0000ffff, 0x00000000, 0x00000000
@@ -19838,8 +19808,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffff5555, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffff0f0f, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x0000ff00, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000c000e, 0x000f000a, 0x000b000d, 0x00100005
     .word 0x00fc00fe, 0x00ff00fa, 0x00fb00fd, 0x000000f5
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19848,8 +19818,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0x5555ffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0f0fffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0x0000ffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x00000000, 0x00000000, 0xff000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0005000b, 0x000e0010, 0x000a000c, 0x000d000f
     .word 0x00f500fb, 0x00fe0000, 0x00fa00fc, 0x00fd00ff
     .word 0x0000ffff, 0x00000000, 0x00000000, 0x00000000
@@ -19858,8 +19828,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffff5555, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0f0f, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0xffff0000, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x0000ff00, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .word 0x000f000a, 0x000b000d, 0x00100005, 0x000c000e
     .word 0x00ff00fa, 0x00fb00fd, 0x000000f5, 0x00fc00fe
     .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
@@ -19868,8 +19838,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0x5555ffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0x0f0fffff, 0xffffffff, 0xffffffff
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0x00000000, 0xff000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0xffff0000, 0x00000000, 0x00000000
     .word 0x000e0010, 0x000a000c, 0x000d000f, 0x0005000b
     .word 0x00fe0000, 0x00fa00fc, 0x00fd00ff, 0x00f500fb
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
@@ -19878,8 +19848,8 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff5555
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffff0f0f
     .word 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
-    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0x00000000, 0x00000000, 0x00000000, 0x0000ff00
+    .word 0x00000000, 0x00000000, 0x00000000, 0x0000ffff
     .word 0x000b000d, 0x00100005, 0x000c000e, 0x000f000a
     .word 0x00fb00fd, 0x000000f5, 0x00fc00fe, 0x00ff00fa
     .p2align 4
