@@ -10,13 +10,18 @@ the last two are described where they are generated.
   column c. Grøstl-224/256 keeps P in the low byte and Q in the high byte of each lane (one
   pass computes both permutations); Grøstl-384/512 uses the 16 bits for columns 0-15 and runs
   P and Q one after the other;
-- SubBytes: the 115-gate Boyar-Peralta circuit of crates/groestl/src/sbox_circuit.rs
-  (`sbox_small`), parsed from that file, on whole planes, in the order SBOX_ORDER that
-  `--search` found (simulated annealing over the circuit's topological orders, cost = spills
-  and reloads of a Belady allocation) and `--refine` improved (annealing over random-key list
-  schedules, cost = instructions of the allocation below). Its four NOTs are not computed: they add 0x63 to every byte, which
-  ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into the next round's
-  constants (and, after the last round, cancelled in P ^ Q or corrected in the output);
+- SubBytes: the 109-gate Maximov-Ekdahl circuit of crates/groestl/src/sbox_circuit.rs
+  (`sbox_mux`: AND/NAND/NOR, two a | !b and four multiplexers), parsed from that file, on whole
+  planes. Its NOTs are not computed: each value carries a negation flag that the next gates
+  absorb (VBIC a & !b, VORN a | !b, an AND of two negated values as a negated VORR, ...); a
+  multiplexer (VBIT, VBIF or VBSL, whichever overwrites an operand that dies there) needs one
+  VMVN where its two data operands differ in polarity. The flags left at the outputs add 0x63
+  to every byte, which ShiftBytes keeps and MixBytes turns into 0xa5 in every byte, folded into
+  the next round's constants (and, after the last round, cancelled in P ^ Q or corrected in the
+  output). The op order is SBOX_ORDER, which `--search` found (simulated annealing over the
+  circuit's topological orders, cost = spills and reloads of a Belady allocation) and
+  `--refine` improved (annealing over random-key list schedules, cost = instructions of the
+  allocation below);
 - ShiftBytes: each lane rotated by its own amount with two VSHL by a vector of per-lane
   counts and a VORR;
 - MixBytes: a row rotation is one VEXT.8 (by two bytes per row). With t = a + Ra,
@@ -162,79 +167,85 @@ def vshl(x, counts, esize):
 
 # --- The S-box circuit, parsed from sbox_circuit.rs -------------------------------------------
 
+SBOX_FN = "sbox_mux"
+EXPR = [  # (pattern, gate): the expressions the circuit functions use
+    (r"(\w+) \^ (\w+)", "xor"), (r"!\((\w+) \^ (\w+)\)", "xnor"), (r"(\w+) & (\w+)", "and"),
+    (r"!\((\w+) & (\w+)\)", "nand"), (r"!\((\w+) \| (\w+)\)", "nor"), (r"(\w+) \| !(\w+)", "orn"),
+    (r"!(\w+)", "not"), (r"mux\((\w+), (\w+), (\w+)\)", "mux"), (r"(\w+)", "copy"),
+]
 
-def parse_sbox(fn="sbox_small"):
-    """The gates of `fn` in sbox_circuit.rs: [(name, "xor" | "and", a, b)], and the 8 outputs
-    [(a, b or None, negated)] (output i = bit 7 - i, input u_i = bit 7 - i)."""
+
+def parse_expr(e):
+    for pat, gate in EXPR:
+        m = re.fullmatch(pat, e.strip())
+        if m:
+            return gate, m.groups()
+    raise AssertionError(f"cannot parse {e!r}")
+
+
+def parse_sbox(fn=SBOX_FN):
+    """The gates of `fn` in sbox_circuit.rs: [(name, gate, args)] with gate one of EXPR's, the
+    8 outputs last as "out0".."out7" (output i = bit 7 - i, input u_i = bit 7 - i)."""
     src = open(SBOX_RS, encoding="utf-8").read()
     start = src.index(f"pub fn {fn}<")
     body = src[start:src.index("\n}\n", start)]
-    gates = [(n, "xor" if op == "^" else "and", a, b)
-             for n, a, op, b in re.findall(r"let (\w+) = (\w+) ([\^&]) (\w+);", body)]
+    gates = [(n, *parse_expr(e)) for n, e in re.findall(r"let (\w+) = ([^;]+);", body) if not n.startswith("[")]
     arr = body[body.rindex("[") + 1:body.rindex("]")]
-    outputs = []
-    for e in [x.strip() for x in arr.split(",") if x.strip()]:
-        a, b = re.match(r"!?\(?(\w+)(?: \^ (\w+))?\)?$", e).groups()
-        outputs.append((a, b, e.startswith("!")))
-    assert len(outputs) == 8
-    return gates, outputs
+    outs = [x.strip() for x in arr.split(",") if x.strip()]
+    assert len(outs) == 8
+    return gates + [(f"out{i}", *parse_expr(e)) for i, e in enumerate(outs)]
 
 
-GATES, OUTPUTS = parse_sbox()
-# The NOTs of the outputs (output i = bit 7 - i) add this constant to every S-box byte.
-NOT_CONST = sum(1 << (7 - i) for i, (_, _, neg) in enumerate(OUTPUTS) if neg)
-assert NOT_CONST == 0x63, hex(NOT_CONST)
+GATES = parse_sbox()
 
 
-
-def find_remat():
-    """The last 18 ANDs of the circuit read 18 linear combinations of the inputs, all computed
-    in the top layer and otherwise live across the whole inversion. Keeping only a basis of 8
-    of them and recomputing the other 10 with one XOR each (from the basis or an earlier
-    recomputed one) needs fewer registers there. Returns (users, basis, {name: (a, b)})."""
-    lin = {f"u{i}": 1 << i for i in range(8)}
-    for n, k, a, b in GATES:
-        if k == "xor" and a in lin and b in lin:
-            lin[n] = lin[a] ^ lin[b]
-    # The last ANDs: one operand from the inversion, one from the top linear layer.
-    users = [n for n, k, a, b in GATES if k == "and" and (a in lin) != (b in lin)]
-    need = []
-    for n, k, a, b in GATES:
-        if n in users:
-            need += [v for v in (a, b) if v in lin and v not in need]
-    for basis in itertools.combinations(need, 8):
-        avail = {lin[b]: b for b in basis}
-        rest = [n for n in need if n not in basis]
-        prog = {}
-        progress = True
-        while rest and progress:
-            progress = False
-            for n in list(rest):
-                for m, a in list(avail.items()):
-                    if lin[n] ^ m in avail:
-                        prog[n] = (a, avail[lin[n] ^ m])
-                        avail[lin[n]] = n
-                        rest.remove(n)
-                        progress = True
-                        break
-        if not rest:
-            return set(users), set(basis), prog
-    raise AssertionError("no basis")
-
-
-REMAT_USERS, _, REMAT = find_remat()
-# Off: recomputing all 10 (or 8, or 4 of them) spilled less (13-16 spill instructions per round
-# against 18) but cost more with the recomputing XORs (21-23 instructions against 18).
-USE_REMAT = os.environ.get("NEON7_REMAT", "0") == "1"
+def lower_gate(p, env, gate, args, plain):
+    """Appends one gate to p. env: name -> (value, negated): a NOT is not computed but carried
+    as a flag, and the gates absorb their operands' flags (VBIC a & !b, VORN a | !b, an AND of
+    two negated values as a negated OR, ...). A multiplexer needs its two data operands of one
+    polarity: else one VMVN (`plain` caches them). Returns (value, negated)."""
+    x = [env[a] for a in args]
+    if gate in ("copy", "not"):
+        return x[0][0], x[0][1] ^ (gate == "not")
+    if gate in ("xor", "xnor"):
+        return p.op("xor", [x[0][0], x[1][0]]), x[0][1] ^ x[1][1] ^ (gate == "xnor")
+    if gate == "mux":
+        (sv, sn), (av, an), (bv, bn) = x
+        if sn:
+            (av, an), (bv, bn) = (bv, bn), (av, an)
+        if an != bn:
+            v = av if an else bv
+            if v not in plain:
+                plain[v] = p.op("not", [v])
+            av, an, bv, bn = (plain[v], False, bv, bn) if an else (av, an, plain[v], False)
+        return p.op("mux", [sv, av, bv]), an
+    (av, an), (bv, bn) = x
+    if gate == "orn":
+        bn ^= 1
+    if gate in ("nor", "orn"):
+        # a | b: VORR, VORN when one is negated, a negated AND when both are.
+        neg = gate == "nor"
+        if an and bn:
+            return p.op("and", [av, bv]), not neg
+        if an:
+            av, bv = bv, av
+        return p.op("orn" if an or bn else "orr", [av, bv]), neg
+    neg = gate == "nand"
+    if an and bn:
+        return p.op("orr", [av, bv]), not neg
+    if an:
+        av, bv = bv, av
+    return p.op("bic" if an or bn else "and", [av, bv]), neg
 
 
-def late_value(p, env, late, v):
-    if v not in REMAT:
-        return env[v]
-    if v not in late:
-        a, b = REMAT[v]
-        late[v] = p.op("xor", [late_value(p, env, late, a), late_value(p, env, late, b)])
-    return late[v]
+def circuit_outputs(p, s):
+    """Lowers the circuit onto p with inputs s (u_i = s[7 - i]); returns the output values
+    (output i = bit 7 - i) and their negation flags."""
+    env = {f"u{i}": (s[7 - i], False) for i in range(8)}
+    plain = {}
+    for name, gate, args in GATES:
+        env[name] = lower_gate(p, env, gate, args, plain)
+    return [env[f"out{i}"] for i in range(8)]
 
 
 SBOX_T = None  # set below, once Prog exists
@@ -272,7 +283,7 @@ def build_perm(wide, pq, inputs, sbox_t):
     frame = 0
     consts = {}
     for rnd in range(ROUNDS[cols]):
-        pend = 0xA5 if rnd > 0 else 0
+        pend = PENDING if rnd > 0 else 0
         if wide:
             m = ref_rc(16, pq, rnd)
             mats = ([[b ^ pend for b in col] for col in m],)
@@ -347,14 +358,7 @@ def sbox_template():
     ld = [p.op("ldc8", [])]
     ld += [p.op("ldc_hi", [ld[0]]) for _ in range(7)]
     s = [p.op("xor", [a[k], ld[k]]) for k in range(8)]
-    env = {f"u{i}": s[7 - i] for i in range(8)}
-    late = {}
-    for name, kind, x, y in GATES:
-        if name in REMAT_USERS and USE_REMAT:
-            env[name] = p.op(kind, [late_value(p, env, late, x), late_value(p, env, late, y)])
-        else:
-            env[name] = p.op(kind, [env[x], env[y]])
-    o = [p.op("xor", [env[x], env[y]]) if y else env[x] for x, y, _ in OUTPUTS]
+    o = [v for v, _ in circuit_outputs(p, s)]
     return p, [o[7 - k] for k in range(8)], ld
 
 
@@ -469,6 +473,11 @@ def optimize_order(tmpl, iters, seed):
 
 
 SBOX_T = sbox_template()
+# The NOTs left at the outputs (output i = bit 7 - i) add NOT_CONST to every S-box byte;
+# ShiftBytes keeps it and MixBytes multiplies it by 2+2+3+4+5+3+5+7 = 3: PENDING in every byte,
+# folded into the next round's constants (and after the last round corrected in the output).
+NOT_CONST = sum(1 << (7 - i) for i, (_, neg) in enumerate(circuit_outputs(Prog(), list(range(8)))) if neg)
+PENDING = gmul(NOT_CONST, 3)
 
 
 # --- Register allocation (Belady) and emission ------------------------------------------------
@@ -662,6 +671,23 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
         for s in set(srcs):
             if next_use(s, i + 1) is None:
                 release(s)
+        if kind == "mux":
+            # s ? x : y overwrites one operand: VBIT (into y), VBIF (into x) or VBSL (into s),
+            # whichever dies here; else a copy of y first.
+            dead = [k for k in (2, 1, 0) if next_use(srcs[k], i + 1) is None and srcs.count(srcs[k]) == 1]
+            if dead:
+                r = rs[dead[0]]
+            else:
+                r = free_reg(i, set(srcs), d)
+                lines.append(f"vorr q{r}, q{rs[2]}, q{rs[2]}")
+            k = dead[0] if dead else 2
+            mn, n, m = {2: ("vbit", 1, 0), 1: ("vbif", 2, 0), 0: ("vbsl", 1, 2)}[k]
+            lines.append(f"{mn} q{r}, q{rs[n]}, q{rs[m]}")
+            reg[d] = r
+            occ[r] = d
+            if next_use(d, i + 1) is None:
+                release(d)
+            continue
         # An output goes straight to its final register when that one is free.
         r = target[d] if d in target and target[d] not in occ else free_reg(i, set(), d)
         reg[d] = r
@@ -670,6 +696,8 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
             lines.append(f"vext.8 q{r}, q{rs[0]}, q{rs[0]}, #{imm}")
         elif kind == "imm":
             lines.append(f"vmov.i8 q{r}, #0x{imm:02x}")
+        elif kind == "not":
+            lines.append(f"vmvn q{r}, q{rs[0]}")
         elif kind == "add8":
             lines.append(f"vadd.i8 q{r}, q{rs[0]}, q{rs[0]}")
         elif kind == "sar7":
@@ -677,7 +705,7 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
         elif kind == "shl":
             lines.append(f"vshl.u{imm} q{r}, q{rs[0]}, q{rs[1]}")
         else:
-            mn = {"xor": "veor", "and": "vand", "orr": "vorr"}[kind]
+            mn = {"xor": "veor", "and": "vand", "orr": "vorr", "bic": "vbic", "orn": "vorn"}[kind]
             lines.append(f"{mn} q{r}, q{rs[0]}, q{rs[1]}")
         if next_use(d, i + 1) is None:
             release(d)
@@ -743,7 +771,7 @@ SLOTS = 16 * len(SLOT_REGS)
 TABLE_BYTES = {False: 16 * 10 * ROUNDS[8], True: 16 * 10 * ROUNDS[16]}
 RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
 BODY = {False: ".Lneon7_perm512", True: ".Lneon7_perm1024"}
-PENDING_PLANES = [k for k in range(8) if (0xA5 >> k) & 1]
+PENDING_PLANES = [k for k in range(8) if (PENDING >> k) & 1]
 
 
 def masks():
@@ -824,7 +852,7 @@ def fn_o512(frame):
     L += ["vstmia sp, {d0-d7}"] + [f"vorr q{4 + i}, q{i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"] + frame_fix(frame)
-    # The constant the S-box NOTs left after the last round (0xa5 in every byte).
+    # The constant the S-box NOTs left after the last round (PENDING in every byte).
     L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
     L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs]
@@ -1293,9 +1321,17 @@ class Machine:
                 else:
                     z = bytes((x & ((1 << n) - 1)) | ((y << n) & 0xFF) for x, y in zip(d, m))
                 self.q[qn(a[0])] = int.from_bytes(z, "little")
-            elif op == "vbit":
+            elif op in ("vbit", "vbif", "vbsl"):
                 d, n, m = self.q[qn(a[0])], self.q[qn(a[1])], self.q[qn(a[2])]
-                self.q[qn(a[0])] = (d & ~m & M128) | (n & m)
+                if op == "vbit":
+                    self.q[qn(a[0])] = (d & ~m & M128) | (n & m)
+                elif op == "vbif":
+                    self.q[qn(a[0])] = (d & m) | (n & ~m & M128)
+                else:
+                    self.q[qn(a[0])] = (d & n) | (~d & M128 & m)
+            elif op in ("vbic", "vorn"):
+                x, y = self.q[qn(a[1])], self.q[qn(a[2])]
+                self.q[qn(a[0])] = x & ~y & M128 if op == "vbic" else (x | ~y) & M128
             elif op == "vmvn":
                 self.q[qn(a[0])] = self.q[qn(a[1])] ^ M128
             elif op == "vext.8":
@@ -1414,7 +1450,7 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
 # The S-box schedule: template op indices in the order found by `--search` (simulated annealing
 # over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads), then
 # improved by `--refine` (cost = instructions of `allocate` on one round).
-SBOX_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 10, 14, 8, 11, 15, 9, 13, 20, 17, 12, 16, 23, 18, 27, 28, 19, 29, 39, 31, 32, 34, 30, 50, 21, 25, 22, 42, 49, 52, 43, 51, 36, 53, 26, 35, 40, 41, 55, 59, 54, 45, 44, 58, 33, 46, 56, 24, 38, 47, 48, 57, 37, 60, 63, 61, 62, 68, 67, 64, 69, 70, 65, 71, 66, 72, 73, 79, 75, 76, 77, 87, 74, 78, 82, 89, 96, 100, 85, 80, 97, 95, 88, 91, 86, 90, 98, 109, 99, 101, 114, 103, 81, 106, 105, 107, 110, 92, 111, 83, 108, 112, 84, 94, 93, 104, 116, 115, 113, 119, 117, 120, 118, 121, 129, 127, 130, 122, 102, 128, 123, 125, 124, 126]
+SBOX_ORDER = [0, 3, 5, 4, 8, 13, 6, 1, 11, 7, 14, 12, 2, 10, 17, 19, 9, 16, 18, 15, 24, 34, 26, 32, 21, 22, 20, 25, 28, 30, 33, 27, 35, 37, 46, 61, 23, 31, 40, 39, 42, 47, 48, 38, 43, 55, 41, 62, 57, 44, 45, 56, 36, 29, 49, 58, 59, 53, 50, 51, 52, 54, 63, 65, 60, 70, 64, 66, 67, 68, 71, 72, 73, 80, 84, 69, 83, 76, 77, 79, 92, 93, 81, 111, 102, 90, 75, 99, 88, 89, 74, 78, 95, 91, 97, 82, 104, 121, 85, 96, 98, 94, 107, 87, 100, 108, 110, 112, 103, 109, 86, 101, 114, 119, 120, 115, 105, 106, 116, 122, 123, 113, 117, 124, 125, 118]  # 130 instructions per round
 
 
 def ordered_template():
@@ -1515,7 +1551,7 @@ def generate():
     head = [
         "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
         "@ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,",
-        "@ the Boyar-Peralta S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes",
+        "@ the Maximov-Ekdahl S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes",
         "@ with 5 VEXT row rotations per plane in a frame that turns by 3 rows per round.",
         f"@ P|Q 512 body: {count(body512)} instructions for 10 rounds ({spills(body512)} spills and reloads);",
         f"@ P or Q 1024 body: {count(body1024)} instructions for 14 rounds ({spills(body1024)} spills and reloads).",

@@ -5,7 +5,7 @@
 //! Input `u[0]` is the most significant bit of each S-box input, `u[7]` the least; the output
 //! uses the same order. Constant-time by construction: no branches and no memory look-ups.
 
-use core::ops::{BitAnd, BitXor, Not};
+use core::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Applies the S-box to bitsliced inputs: `u[i]` holds bit `7 - i` of every input byte.
 #[inline(always)]
@@ -272,6 +272,148 @@ where
     [t59 ^ t63, !(t64 ^ s3), !(t55 ^ t67), s3, t51 ^ t66, t47 ^ t65, !(t56 ^ t62), !(t48 ^ t60)]
 }
 
+/// `s ? x : y`, bit by bit: one `VBSL`/`VBIT`/`VBIF` on NEON.
+#[allow(dead_code)]
+#[inline(always)]
+fn mux<T>(s: T, x: T, y: T) -> T
+where
+    T: Copy + BitAnd<Output = T> + BitOr<Output = T> + Not<Output = T>,
+{
+    (s & x) | (!s & y)
+}
+
+/// The forward AES S-box of Maximov and Ekdahl ("New circuit minimization techniques for smaller
+/// and faster AES SBoxes", TCHES 2019/4: the forward specialisation of their combined circuit
+/// with multiplexers): 109 gates besides its NOTs, among them 4 multiplexers, 2 `a | !b`, and
+/// AND/NAND/NOR. Same input and output order as [`sbox`]. The ARMv7 NEON backend's generator
+/// (`scripts/gen-neon7-groestl.py`) parses this function: NEON has `VBIC` (a & !b), `VORN`
+/// (a | !b) and the bitwise selects, so every NOT is either absorbed into one of those or
+/// carried to the outputs, where it becomes a constant.
+#[allow(dead_code)]
+#[inline(always)]
+pub fn sbox_mux<T>(u: [T; 8]) -> [T; 8]
+where
+    T: Copy + BitXor<Output = T> + BitAnd<Output = T> + BitOr<Output = T> + Not<Output = T>,
+{
+    let [u0, u1, u2, u3, u4, u5, u6, u7] = u;
+    // Top linear layer (18 values read by the products below).
+    let a0 = !(u3 ^ u6);
+    let a1 = u5 ^ u1;
+    let a2 = u2 ^ a0;
+    let a3 = u4 ^ a1;
+    let a4 = u4 ^ u6;
+    let q4 = !(a3 ^ a2);
+    let q0 = u0 ^ q4;
+    let q14 = u1 ^ q0;
+    let a6 = !(u0 ^ u2);
+    let q3 = !a6;
+    let q1 = q4 ^ q3;
+    let q6 = !(a2 ^ u1);
+    let q8 = q3 ^ q6;
+    let q9 = u6 ^ q1;
+    let q2 = q8 ^ q9;
+    let q10 = q4 ^ q9;
+    let q7 = q6 ^ q10;
+    let q12 = !(u7 ^ a0);
+    let q11 = q0 ^ q12;
+    let a11 = a2 ^ a6;
+    let a12 = a4 ^ a11;
+    let q5 = q0 ^ a12;
+    let q13 = q11 ^ a12;
+    let q17 = q14 ^ a12;
+    let q16 = q14 ^ q13;
+    // The GF(2^4) multiplications that form the norm (13 AND/NAND/NOR gates).
+    let t20 = !(q6 & q12);
+    let t21 = !(q3 & q14);
+    let t22 = !(q1 & q16);
+    let a10 = !(q3 | q14);
+    let b10 = !(q0 & q7);
+    let t10 = a10 ^ b10;
+    let a11 = !(q4 | q13);
+    let b11 = !(q10 & q11);
+    let t11 = a11 ^ b11;
+    let a12 = !(q2 | q17);
+    let b12 = !(q5 & q9);
+    let t12 = a12 ^ b12;
+    let a13 = !(q8 | u1);
+    let b13 = !(q2 & q17);
+    let t13 = a13 ^ b13;
+    let c0 = t20 ^ t22;
+    let x0 = t10 ^ c0;
+    let c1 = t21 ^ t20;
+    let x1 = t11 ^ c1;
+    let c2 = t21 ^ t22;
+    let x2 = t12 ^ c2;
+    let c3 = !(q4 & q13);
+    let d3 = t21 ^ c3;
+    let x3 = t13 ^ d3;
+    // GF(2^4) inversion with four multiplexers (a ? b : c) and two a | !b.
+    let t0 = !(x0 & x2);
+    let t1 = !(x1 | x3);
+    let t2 = !(t0 ^ t1);
+    let y0 = mux(x2, t2, x3);
+    let y2 = mux(x0, t2, x1);
+    let t3 = x2 | !x1;
+    let y1 = mux(t2, x3, t3);
+    let t4 = x0 | !x3;
+    let y3 = mux(t2, x1, t4);
+    // The inverse's five linear combinations, the 18 products and the bottom linear layer.
+    let y02 = y2 ^ y0;
+    let y13 = y3 ^ y1;
+    let y23 = y3 ^ y2;
+    let y01 = y1 ^ y0;
+    let y00 = y02 ^ y13;
+    let n0 = !(y01 & q11);
+    let n1 = !(y0 & q12);
+    let n2 = !(y1 & q0);
+    let n3 = !(y23 & q17);
+    let n4 = !(y2 & q5);
+    let n5 = !(y3 & u1);
+    let n6 = !(y13 & q14);
+    let n7 = !(y00 & q16);
+    let n8 = !(y02 & q13);
+    let n9 = !(y01 & q7);
+    let n10 = !(y0 & q10);
+    let n11 = !(y1 & q6);
+    let n12 = !(y23 & q2);
+    let n13 = !(y2 & q9);
+    let n14 = !(y3 & q8);
+    let n15 = !(y13 & q3);
+    let n16 = !(y00 & q1);
+    let n17 = !(y02 & q4);
+    let h0 = n9 ^ n10;
+    let h1 = n16 ^ h0;
+    let h2 = n4 ^ n5;
+    let e4 = n8 ^ h2;
+    let s4 = n7 ^ e4;
+    let h4 = n0 ^ n2;
+    let h6 = n15 ^ h1;
+    let e7 = n3 ^ n5;
+    let h7 = h4 ^ e7;
+    let h20 = !h6;
+    let s2 = h20 ^ h7;
+    let h8 = n13 ^ h0;
+    let h9 = n12 ^ h8;
+    let s1 = h20 ^ h9;
+    let h10 = n17 ^ h1;
+    let e12 = n1 ^ n2;
+    let h12 = h2 ^ e12;
+    let s0 = h6 ^ h12;
+    let f5 = n8 ^ h4;
+    let g5 = h9 ^ f5;
+    let s5 = n6 ^ g5;
+    let s11 = h12 ^ s5;
+    let s6 = s1 ^ s11;
+    let h15 = n14 ^ h10;
+    let h16 = h8 ^ h15;
+    let e7b = n9 ^ n11;
+    let f7 = h10 ^ e7b;
+    let s7 = !(s4 ^ f7);
+    let h19 = !(h7 ^ s7);
+    let s3 = h16 ^ h19;
+    [s0, s1, s2, s3, s4, s5, s6, s7]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,6 +449,17 @@ mod tests {
             let s = sbox_small(u.map(|b| b.wrapping_neg()));
             let y = s.iter().enumerate().fold(0u8, |y, (i, &b)| y | ((b & 1) << (7 - i)));
             assert_eq!(y, SBOX[x as usize], "S({x:#04x})");
+        }
+    }
+
+    #[test]
+    fn mux_circuit_equals_table_on_all_256_inputs() {
+        for x in 0..=255u8 {
+            let u: [u8; 8] = core::array::from_fn(|i| (x >> (7 - i)) & 1);
+            let s = sbox_mux(u.map(|b| b.wrapping_neg()));
+            let y = s.iter().enumerate().fold(0u8, |y, (i, &b)| y | ((b & 1) << (7 - i)));
+            assert_eq!(y, SBOX[x as usize], "S({x:#04x})");
+            assert!(s.iter().all(|&b| b == 0 || b == 0xFF), "S({x:#04x}): every bit of a word alike");
         }
     }
 }
