@@ -32,7 +32,7 @@ case "$arch" in
     triple=armv7-unknown-linux-gnueabihf
     qemu=(qemu-arm -cpu cortex-a8 -L /usr/arm-linux-gnueabihf)
     gbackends="neon7bs neon7vp neon7tt mcu portable ttable32 ttable64 rustcrypto"
-    pbackends="arm11 u32x2 portable"
+    pbackends="neon arm11 u32x2 portable"
     ;;
   armv6)
     # ARM1176 (ARMv6): no prebuilt standard library on stable, so nightly builds it.

@@ -64,6 +64,7 @@ status=0
 python3 scripts/gen-arm11-proest.py --check || status=1
 # The same for the ARMv7 NEON Grøstl assembly (interpreted against a reference Grøstl).
 python3 scripts/gen-neon7-groestl.py --check || status=1
+python3 scripts/gen-neon7-proest.py --check || status=1
 for t in "${targets[@]}"; do
   tr=$(triple "$t")
   start=$(date +%s)

@@ -119,7 +119,7 @@ macro_rules! permutation_type {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::avx2_em(job)
                     }
-                    #[cfg(target_arch = "aarch64")]
+                    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
                     Backend::Neon => {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::neon_em(job)

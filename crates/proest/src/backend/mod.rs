@@ -7,7 +7,7 @@
 //! | `u32x2` | two lanes per word (ARM11 technique): 16-bit pairs in `u32`; for Prøst-256 32-bit pairs in `u64` | yes | yes | yes |
 //! | `avx2` | lane-sliced many-state kernels (16 / 8 states per YMM batch) and the `em_many` kernel; single states by `u32x2` | yes | yes | yes |
 //! | `avx512` | lane-sliced many-state kernels (32 / 16 states per ZMM batch) and the `em_many` kernel; single Prøst-128 P in one YMM | yes | yes | yes |
-//! | `neon` | AArch64: lane-sliced many-state kernels (8 / 4 states per batch of 16 NEON registers) and the `em_many` kernel; single states in 2 / 4 NEON registers (the planes as elements) | yes | yes | yes |
+//! | `neon` | AArch64: lane-sliced many-state kernels (8 / 4 states per batch of 16 NEON registers) and the `em_many` kernel; single states in 2 / 4 NEON registers (the planes as elements). ARMv7 with NEON: 4 Prøst-128 states per batch in generated assembly (`neon7.rs`, `neon7.S`), everything else on `arm11` | yes | yes | yes |
 //!
 //! The first three are plain Rust and available on every CPU; `avx2` and `avx512` are detected
 //! at run time. The environment variable `SLICEWISE_BACKEND` overrides [`Backend::detect`]
@@ -25,7 +25,12 @@ pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 pub(crate) mod mixslp;
+#[cfg(any(target_arch = "aarch64", slicewise_neon7))]
+pub(crate) mod batched;
 #[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+#[cfg(slicewise_neon7)]
+#[path = "neon7.rs"]
 pub(crate) mod neon;
 pub(crate) mod portable;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -46,13 +51,13 @@ pub(crate) trait Kernels: u32x2::Paired {
     /// `avx2` backend: a wide Even–Mansour job (already checked).
     fn avx2_em(job: &mut EmJob<'_>) -> EmSums;
     /// `neon` backend (AArch64): P or P^-1 on many states.
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
     fn neon_many(states: &mut [State<Self>], inverse: bool);
     /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
     fn neon_em(job: &mut EmJob<'_>) -> EmSums;
     /// `neon` backend (AArch64): P or P^-1 on one state.
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
     fn neon_one(state: &mut State<Self>, inverse: bool);
     /// The `arm11` backend on one state (assembly).
     #[cfg(slicewise_arm11)]
@@ -112,17 +117,17 @@ macro_rules! kernels {
             fn avx512_one(_: &mut State<Self>, _: bool) {
                 unreachable!("the avx512 backend is never available off x86-64")
             }
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             #[inline]
             fn neon_many(states: &mut [State<Self>], inverse: bool) {
                 neon::$many(states, inverse)
             }
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             #[inline]
             fn neon_em(job: &mut EmJob<'_>) -> EmSums {
                 neon::$em(job)
             }
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             #[inline]
             fn neon_one(state: &mut State<Self>, inverse: bool) {
                 neon::$one(state, inverse)
@@ -205,7 +210,9 @@ impl Backend {
             Backend::U32x2 => "two lanes per machine word (ARM11 technique)",
             Backend::Avx2 => "lane-sliced AVX2 (16/8 states per batch); single states by u32x2",
             Backend::Avx512 => "lane-sliced AVX-512 (32/16 states per batch) and a single-state AVX-512 kernel",
-            Backend::Neon => "lane-sliced AArch64 NEON (8/4 states per batch); single states in 2/4 NEON registers",
+            Backend::Neon => {
+                "lane-sliced NEON: AArch64 8/4 states per batch, single states in 2/4 NEON registers; ARMv7 4 Prøst-128 states per batch (assembly), the rest on arm11"
+            }
             Backend::Arm11 => {
                 "ARMv6 assembly (ARM11 techniques: paired 16-bit lanes, 23-XOR in-place MixSlices, free rotations)"
             }
@@ -230,8 +237,13 @@ impl Backend {
             Backend::Avx512 => avx512::available(),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Avx2 | Backend::Avx512 => false,
-            // NEON is part of the AArch64 baseline.
-            Backend::Neon => cfg!(target_arch = "aarch64"),
+            // NEON is part of the AArch64 baseline; on ARMv7 the kernel reports it.
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => true,
+            #[cfg(slicewise_neon7)]
+            Backend::Neon => neon::available(),
+            #[cfg(not(any(target_arch = "aarch64", slicewise_neon7)))]
+            Backend::Neon => false,
             Backend::Arm11 => cfg!(slicewise_arm11),
         }
     }
@@ -258,6 +270,12 @@ impl Backend {
         // and runs single states on `u32x2`, so it is never slower than `u32x2`.
         #[cfg(target_arch = "aarch64")]
         return Backend::Neon;
+        // ARMv7 with NEON: `neon` batches four Prøst-128 states and runs everything else on
+        // `arm11`, so it is never slower than `arm11` (instruction counts, docs/benchmarks-arm.md).
+        #[cfg(slicewise_neon7)]
+        if Backend::Neon.is_available() {
+            return Backend::Neon;
+        }
         // 32-bit ARM (ARMv6 and ARMv7 in ARM state): the assembly backend, by instruction counts
         // under qemu (docs/benchmarks-arm.md); no ARM hardware was available to time it.
         #[cfg(slicewise_arm11)]
@@ -329,10 +347,10 @@ impl Backend {
             Backend::Portable => portable::permute(s),
             Backend::MixSlp => mixslp::permute(s),
             Backend::U32x2 | Backend::Avx2 => u32x2::permute(s),
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             Backend::Neon => L::neon_one(s, false),
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(not(any(target_arch = "aarch64", slicewise_neon7)))]
+            Backend::Neon => unreachable!("the neon backend is only available on AArch64 and ARMv7 with NEON"),
             Backend::Avx512 => L::avx512_one(s, false),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => L::arm11_one(s, false),
@@ -348,10 +366,10 @@ impl Backend {
             Backend::Portable => portable::inverse(s),
             Backend::MixSlp => mixslp::inverse(s),
             Backend::U32x2 | Backend::Avx2 => u32x2::inverse(s),
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             Backend::Neon => L::neon_one(s, true),
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(not(any(target_arch = "aarch64", slicewise_neon7)))]
+            Backend::Neon => unreachable!("the neon backend is only available on AArch64 and ARMv7 with NEON"),
             Backend::Avx512 => L::avx512_one(s, true),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => L::arm11_one(s, true),
@@ -369,10 +387,10 @@ impl Backend {
             Backend::U32x2 => states.iter_mut().for_each(u32x2::permute),
             Backend::Avx2 => L::avx2_many(states, false),
             Backend::Avx512 => L::avx512_many(states, false),
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             Backend::Neon => L::neon_many(states, false),
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(not(any(target_arch = "aarch64", slicewise_neon7)))]
+            Backend::Neon => unreachable!("the neon backend is only available on AArch64 and ARMv7 with NEON"),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => states.iter_mut().for_each(|s| L::arm11_one(s, false)),
             #[cfg(not(slicewise_arm11))]
@@ -389,10 +407,10 @@ impl Backend {
             Backend::U32x2 => states.iter_mut().for_each(u32x2::inverse),
             Backend::Avx2 => L::avx2_many(states, true),
             Backend::Avx512 => L::avx512_many(states, true),
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
             Backend::Neon => L::neon_many(states, true),
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::Neon => unreachable!("the neon backend is never available off AArch64"),
+            #[cfg(not(any(target_arch = "aarch64", slicewise_neon7)))]
+            Backend::Neon => unreachable!("the neon backend is only available on AArch64 and ARMv7 with NEON"),
             #[cfg(slicewise_arm11)]
             Backend::Arm11 => states.iter_mut().for_each(|s| L::arm11_one(s, true)),
             #[cfg(not(slicewise_arm11))]
