@@ -58,7 +58,10 @@ fn batch128(states: &mut [State<u16>; 4], inverse: bool) {
         }
     }
     // SAFETY: `w` is the 128-byte batch the functions read and write (2-byte aligned is enough
-    // for their `VLD1.16`/`VST1.16`); the caller checked NEON when the backend was chosen.
+    // for their `VLD1.16`/`VST1.16` without alignment hints); they follow the AAPCS (d8–d15
+    // saved with `VPUSH`, 64 bytes of stack; r0, r1 and the other NEON registers are
+    // caller-saved) and have no other effects; the caller checked NEON when the backend was
+    // chosen.
     unsafe {
         if inverse {
             slicewise_proest_neon7_i128(w.as_mut_ptr());
