@@ -596,6 +596,22 @@ fn many_chunks<const N: usize>((lanes, kernel): Many<N>, iv: &[u64; N], inputs: 
     done
 }
 
+/// Groestlcoin hashes of 80-byte headers through a fused multi-buffer kernel, where the backend
+/// has one (`gfni`: eight headers per pass, both hashes without leaving the row registers).
+/// Returns how many headers were hashed (a last single header is left to the caller, as in
+/// [`many_chunks`]). `backend` must be available.
+pub(crate) fn groestlcoin_many(backend: Backend, headers: &[[u8; 80]], out: &mut [[u8; 32]]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::Gfni {
+        let n = headers.len();
+        let done = if n % multi::LANES == 1 { n - 1 } else { n };
+        multi::groestlcoin_gfni(&headers[..done], &mut out[..done]);
+        return done;
+    }
+    let _ = (backend, headers, out);
+    0
+}
+
 /// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
 /// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
 /// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`,

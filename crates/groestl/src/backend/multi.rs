@@ -257,10 +257,159 @@ unsafe fn many1024(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) {
     }
 }
 
+/// Groestlcoin's hash (the first 32 bytes of Grøstl-512 of the Grøstl-512 digest) of up to
+/// `4·G` 80-byte headers in one pass, fused: both blocks are single (80 and 64 bytes with
+/// their padding), so each message is built in row form directly: the header block once
+/// through the transposition, the second block from the first output's row registers with one
+/// `VPUNPCKHQDQ` per row (the digest is columns 8–15, the padding is constant). No tail
+/// buffers, no conversion to words between the two hashes, and only the 32 output bytes are
+/// transposed back. The compressions run one group of four headers at a time (P and Q of two
+/// headers per register, 16 registers), the output transformations (P only, four headers per
+/// register) of all `G` groups together, so that they too have 16 registers of work in flight
+/// when `G = 2`.
+#[inline(always)]
+unsafe fn groestlcoin_pass<const G: usize>(headers: &[[u8; 80]], out: &mut [[u8; 32]]) {
+    let n = headers.len().min(LANES * G);
+    assert!(n > 0 && out.len() >= n, "groestlcoin_pass: {} outputs for {n} headers", out.len());
+    // SAFETY: the caller has checked the gfni backend's features; every load reads a local
+    // 128-byte block or an aligned table.
+    unsafe {
+        let mut ivw = [0u64; 16];
+        ivw[15] = 512;
+        let hb: [u8; 128] = bs::h_bytes(&ivw);
+        let iv = bs::rows1024(hb.as_ptr());
+        // hz[i] = [IV row i | 0 | IV row i | 0]; ivb[i] = IV row i in every lane.
+        let mut hz = [_mm512_setzero_si512(); 8];
+        let mut ivb = [_mm512_setzero_si512(); 8];
+        for i in 0..8 {
+            hz[i] = _mm512_maskz_broadcast_i32x4(0x0f0f, iv[i]);
+            ivb[i] = _mm512_broadcast_i32x4(iv[i]);
+        }
+        // First block: the header, 0x80, zeros, the block count 1 (big-endian, last byte).
+        // Missing headers repeat the first one; their lanes are not written out.
+        let mut h = [[_mm512_setzero_si512(); 8]; G];
+        for (g, hg) in h.iter_mut().enumerate() {
+            let mut blk = [[0u8; 128]; 4];
+            for (j, b) in blk.iter_mut().enumerate() {
+                let k = LANES * g + j;
+                b[..80].copy_from_slice(&headers[if k < n { k } else { 0 }]);
+                b[80] = 0x80;
+                b[127] = 1;
+            }
+            let m = [0, 1, 2, 3].map(|j| bs::rows1024(blk[j].as_ptr()));
+            let mut mz = [_mm512_setzero_si512(); 8];
+            for i in 0..8 {
+                let v = _mm512_castsi128_si512(m[0][i]);
+                let v = _mm512_inserti32x4::<1>(v, m[1][i]);
+                let v = _mm512_inserti32x4::<2>(v, m[2][i]);
+                mz[i] = _mm512_inserti32x4::<3>(v, m[3][i]);
+            }
+            *hg = compress_iv(&hz, &ivb, &mz);
+        }
+        let f = output_transform(h);
+        // Second block, row i of message j: [first digest's row i (state columns 8–15) |
+        // padding: 0x80 in column 8 of row 0, the block count 1 in column 15 of row 7].
+        for g in 0..G {
+            let mut mz = [_mm512_setzero_si512(); 8];
+            for i in 0..8 {
+                let pad = match i {
+                    0 => _mm512_set1_epi64(0x80),
+                    7 => _mm512_set1_epi64(1 << 56),
+                    _ => _mm512_setzero_si512(),
+                };
+                mz[i] = _mm512_unpackhi_epi64(f[g][i], pad);
+            }
+            h[g] = compress_iv(&hz, &ivb, &mz);
+        }
+        let f = output_transform(h);
+        // The output is the digest's first 32 bytes: columns 8–11 of the state.
+        for g in 0..G {
+            let hi = [0, 1, 2, 3].map(|k| _mm512_unpackhi_epi64(f[g][2 * k], f[g][2 * k + 1]));
+            let cols = transpose8x8_z(hi);
+            let mut bytes = [0u8; 128];
+            _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, cols[0]);
+            _mm512_storeu_si512(bytes.as_mut_ptr().add(64) as *mut __m512i, cols[1]);
+            // Register k lane j holds digest bytes 16k..16k+16 of message j.
+            for j in 0..LANES {
+                if let Some(o) = out.get_mut(LANES * g + j).filter(|_| LANES * g + j < n) {
+                    o[..16].copy_from_slice(&bytes[16 * j..16 * j + 16]);
+                    o[16..].copy_from_slice(&bytes[64 + 16 * j..64 + 16 * j + 16]);
+                }
+            }
+        }
+    }
+}
+
+/// One Grøstl-512 compression of four messages from the IV: `mz[i]` holds row `i` of message
+/// `j`'s block in lane `j`; returns `IV ⊕ P(IV ⊕ m) ⊕ Q(m)` in the same layout.
+#[inline(always)]
+unsafe fn compress_iv(hz: &[__m512i; 8], ivb: &[__m512i; 8], mz: &[__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: the caller has the gfni backend's features; table loads are aligned units.
+    unsafe {
+        let mut x = [[Z::<32>(hz[0]); 8]; 2];
+        for i in 0..8 {
+            let ac = Z::<32>::ld(T1024.ac0[i].as_ptr()).0;
+            // Group g: [P_2g | Q_2g | P_2g+1 | Q_2g+1].
+            let m0 = _mm512_shuffle_i64x2::<0b01_01_00_00>(mz[i], mz[i]);
+            let m1 = _mm512_shuffle_i64x2::<0b11_11_10_10>(mz[i], mz[i]);
+            x[0][i] = Z(_mm512_ternarylogic_epi64::<0x96>(hz[i], m0, ac));
+            x[1][i] = Z(_mm512_ternarylogic_epi64::<0x96>(hz[i], m1, ac));
+        }
+        bs::rounds(&mut x, &T1024, [0, 0]);
+        let mut h = [_mm512_setzero_si512(); 8];
+        for i in 0..8 {
+            let p = _mm512_shuffle_i64x2::<0b10_00_10_00>(x[0][i].0, x[1][i].0);
+            let q = _mm512_shuffle_i64x2::<0b11_01_11_01>(x[0][i].0, x[1][i].0);
+            h[i] = _mm512_ternarylogic_epi64::<0x96>(p, q, ivb[i]);
+        }
+        h
+    }
+}
+
+/// `P(h) ⊕ h` of `4·G` Grøstl-512 chaining values, one per lane of each row register.
+#[inline(always)]
+unsafe fn output_transform<const G: usize>(h: [[__m512i; 8]; G]) -> [[__m512i; 8]; G] {
+    // SAFETY: the caller has the gfni backend's features; table loads are aligned units.
+    unsafe {
+        let mut x = [[Z::<16>(h[0][0]); 8]; G];
+        for g in 0..G {
+            for i in 0..8 {
+                x[g][i] = Z::xor(Z(h[g][i]), Z::ld(T1024.ac0[i].as_ptr()));
+            }
+        }
+        bs::rounds(&mut x, &T1024, [0; G]);
+        let mut f = h;
+        for g in 0..G {
+            for i in 0..8 {
+                f[g][i] = _mm512_xor_si512(x[g][i].0, h[g][i]);
+            }
+        }
+        f
+    }
+}
+
+/// Groestlcoin hashes of whole chunks of eight headers, then a pass of four or eight for the
+/// rest (2–8 headers; a single last header is the caller's).
+#[inline(always)]
+unsafe fn groestlcoin_many(headers: &[[u8; 80]], out: &mut [[u8; 32]]) {
+    assert_eq!(headers.len(), out.len(), "groestlcoin_many: one output per header");
+    for (h, o) in headers.chunks(2 * LANES).zip(out.chunks_mut(2 * LANES)) {
+        // SAFETY: the caller's features (entry point).
+        unsafe {
+            if h.len() > LANES {
+                groestlcoin_pass::<2>(h, o)
+            } else {
+                groestlcoin_pass::<1>(h, o)
+            }
+        }
+    }
+}
+
 super::entry_points! {
     features = "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl,vaes,gfni";
     many512_gfni(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = many512(msgs, h0, out);
     many1024_gfni(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) -> () = many1024(msgs, h0, out);
+    groestlcoin_gfni(headers: &[[u8; 80]], out: &mut [[u8; 32]]) -> () = groestlcoin_many(headers, out);
 }
 
 fn available() -> bool {
