@@ -26,14 +26,19 @@ Constant time: no data-dependent branch or address (the branches are the loops, 
 known in advance, and whether a gather XORs h in; every kernel load and store is at a fixed
 offset from sp).
 
+It also writes crates/groestl/src/backend/mcu_thumb_small.S, the `mcu-small` routine for
+Grøstl-224/256: the same kernel and passes with the caller's 64-byte buffer (the engine's empty
+block buffer) as the state, each part copied to a 32-byte area at sp for the kernel and back,
+and the padding-only last block generated in the buffer.
+
 The script interprets the kernel and the passes it writes (on a Thumb-1 subset simulator) and
 compares the permutations, run view by view as the routine runs them, with a reference Grøstl
 written from the specification, on random states, and checks the reference against the
 Grøstl-256/512 digests of the empty message. The loops around them are checked by the on-target
 KATs (scripts/test-embedded.sh).
 
-  scripts/gen-mcu-groestl.py           # writes the .S file
-  scripts/gen-mcu-groestl.py --check   # checks, and that the file is up to date
+  scripts/gen-mcu-groestl.py           # writes the .S files
+  scripts/gen-mcu-groestl.py --check   # checks, and that the files are up to date
   scripts/gen-mcu-groestl.py --stats   # prints the cycle counts of the routines (M0 model)
 """
 import os
@@ -43,6 +48,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "crates/groestl/src/backend/mcu_thumb.S")
+OUT_SMALL = os.path.join(ROOT, "crates/groestl/src/backend/mcu_thumb_small.S")
 CIRCUIT = os.path.join(ROOT, "crates/groestl/src/sbox_circuit.rs")
 M32 = 0xFFFFFFFF
 
@@ -784,6 +790,142 @@ def func(w, name, glob=False, align=True):
     w("%s:" % name)
 
 
+def glue(w, L, P, h_off, state):
+    """The routines around the permutations, shared by the fast and the small routine: gather,
+    fold, copy and the layout conversion of h. `h_off`: the frame offset of the pointer to h;
+    `state(reg)` emits the instruction that puts the state's address in `reg`."""
+    w("@ s = the block at r1 in rows (byte 8c + r of the block is row r, column c), XORed with the")
+    w("@ P words at r2 if r2 != 0; r0 = s. Byte loads: the block needs no alignment.")
+    w("%sgather:" % L)
+    w("    movs r6, #8")
+    w("1:")
+    w("    movs r3, r1")
+    w("    movs r7, #%d" % P)
+    w("2:")
+    w("    ldrb r4, [r3, #0]")
+    for j in (1, 2, 3):
+        w("    ldrb r5, [r3, #%d]" % (8 * j))
+        w("    lsls r5, r5, #%d" % (8 * j))
+        w("    orrs r4, r5")
+    w("    cmp r2, #0")
+    w("    beq 3f")
+    w("    ldm r2!, {r5}")
+    w("    eors r4, r5")
+    w("3:")
+    w("    stm r0!, {r4}")
+    w("    adds r3, #32")
+    w("    subs r7, #1")
+    w("    bne 2b")
+    w("    adds r1, #1")
+    w("    subs r6, #1")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ h ^= s (both row-major).")
+    w("%sfold:" % L)
+    w("    ldr r0, [sp, #%d]" % h_off)
+    state("r1")
+    w("    movs r2, r0")
+    w("    adds r2, #%d" % (32 * P))
+    w("1:")
+    w("    ldm r1!, {r4, r5}")
+    w("    ldr r6, [r0]")
+    w("    ldr r7, [r0, #4]")
+    w("    eors r6, r4")
+    w("    eors r7, r5")
+    w("    stm r0!, {r6, r7}")
+    w("    cmp r0, r2")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ 32P bytes from r1 to r0; clobbers r2-r4.")
+    w("%scopy:" % L)
+    w("    movs r2, #%d" % (4 * P))
+    w("1:")
+    w("    ldm r1!, {r3, r4}")
+    w("    stm r0!, {r3, r4}")
+    w("    subs r2, #1")
+    w("    bne 1b")
+    w("    bx lr")
+    w("")
+    w("@ r5 = 0: h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows;")
+    w("@ r5 = 1: back. Through s.")
+    w("%sconv:" % L)
+    w("    mov r7, lr")
+    w("    cmp r5, #0")
+    w("    beq 1f")
+    state("r0")
+    w("    ldr r1, [sp, #%d]" % h_off)
+    w("    bl %scopy" % L)
+    w("1:")
+    w("    ldr r0, [sp, #%d]" % h_off)
+    state("r1")
+    w("    movs r2, #%d" % (4 * P))
+    w("2:")
+    w("    movs r4, #7")
+    w("3:")
+    w("    cmp r5, #0")
+    w("    bne 4f")
+    w("    ldrb r3, [r0, r4]")
+    w("    strb r3, [r1]")
+    w("    b 5f")
+    w("4:")
+    w("    ldrb r3, [r1]")
+    w("    strb r3, [r0, r4]")
+    w("5:")
+    w("    adds r1, #%d" % (4 * P))
+    w("    subs r4, #1")
+    w("    bpl 3b")
+    w("    subs r1, #%d" % (32 * P - 1))
+    w("    adds r0, #8")
+    w("    subs r2, #1")
+    w("    bne 2b")
+    w("    cmp r5, #0")
+    w("    bne 6f")
+    w("    ldr r0, [sp, #%d]" % h_off)
+    state("r1")
+    w("    bl %scopy" % L)
+    w("6:")
+    w("    bx r7")
+    w("")
+
+
+def perm_start(w, L, v, state):
+    """The head of the permutation loop: saves the return address and the pass routine (r2),
+    and each round calls the pass on the state (`state(reg)` puts its address in `reg`)."""
+    w("%sperm:" % L)
+    w("    mov r0, lr")
+    w("    str r0, [sp, #%d]" % v["ret"])
+    w("    str r2, [sp, #%d]" % v["pass"])
+    w("    movs r1, #0")
+    w("    str r1, [sp, #%d]" % v["rc"])
+    w("%sround:" % L)
+    state("r0")
+    w("    ldr r1, [sp, #%d]" % v["rc"])
+    w("    ldr r2, [sp, #%d]" % v["pass"])
+    w("    bl %scall" % L)
+
+
+def round_end(w, L, v, rounds, name):
+    """The end of a round of the permutation loop (round counter, return) and the end of the
+    routine `name`."""
+    w("    ldr r0, [sp, #%d]" % v["rc"])
+    w("    ldr r1, =0x01010101")
+    w("    adds r0, r1")
+    w("    str r0, [sp, #%d]" % v["rc"])
+    w("    ldr r1, =0x%08x" % (rounds * 0x01010101))
+    w("    cmp r0, r1")
+    w("    beq 2f")
+    w("    b %sround" % L)
+    w("2:")
+    w("    ldr r0, [sp, #%d]" % v["ret"])
+    w("    bx r0")
+    w("%scall:  @ BL + BX instead of BLX, which ARMv4T lacks" % L)
+    w("    bx r2")
+    w("    .ltorg")
+    w("    .size %s, . - %s" % (name, name))
+
+
 def common_code(w, cols, kernel, n_extra):
     """The compression / output routine of one width: entry (r0 = h, r1 = blocks, r2 = number of
     blocks, 0 for the output transformation), block loop, permutation loop, glue."""
@@ -861,113 +1003,10 @@ def common_code(w, cols, kernel, n_extra):
     w("    bx r3")
     w("    .ltorg")
     w("")
-    w("@ s = the block at r1 in rows (byte 8c + r of the block is row r, column c), XORed with the")
-    w("@ P words at r2 if r2 != 0; r0 = s. Byte loads: the block needs no alignment.")
-    w("%sgather:" % L)
-    w("    movs r6, #8")
-    w("1:")
-    w("    movs r3, r1")
-    w("    movs r7, #%d" % P)
-    w("2:")
-    w("    ldrb r4, [r3, #0]")
-    for j in (1, 2, 3):
-        w("    ldrb r5, [r3, #%d]" % (8 * j))
-        w("    lsls r5, r5, #%d" % (8 * j))
-        w("    orrs r4, r5")
-    w("    cmp r2, #0")
-    w("    beq 3f")
-    w("    ldm r2!, {r5}")
-    w("    eors r4, r5")
-    w("3:")
-    w("    stm r0!, {r4}")
-    w("    adds r3, #32")
-    w("    subs r7, #1")
-    w("    bne 2b")
-    w("    adds r1, #1")
-    w("    subs r6, #1")
-    w("    bne 1b")
-    w("    bx lr")
-    w("")
-    w("@ h ^= s (both row-major).")
-    w("%sfold:" % L)
-    w("    ldr r0, [sp, #%d]" % v["h"])
-    w("    add r1, sp, #%d" % K)
-    w("    movs r2, r0")
-    w("    adds r2, #%d" % (32 * P))
-    w("1:")
-    w("    ldm r1!, {r4, r5}")
-    w("    ldr r6, [r0]")
-    w("    ldr r7, [r0, #4]")
-    w("    eors r6, r4")
-    w("    eors r7, r5")
-    w("    stm r0!, {r6, r7}")
-    w("    cmp r0, r2")
-    w("    bne 1b")
-    w("    bx lr")
-    w("")
-    w("@ 32P bytes from r1 to r0; clobbers r2-r4.")
-    w("%scopy:" % L)
-    w("    movs r2, #%d" % (4 * P))
-    w("1:")
-    w("    ldm r1!, {r3, r4}")
-    w("    stm r0!, {r3, r4}")
-    w("    subs r2, #1")
-    w("    bne 1b")
-    w("    bx lr")
-    w("")
-    w("@ r5 = 0: h from the chaining value's layout (byte 8c + 7 - r = row r, column c) to rows;")
-    w("@ r5 = 1: back. Through s.")
-    w("%sconv:" % L)
-    w("    mov r7, lr")
-    w("    cmp r5, #0")
-    w("    beq 1f")
-    w("    add r0, sp, #%d" % K)
-    w("    ldr r1, [sp, #%d]" % v["h"])
-    w("    bl %scopy" % L)
-    w("1:")
-    w("    ldr r0, [sp, #%d]" % v["h"])
-    w("    add r1, sp, #%d" % K)
-    w("    movs r2, #%d" % (4 * P))
-    w("2:")
-    w("    movs r4, #7")
-    w("3:")
-    w("    cmp r5, #0")
-    w("    bne 4f")
-    w("    ldrb r3, [r0, r4]")
-    w("    strb r3, [r1]")
-    w("    b 5f")
-    w("4:")
-    w("    ldrb r3, [r1]")
-    w("    strb r3, [r0, r4]")
-    w("5:")
-    w("    adds r1, #%d" % (4 * P))
-    w("    subs r4, #1")
-    w("    bpl 3b")
-    w("    subs r1, #%d" % (32 * P - 1))
-    w("    adds r0, #8")
-    w("    subs r2, #1")
-    w("    bne 2b")
-    w("    cmp r5, #0")
-    w("    bne 6f")
-    w("    ldr r0, [sp, #%d]" % v["h"])
-    w("    add r1, sp, #%d" % K)
-    w("    bl %scopy" % L)
-    w("6:")
-    w("    bx r7")
-    w("")
+    glue(w, L, P, v["h"], lambda reg: w("    add %s, sp, #%d" % (reg, K)))
     w("@ One permutation: r2 = its pass routine; every round is the pass, then the kernel on")
     w("@ parts P-1..0 (views: sp + 4i). Returns with sp back in view 0.")
-    w("%sperm:" % L)
-    w("    mov r0, lr")
-    w("    str r0, [sp, #%d]" % v["ret"])
-    w("    str r2, [sp, #%d]" % v["pass"])
-    w("    movs r1, #0")
-    w("    str r1, [sp, #%d]" % v["rc"])
-    w("%sround:" % L)
-    w("    add r0, sp, #%d" % K)
-    w("    ldr r1, [sp, #%d]" % v["rc"])
-    w("    ldr r2, [sp, #%d]" % v["pass"])
-    w("    bl %scall" % L)
+    perm_start(w, L, v, lambda reg: w("    add %s, sp, #%d" % (reg, K)))
     w("    add sp, #%d" % (4 * (P - 1)))
     w("%spart:" % L)
     code = lines_of(resolve(kernel, P, n_extra))
@@ -982,21 +1021,7 @@ def common_code(w, cols, kernel, n_extra):
     w("    b %spart" % L)
     w("    .ltorg")
     w("1:")
-    w("    ldr r0, [sp, #%d]" % v["rc"])
-    w("    ldr r1, =0x01010101")
-    w("    adds r0, r1")
-    w("    str r0, [sp, #%d]" % v["rc"])
-    w("    ldr r1, =0x%08x" % (ROUNDS[cols] * 0x01010101))
-    w("    cmp r0, r1")
-    w("    beq 2f")
-    w("    b %sround" % L)
-    w("2:")
-    w("    ldr r0, [sp, #%d]" % v["ret"])
-    w("    bx r0")
-    w("%scall:  @ BL + BX instead of BLX, which ARMv4T lacks" % L)
-    w("    bx r2")
-    w("    .ltorg")
-    w("    .size %s, . - %s" % (name, name))
+    round_end(w, L, v, ROUNDS[cols], name)
     return 36 + frame + (12 if P == 4 else 0)
 
 
@@ -1045,6 +1070,250 @@ def assemble(kernel, n_extra, passes, stats):
     return "\n".join(L) + "\n"
 
 
+# --- `mcu-small`: Grøstl-224/256 with the engine's block buffer as the state ----------------
+#
+# The state (64 bytes) is not in the routine's frame but in memory the caller lends (the
+# engine's block buffer while it holds no data). The kernel still works at fixed sp offsets:
+# before it runs on part i, the part's 8 words are copied from the state into a 32-byte area at
+# sp + 0 (its own words, and its first spill slots, as in view 0 of the fast routine with one
+# part), and back after it. The frame is that area, the extra spill slots and the loop
+# variables: 64 bytes less state for 32 bytes of part, and 16 `LDR`/`STR` pairs per kernel.
+
+SMALL_VARS = ["h", "m", "end", "rc", "pass", "ret", "st", "part"]
+
+
+def small_layout(n_extra):
+    X = 32
+    V = X + 4 * n_extra
+    var = {name: V + 4 * k for k, name in enumerate(SMALL_VARS)}
+    frame = V + 4 * len(SMALL_VARS)
+    frame += (-(36 + frame)) % 8  # sp stays 8-aligned (AAPCS)
+    return var, frame
+
+
+def part_copy(inward):
+    """Part i of the state (r0 = state + 4i) to the part area at sp (inward), or back; r1, r2."""
+    code = []
+    for r in range(0, 8, 2):
+        if inward:
+            code += [("ldr", "r1", "r0", 8 * r), ("ldr", "r2", "r0", 8 * r + 8), ("str", "r1", "sp", 4 * r),
+                     ("str", "r2", "sp", 4 * r + 4)]
+        else:
+            code += [("ldr", "r1", "sp", 4 * r), ("ldr", "r2", "sp", 4 * r + 4), ("str", "r1", "r0", 8 * r),
+                     ("str", "r2", "r0", 8 * r + 8)]
+    return code
+
+
+def sim_perm_small(kernel, n_extra, passes, which, rows):
+    """The permutation as the small routine runs it (pass, then per part: copy in, kernel, copy
+    out), on a state at an address of its own."""
+    code = resolve(kernel, 1, n_extra)
+    st, sp = 0x9000, 0x8000
+    mem = {st + 4 * k: w for k, w in enumerate(words_of_rows(rows, 8))}
+    regs = {r: 0 for r in LOW + HIGH}
+    regs["sp"] = sp
+    cyc = 0
+    for rnd in range(ROUNDS[8]):
+        regs["r0"] = st
+        regs["r1"] = rnd * 0x01010101
+        cyc += simulate(passes[(which, 8)], regs, mem)
+        for i in range(2):
+            regs["r0"] = st + 4 * i
+            cyc += simulate(part_copy(True), regs, mem)
+            cyc += simulate(code, regs, mem)
+            regs["r0"] = st + 4 * i
+            cyc += simulate(part_copy(False), regs, mem)
+    return rows_of_words([mem[st + 4 * k] for k in range(16)], 8), cyc
+
+
+def check_small(kernel, n_extra, passes, trials=3):
+    rng = random.Random(3)
+    cycles = {}
+    for which in "pq":
+        for _ in range(trials):
+            rows = [[rng.randrange(256) for _ in range(8)] for _ in range(8)]
+            got, cyc = sim_perm_small(kernel, n_extra, passes, which, rows)
+            assert got == ref_perm(rows, which, 8), ("small", which)
+        cycles[which] = cyc
+    return cycles
+
+
+def small_code(w, kernel, n_extra, passes):
+    """Entry points, block loop, padding block, permutation loop and glue of the small routine."""
+    v, frame = small_layout(n_extra)
+    L = ".Ls512_"
+    pre = "slicewise_groestl_mcu_small_"
+    for which in "pq":
+        name = "%s%s512_pass" % (pre, which)
+        w("")
+        w("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.")
+        func(w, name)
+        for line in lines_of(passes[(which, 8)]):
+            w(line)
+        w("    bx lr")
+        w("    .ltorg")
+        w("    .size %s, . - %s" % (name, name))
+
+    def prologue():
+        w("    push {r4-r7, lr}")
+        for i, r in enumerate(["r8", "r9", "r10", "r11"]):
+            w("    mov r%d, %s" % (4 + i, r))
+        w("    push {r4-r7}")
+        w("    sub sp, #%d" % frame)
+
+    def epilogue():
+        w("    add sp, #%d" % frame)
+        w("    pop {r4-r7}")
+        for i, r in enumerate(["r8", "r9", "r10", "r11"]):
+            w("    mov %s, r%d" % (r, 4 + i))
+        w("    pop {r4-r7}")
+        w("    pop {r3}")
+        w("    bx r3")
+
+    def compress_one(which, gather):
+        """One permutation of the block into the state and its fold into h."""
+        w("    ldr r0, [sp, #%d]" % v["st"])
+        w("    ldr r1, [sp, #%d]" % v["m"])
+        if which == "p":
+            w("    ldr r2, [sp, #%d]" % v["h"])
+        else:
+            w("    movs r2, #0")
+        w("    bl %s%s" % (L, gather))
+        w("    ldr r2, =%s%s512_pass" % (pre, which))
+        w("    bl %sperm" % L)
+        w("    bl %sfold" % L)
+
+    name = pre + "blocks512"
+    w("")
+    w("@ void %s(uint64_t *h, const uint8_t *blocks, size_t n, uint8_t *st), n >= 1:" % name)
+    w("@ compresses n blocks into h with the 64 bytes at st (4-aligned) as the state.")
+    func(w, name, glob=True)
+    prologue()
+    w("    str r0, [sp, #%d]" % v["h"])
+    w("    str r1, [sp, #%d]" % v["m"])
+    w("    lsls r2, r2, #6")
+    w("    adds r2, r1")
+    w("    str r2, [sp, #%d]" % v["end"])
+    w("    str r3, [sp, #%d]" % v["st"])
+    w("    movs r5, #0")
+    w("    bl %sconv" % L)
+    w("%sblock:" % L)
+    for which in "pq":
+        compress_one(which, "gather")
+    w("    ldr r0, [sp, #%d]" % v["m"])
+    w("    adds r0, #64")
+    w("    str r0, [sp, #%d]" % v["m"])
+    w("    ldr r1, [sp, #%d]" % v["end"])
+    w("    cmp r0, r1")
+    w("    bne %sblock" % L)
+    w("    movs r5, #1")
+    w("    bl %sconv" % L)
+    epilogue()
+    w("    .ltorg")
+    w("    .size %s, . - %s" % (name, name))
+
+    name = pre + "pad512"
+    w("")
+    w("@ void %s(uint64_t *h, uint8_t *st, const uint64_t *t, uint32_t lead):" % name)
+    w("@ compresses the padding-only block (lead = 0x80 or 0, zeros, the block count *t big-endian)")
+    w("@ into h, then h = P(h) ^ h, with the 64 bytes at st (4-aligned) as the state.")
+    func(w, name, glob=True)
+    prologue()
+    w("    str r0, [sp, #%d]" % v["h"])
+    w("    str r1, [sp, #%d]" % v["st"])
+    w("    str r2, [sp, #%d]" % v["m"])
+    w("    str r3, [sp, #%d]" % v["end"])
+    w("    movs r5, #0")
+    w("    bl %sconv" % L)
+    for which in "pq":
+        compress_one(which, "padgather")
+    w("    ldr r0, [sp, #%d]" % v["st"])
+    w("    ldr r1, [sp, #%d]" % v["h"])
+    w("    bl %scopy" % L)
+    w("    ldr r2, =%sp512_pass" % pre)
+    w("    bl %sperm" % L)
+    w("    bl %sfold" % L)
+    w("    movs r5, #1")
+    w("    bl %sconv" % L)
+    epilogue()
+    w("    .ltorg")
+    w("@ The routines below belong to %s (its size covers them)." % name)
+    w("")
+    w("@ s = the padding block in rows, XORed with the P words at r2 if r2 != 0; r0 = s, r1 = t")
+    w("@ (little-endian u64: byte 7 - r is the block's byte 56 + r, row r of column 7); lead in the")
+    w("@ frame. Row r: word 0 = lead in row 0 (column 0), else 0; word 1 = t's byte in column 7.")
+    w("%spadgather:" % L)
+    w("    ldr r3, [sp, #%d]" % v["end"])
+    for r in range(8):
+        if r == 0:
+            w("    movs r4, r3")
+        else:
+            w("    movs r4, #0")
+        w("    ldrb r5, [r1, #%d]" % (7 - r))
+        w("    lsls r5, r5, #24")
+        w("    cmp r2, #0")
+        w("    beq 1f")
+        w("    ldr r6, [r2, #%d]" % (8 * r))
+        w("    eors r4, r6")
+        w("    ldr r6, [r2, #%d]" % (8 * r + 4))
+        w("    eors r5, r6")
+        w("1:")
+        w("    str r4, [r0, #%d]" % (8 * r))
+        w("    str r5, [r0, #%d]" % (8 * r + 4))
+    w("    bx lr")
+    w("")
+    glue(w, L, 2, v["h"], lambda reg: w("    ldr %s, [sp, #%d]" % (reg, v["st"])))
+    w("@ One permutation: r2 = its pass routine; every round is the pass, then for parts 0 and 1:")
+    w("@ the part's words to the part area, the kernel, the words back.")
+    perm_start(w, L, v, lambda reg: w("    ldr %s, [sp, #%d]" % (reg, v["st"])))
+    w("    movs r0, #0")
+    w("    str r0, [sp, #%d]" % v["part"])
+    w("%spart:" % L)
+    w("    ldr r0, [sp, #%d]" % v["st"])
+    w("    ldr r1, [sp, #%d]" % v["part"])
+    w("    adds r0, r1")
+    for line in lines_of(part_copy(True)):
+        w(line)
+    code = lines_of(resolve(kernel, 1, n_extra))
+    mid = len(code) // 2
+    for line in code[:mid] + ["    b 7f", "    .ltorg", "7:"] + code[mid:]:
+        w(line)
+    w("    ldr r0, [sp, #%d]" % v["st"])
+    w("    ldr r1, [sp, #%d]" % v["part"])
+    w("    adds r0, r1")
+    for line in lines_of(part_copy(False)):
+        w(line)
+    w("    ldr r1, [sp, #%d]" % v["part"])
+    w("    adds r1, #4")
+    w("    str r1, [sp, #%d]" % v["part"])
+    w("    cmp r1, #8")
+    w("    beq 1f")
+    w("    b %spart" % L)
+    w("    .ltorg")
+    w("1:")
+    round_end(w, L, v, ROUNDS[8], name)
+    return 36 + frame
+
+
+def assemble_small(kernel, n_extra, passes, stats):
+    L = []
+    w = L.append
+    body = []
+    stack = small_code(body.append, kernel, n_extra, passes)
+    w("@ Generated by scripts/gen-mcu-groestl.py: do not edit. The `mcu-small` variant of")
+    w("@ mcu_thumb.S for Grøstl-224/256: the same kernel and passes, with the caller's 64-byte")
+    w("@ buffer (the engine's empty block buffer) as the state; each part is copied to a 32-byte")
+    w("@ area in the frame for the kernel and back. Constant-time as mcu_thumb.S.")
+    w("@ P512: %d cycles, Q512: %d cycles for the rounds (passes, copies, kernels; loops not counted)."
+      % (stats["p"], stats["q"]))
+    w("@ Stack: %d bytes." % stack)
+    w("    .syntax unified")
+    w("    .thumb")
+    w("    .text")
+    L.extend(body)
+    return "\n".join(L) + "\n"
+
+
 # Parameters of the scheduler and allocator (found by a random search over these values).
 PARAMS = dict(seed=65573, jitter=1.5, weight=4, window=8, hi_far=160, kill=1, full=2, steal=5)
 
@@ -1069,16 +1338,24 @@ def main():
             print("%s%d: %d cycles per permutation (pass %d instrs)" % (k[0], k[1] * 64, v, len(passes[k])))
         c = cycles[("p", 8)] + cycles[("q", 8)]
         print("P+Q 512: %d cycles = %.1f per byte (without the mode)" % (c, c / 64))
+    small = check_small(kernel, n_extra, passes)
+    if "--stats" in args:
+        print("small P+Q 512: %d cycles = %.1f per byte (without the mode)" %
+              (small["p"] + small["q"], (small["p"] + small["q"]) / 64))
     text = assemble(kernel, n_extra, passes, {"kernel": kcyc, "perm": cycles})
+    text_small = assemble_small(kernel, n_extra, passes, small)
     if "--check" in args:
-        if open(OUT).read() != text:
-            sys.exit("%s is out of date: run scripts/gen-mcu-groestl.py" % OUT)
-        print("mcu_thumb.S: checked (kernel and permutations equal the reference) and up to date")
+        for path, t in ((OUT, text), (OUT_SMALL, text_small)):
+            if open(path).read() != t:
+                sys.exit("%s is out of date: run scripts/gen-mcu-groestl.py" % path)
+        print("mcu_thumb.S, mcu_thumb_small.S: checked (kernel and permutations equal the reference)"
+              " and up to date")
         return
     if "--stats" not in args:
-        with open(OUT, "w") as f:
-            f.write(text)
-        print("wrote %s" % OUT)
+        for path, t in ((OUT, text), (OUT_SMALL, text_small)):
+            with open(path, "w") as f:
+                f.write(t)
+            print("wrote %s" % path)
 
 
 if __name__ == "__main__":

@@ -71,6 +71,12 @@ pub(crate) struct Engine<const H: usize = 16, const B: usize = 128> {
     backend: Backend,
 }
 
+// The Thumb-1 `mcu-small` routine uses the block buffer as its state with word accesses: the
+// layout the compiler chose must put it at a multiple of 4 (the struct is 8-aligned). Checked
+// here rather than forced with `repr(C)`, whose field order costs 2–9 bytes of stack on AVR.
+#[cfg(all(feature = "mcu-small", target_arch = "arm", target_os = "none"))]
+const _: () = assert!(core::mem::offset_of!(Engine<8, 64>, buf) % 4 == 0, "the mcu-small state must be 4-aligned");
+
 impl<const H: usize, const B: usize> Engine<H, B> {
     pub(crate) fn new(variant: Variant, backend: Backend) -> Self {
         assert!(variant.block_len() <= B && variant.block_len() / 8 <= H, "buffers too small for {}", variant.name());
@@ -97,9 +103,10 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         self.blocks = 0;
     }
 
-    /// Whether the `mcu` kernels take the block buffer as their state (`mcu-small` on AVR,
-    /// Grøstl-224/256), when it holds no data: no state on the stack (RAM, docs/embedded.md).
-    #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+    /// Whether the `mcu` kernels take the block buffer as their state (`mcu-small` on AVR and
+    /// bare-metal ARM, Grøstl-224/256), when it holds no data: no state on the stack (RAM,
+    /// docs/embedded.md).
+    #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
     #[inline(always)]
     fn buf_is_state(&self) -> bool {
         self.backend == Backend::Mcu && !self.variant.is_wide()
@@ -107,7 +114,7 @@ impl<const H: usize, const B: usize> Engine<H, B> {
 
     /// Compresses whole blocks of the caller's data (the block buffer is empty).
     fn compress_blocks(&mut self, blocks: &[u8]) {
-        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
         if self.buf_is_state() {
             let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
             return crate::backend::mcu::compress512_in(h.try_into().unwrap(), blocks, st.try_into().unwrap());
@@ -132,10 +139,10 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
     #[cfg_attr(target_arch = "avr", inline(always))]
     pub(crate) fn update(&mut self, data: &[u8]) {
-        // `mcu-small` on AVR, Grøstl-224/256 with an empty buffer: a lean path, which keeps
+        // `mcu-small` (AVR, Cortex-M), Grøstl-224/256 with an empty buffer: a lean path, which keeps
         // few values and so few saved registers in the frame around the kernel (the peak RAM);
         // the general path is a separate function.
-        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
         if B == 64 {
             if self.pos == 0 && self.buf_is_state() {
                 let full = data.len() - data.len() % 64;
@@ -154,7 +161,7 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     }
 
     /// `update_general`, not inlined (see `update`).
-    #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+    #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
     #[inline(never)]
     fn update_outlined(&mut self, data: &[u8]) {
         self.update_general(data);
@@ -192,9 +199,9 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
     #[cfg_attr(target_arch = "avr", inline(always))]
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
-        // `mcu-small` on AVR: a message of whole blocks ends in a padding-only block, generated
+        // `mcu-small` (AVR, Cortex-M): a message of whole blocks ends in a padding-only block, generated
         // by the kernel (lean path, as in `update`).
-        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
         if B == 64 {
             if self.pos == 0 && bits == 0 && self.buf_is_state() {
                 self.blocks += 1;
@@ -215,7 +222,7 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     }
 
     /// `finalize_general`, not inlined (see `finalize_into`).
-    #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+    #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
     #[inline(never)]
     fn finalize_outlined(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         self.finalize_general(last, bits, out);
@@ -238,7 +245,7 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         // A last block of padding only (none of the message's bits in it) is generated by
         // `mcu-small`, with the block buffer as the kernels' state; `blocks` holds the count
         // it reads (the state is reset or dropped afterwards).
-        #[cfg(all(target_arch = "avr", feature = "mcu-small"))]
+        #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
         if self.buf_is_state() && (n == 2 || (pos == 0 && bits == 0)) {
             let lead = if n == 2 { 0 } else { 0x80 };
             self.blocks = t;

@@ -254,6 +254,8 @@ pub(crate) fn finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
 // On bare-metal ARM the permutations are the Thumb-1 assembly of `mcu_thumb`.
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 pub(crate) use super::mcu_thumb::{compress512, compress1024, finish512, finish1024, output512, output512_in_place, output1024, output1024_in_place};
+#[cfg(all(target_arch = "arm", target_os = "none", feature = "mcu-small"))]
+pub(crate) use super::mcu_thumb::{compress512_in, finish_padding512_in};
 
 #[cfg(all(target_arch = "arm", not(target_os = "none")))]
 pub(crate) fn output512_in_place(h: &mut [u64; 8]) {
