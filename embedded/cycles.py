@@ -35,6 +35,10 @@ def disassemble(elf):
         if m:
             size = 2 * len(m.group(2).split())
             table[int(m.group(1), 16)] = (m.group(3).split(".")[0], m.group(4), size)
+    if not table:
+        # Without an ARM disassembler every instruction would count one cycle: refuse instead.
+        sys.exit("cycles.py: could not disassemble %s; install arm-none-eabi-objdump "
+                 "(Debian: binutils-arm-none-eabi)" % elf)
     return table
 
 def shutil_which(name):

@@ -10,10 +10,12 @@ block into the state (byte loads), runs P(h ^ m) and Q(m) and folds them into h.
 A round is
 - a pass over the whole state (one unrolled routine per permutation): AddRoundConstant (P: row
   0; Q: NOT of every word and row 7) and ShiftBytes (each row rotated by whole bytes across its
-  2 or 4 words, shift amounts known at generation time);
+  2 or 4 words, shift amounts known at generation time), each row read with one `LDM` (and, for
+  Grøstl-224/256, written with one `STM`);
 - for each part, the kernel, run with sp moved up by 4i ("view" i) so that its words are at fixed
   sp offsets: the 8 words are transposed into 8 bit planes (3 SWAPMOVE stages), the
-  Boyar-Peralta S-box circuit (parsed from crates/groestl/src/sbox_circuit.rs) runs on the
+  115-gate Boyar-Peralta S-box circuit (`sbox_small`, parsed from
+  crates/groestl/src/sbox_circuit.rs) runs on the
   planes, the planes are transposed back and MixBytes (shared-term formula: 48 XORs, 16
   doublings by `MULS` with 0x1b) writes the part back.
 The kernel is one straight-line program over SSA values; a local register allocator puts it on
@@ -21,6 +23,10 @@ r0-r7 (every Thumb-1 data-processing instruction needs low registers), spilling 
 high registers r8-r12 and lr (one `MOV` each way) and then to stack slots (first the part's own
 words, dead between their loads and stores, then extra words above the state), evicting the
 value whose next use is furthest (Belady) and preferring values that already have a copy.
+The allocator follows a static order of the ops, picking among the next few the one with the
+fewest operands outside the low registers. That order and the allocator's parameters come from
+scripts/gen-mcu-groestl.order, found by simulated annealing on the kernel's cycle count
+(`--anneal`, minutes; the file names its command); without the file, a list scheduler's order.
 
 Constant time: no data-dependent branch or address (the branches are the loops, with counts
 known in advance, and whether a gather XORs h in; every kernel load and store is at a fixed
@@ -40,7 +46,10 @@ KATs (scripts/test-embedded.sh).
   scripts/gen-mcu-groestl.py           # writes the .S files
   scripts/gen-mcu-groestl.py --check   # checks, and that the files are up to date
   scripts/gen-mcu-groestl.py --stats   # prints the cycle counts of the routines (M0 model)
+  scripts/gen-mcu-groestl.py --anneal ITERATIONS --seed S   # rewrites gen-mcu-groestl.order
 """
+import ast
+import math
 import os
 import random
 import re
@@ -137,18 +146,27 @@ def rows_of_parts(words, cols):
 # --- The S-box circuit, from the crate ---------------------------------------------------------
 
 
-def parse_circuit():
+# The S-box circuit: Boyar and Peralta's 115-gate circuit (SEA 2010, `sbox_small`), not the
+# depth-16 `sbox` of the other backends: depth does not matter here, and after annealing (see
+# `anneal`) its kernel took 684 cycles against 702 with `sbox` (60 000 and 100 000 iterations).
+SBOX_FN = "sbox_small"
+
+
+def parse_circuit(name=None):
     """(gates, outputs): gates are (dst, op, a, b) with op in ^ & and inputs u0..u7; outputs are
-    (name_a, name_b, negated) for the 8 output bits, most significant first."""
+    (name_a, name_b or None, negated) for the 8 output bits, most significant first."""
+    name = name or SBOX_FN
     text = open(CIRCUIT).read()
-    # The body of `sbox` only (the file also holds `sbox_small`, the ARMv7 generator's circuit).
-    start = text.index("pub fn sbox<")
+    start = text.index("pub fn %s<" % name)
     body = text[text.index("let [u0", start):text.index("\n}\n", start)]
     gates = [(m[0], m[2], m[1], m[3]) for m in re.findall(r"let (\w+) = (\w+) ([\^&]) (\w+);", body)]
+    items = body[body.rindex("[") + 1:body.rindex("]")].split(",")
     outs = []
-    for m in re.findall(r"(!?)\(?(\w+) \^ (\w+)\)?,", body):
-        outs.append((m[1], m[2], m[0] == "!"))
-    assert len(gates) == 120 and len(outs) == 8, (len(gates), len(outs))
+    for it in (x.strip() for x in items if x.strip()):
+        neg = it.startswith("!")
+        m = re.fullmatch(r"!?\(?(\w+)(?: \^ (\w+))?\)?", it)
+        outs.append((m[1], m[2], neg))
+    assert len(outs) == 8, outs
     return gates, outs
 
 
@@ -183,9 +201,13 @@ def kernel_prog():
     x = [p.op("load", [], r) for r in range(8)]  # word r of the part (imm: the row)
     masks = {1: p.const(0x55555555), 2: p.const(0x33333333), 4: p.const(0x0F0F0F0F)}
 
+    stages = {1: [(1, 0), (3, 2), (5, 4), (7, 6)], 2: [(2, 0), (3, 1), (6, 4), (7, 5)], 4: [(4, 0), (5, 1), (6, 2), (7, 3)]}
+
     def transpose(s):
-        for shift, pairs in [(1, [(1, 0), (3, 2), (5, 4), (7, 6)]), (2, [(2, 0), (3, 1), (6, 4), (7, 5)]),
-                             (4, [(4, 0), (5, 1), (6, 2), (7, 3)])]:
+        # The three SWAPMOVE stages commute (each swaps one bit of the word index with one bit
+        # of the position); other orders of them did no better after annealing.
+        for shift in (1, 2, 4):
+            pairs = stages[shift]
             for a, b in pairs:
                 # swapmove(s, b, a): t = ((s[b] >> shift) ^ s[a]) & m; s[a] ^= t; s[b] ^= t << shift
                 t = p.op("lsr", [s[b]], shift)
@@ -203,7 +225,7 @@ def kernel_prog():
         env[d] = p.op("xor" if o == "^" else "and", [env[a], env[b]])
     res = []
     for a, b, neg in outs:
-        v = p.op("xor", [env[a], env[b]])
+        v = p.op("xor", [env[a], env[b]]) if b else env[a]
         if neg:
             v = p.op("not", [v])
         res.append(v)
@@ -468,8 +490,10 @@ class Alloc:
             if k == "store":
                 deps[i] |= {j for j, o in enumerate(ops) if o[1] == "load"}
         done = set()
+        front = 0
         while len(done) < n:
-            front = min(j for j in range(n) if j not in done)
+            while front in done:
+                front += 1
             ready = [j for j in range(front, min(n, front + self.window)) if j not in done and deps[j] <= done]
             i = min(ready, key=lambda j: (self.cost(j), j))
             self.step(i)
@@ -611,6 +635,16 @@ def simulate(code, regs, mem):
         elif mn == "str":
             mem[regs[ins[2]] + ins[3]] = regs[ins[1]]
             cyc += 2
+        elif mn in ("ldm", "stm"):  # with writeback; registers in ascending order
+            base, rl = ins[1], ins[2]
+            assert base not in rl and list(rl) == sorted(rl, key=lambda r: int(r[1:]))
+            for k, r in enumerate(rl):
+                if mn == "ldm":
+                    regs[r] = mem[regs[base] + 4 * k]
+                else:
+                    mem[regs[base] + 4 * k] = regs[r]
+            regs[base] += 4 * len(rl)
+            cyc += 1 + len(rl)
         else:
             raise ValueError(mn)
     return cyc
@@ -618,6 +652,8 @@ def simulate(code, regs, mem):
 
 def fmt(ins):
     mn = ins[0]
+    if mn in ("ldm", "stm"):
+        return "    %s %s!, {%s}" % (mn, ins[1], ", ".join(ins[2]))
     if mn in ("ldr", "str") and len(ins) == 4:
         return "    %s %s, [%s, #%d]" % (mn, ins[1], ins[2], ins[3])
     if mn == "ldr":
@@ -640,29 +676,59 @@ def rc_words(cols):
 
 
 def pass_code(which, cols):
-    """Instruction tuples of the pass; r0 = state (row-major), r1 = round * 0x01010101; uses r0-r7."""
+    """Instruction tuples of the pass; r0 = state (row-major), r1 = round * 0x01010101; uses r0-r7
+    (and r8 for Grøstl-384/512). Each row is read with one LDM; Grøstl-224/256 rows are written
+    with one STM through a second pointer, 384/512 rows word by word."""
     P = cols // 4
     sig = SIGMA[(which, cols)]
     code = []
-    ws = ["r2", "r3", "r4", "r5"][:P]
+    if P == 2:
+        ws, ptr, rc = ["r2", "r3"], "r0", "r1"
+        code.append(("movs", "r4", "r0"))
+    else:
+        ws, ptr, rc = ["r2", "r3", "r4", "r5"], "r1", "r8"
+        code.append(("mov", "r8", "r1"))
+        code.append(("movs", "r1", "r0"))
     for r in range(8):
-        for i in range(P):
-            code.append(("ldr", ws[i], "r0", 4 * P * r + 4 * i))
-            if which == "q":
-                code.append(("mvns", ws[i], ws[i]))
+        code.append(("ldm", ptr, tuple(ws)))
+        if which == "q":
+            for w_ in ws:
+                code.append(("mvns", w_, w_))
         if (which == "p" and r == 0) or (which == "q" and r == 7):
+            tmp = "r5" if P == 2 else "r6"
+            if P == 4:
+                code.append(("mov", "r7", rc))
             for i in range(P):
-                code.append(("ldr", "r6", rc_words(cols)[i]))
-                code.append(("eors", "r6", "r1"))
-                code.append(("eors", ws[i], "r6"))
-        q, s = divmod(sig[r], 4)
+                code.append(("ldr", tmp, rc_words(cols)[i]))
+                code.append(("eors", tmp, rc if P == 2 else "r7"))
+                code.append(("eors", ws[i], tmp))
+        q, sh = divmod(sig[r], 4)
+        if P == 2:
+            a, b = ws[q % 2], ws[(q + 1) % 2]
+            if sh == 0:
+                if q % 2:
+                    code.append(("movs", "r6", a))
+                    code.append(("movs", "r7", b))
+                    out = ("r6", "r7")
+                else:
+                    out = (a, b)
+            else:
+                code.append(("lsrs", "r6", a, 8 * sh))
+                code.append(("lsls", "r7", b, 32 - 8 * sh))
+                code.append(("orrs", "r6", "r7"))
+                code.append(("lsrs", "r7", b, 8 * sh))
+                code.append(("lsls", a, a, 32 - 8 * sh))
+                code.append(("orrs", "r7", a))
+                out = ("r6", "r7")
+            code.append(("stm", "r4", out))
+            continue
         for i in range(P):
             a, b = ws[(i + q) % P], ws[(i + q + 1) % P]
-            if s == 0:
+            if sh == 0:
                 src = a
             else:
-                code.append(("lsrs", "r6", a, 8 * s))
-                code.append(("lsls", "r7", b, 32 - 8 * s))
+                code.append(("lsrs", "r6", a, 8 * sh))
+                code.append(("lsls", "r7", b, 32 - 8 * sh))
                 code.append(("orrs", "r6", "r7"))
                 src = "r6"
             if src == ws[i] and which == "p" and not (r == 0):
@@ -1317,17 +1383,145 @@ def assemble_small(kernel, n_extra, passes, stats):
 # Parameters of the scheduler and allocator (found by a random search over these values).
 PARAMS = dict(seed=65573, jitter=1.5, weight=4, window=8, hi_far=160, kill=1, full=2, steal=5)
 
+# The kernel's static order and the allocator's parameters, found by `--anneal` (see `anneal`).
+ORDER = os.path.join(ROOT, "scripts/gen-mcu-groestl.order")
+MAX_EXTRA = 5
+ALLOC_KEYS = ("weight", "window", "hi_far", "kill", "full", "steal")
 
-def build_kernel(q=PARAMS):
-    p = kernel_prog()
-    schedule(p, random.Random(q["seed"]), q["jitter"])
-    a = Alloc(p, const_slots(p), q["weight"], q["window"], q["hi_far"], q["kill"], q["full"], q["steal"])
-    code = a.run()
+
+def kernel_cycles(code):
+    """M0 cycles of straight-line kernel code (LDR/STR 2, the rest 1)."""
+    return sum(2 if ins[0] in ("ldr", "str") else 1 for ins in code)
+
+
+def allocate(p, order, q):
+    """The kernel code for the ops of `p` in `order` (indices into p.ops) with parameters q."""
+    base = p.ops
+    p.ops = [base[i] for i in order]
+    try:
+        a = Alloc(p, const_slots(p), *(q[k] for k in ALLOC_KEYS))
+        code = a.run()
+    finally:
+        p.ops = base
     return code, a.n_extra
+
+
+def op_deps(p):
+    """(predecessors, successors) of every op of p: data dependencies, and every store after
+    every load."""
+    ops = p.ops
+    defs = {d: i for i, (d, k, srcs, imm) in enumerate(ops) if d is not None}
+    preds = [set(defs[x] for x in srcs if x in defs) for (d, k, srcs, imm) in ops]
+    loads = [i for i, o in enumerate(ops) if o[1] == "load"]
+    for i, o in enumerate(ops):
+        if o[1] == "store":
+            preds[i] |= set(loads)
+    succs = [set() for _ in ops]
+    for i, ps in enumerate(preds):
+        for j in ps:
+            succs[j].add(i)
+    return preds, succs
+
+
+def list_order(p, q=PARAMS):
+    """The list scheduler's order, as indices into p.ops."""
+    ident = {id(o): i for i, o in enumerate(p.ops)}
+    c = Prog()
+    c.ops, c.n, c.consts = list(p.ops), p.n, p.consts
+    schedule(c, random.Random(q["seed"]), q["jitter"])
+    return [ident[id(o)] for o in c.ops]
+
+
+def anneal(iters, seed, log=None):
+    """Simulated annealing over the kernel's static order (one op moved to another place
+    between its last predecessor and its first successor) and, one move in ten, one of the
+    allocator's parameters; the cost is the allocated kernel's M0 cycles. Starts from the list
+    scheduler's order and PARAMS; deterministic for (iters, seed)."""
+    p = kernel_prog()
+    preds, succs = op_deps(p)
+    n = len(p.ops)
+    order = list_order(p)
+    q = {k: PARAMS[k] for k in ALLOC_KEYS}
+    choices = dict(weight=range(1, 9), window=range(4, 13), hi_far=(40, 80, 120, 160, 240, 320, 10 ** 9),
+                   kill=(0.5, 1, 1.5, 2), full=(0, 1, 2, 4), steal=range(0, 13))
+    def cost(order, q):
+        # The extra spill slots are RAM (4 bytes each in the frame): at most MAX_EXTRA.
+        code, n_extra = allocate(p, order, q)
+        return kernel_cycles(code) + (1000 if n_extra > MAX_EXTRA else 0)
+
+    cur = cost(order, q)
+    best = (cur, order, dict(q))
+    rng = random.Random(seed)
+    t0, t1 = 0.2, 0.02
+    for it in range(iters):
+        temp = t0 * (t1 / t0) ** (it / iters)
+        if rng.random() < 0.1:
+            k = rng.choice(ALLOC_KEYS)
+            nq = dict(q)
+            nq[k] = rng.choice(list(choices[k]))
+            new = order
+        else:
+            nq = q
+            i = rng.randrange(n)
+            op = order[i]
+            pos = {v: j for j, v in enumerate(order)}
+            lo = max((pos[x] for x in preds[op]), default=-1) + 1
+            hi = min((pos[x] for x in succs[op]), default=n) - 1
+            if hi <= lo:
+                continue
+            j = rng.randint(lo, hi)
+            if j == i:
+                continue
+            new = order[:i] + order[i + 1:]
+            new.insert(j, op)
+        c = cost(new, nq)
+        if c <= cur or rng.random() < math.exp((cur - c) / temp):
+            order, q, cur = new, nq, c
+            if c < best[0]:
+                best = (c, list(new), dict(nq))
+                if log:
+                    log("iteration %d: %d cycles" % (it, c))
+    return best
+
+
+def load_order(p):
+    """(order, parameters) from the order file, or the list scheduler's order and PARAMS."""
+    if not os.path.exists(ORDER):
+        return list_order(p), dict(PARAMS)
+    q, order = dict(PARAMS), []
+    for line in open(ORDER):
+        if line.startswith("# params: "):
+            q.update(ast.literal_eval(line[len("# params: "):]))
+        elif not line.startswith("#"):
+            order += [int(x) for x in line.split()]
+    preds, _ = op_deps(p)
+    pos = {v: j for j, v in enumerate(order)}
+    assert sorted(order) == list(range(len(p.ops))), "order file: not a permutation of the kernel's ops"
+    assert all(pos[x] < pos[i] for i in range(len(p.ops)) for x in preds[i]), "order file: breaks a dependency"
+    return order, q
+
+
+def build_kernel():
+    p = kernel_prog()
+    order, q = load_order(p)
+    return allocate(p, order, q)
 
 
 def main():
     args = sys.argv[1:]
+    if "--anneal" in args:
+        iters = int(args[args.index("--anneal") + 1])
+        seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
+        c, order, q = anneal(iters, seed, log=lambda m: print(m, flush=True))
+        with open(ORDER, "w") as f:
+            f.write("# The mcu Thumb-1 kernel's static order (indices of kernel_prog()'s ops) and the\n")
+            f.write("# allocator's parameters, found by simulated annealing: %d M0 cycles.\n" % c)
+            f.write("# command: scripts/gen-mcu-groestl.py --anneal %d --seed %d\n" % (iters, seed))
+            f.write("# params: %r\n" % q)
+            for k in range(0, len(order), 24):
+                f.write(" ".join(str(x) for x in order[k:k + 24]) + "\n")
+        print("wrote %s (%d cycles); now run scripts/gen-mcu-groestl.py" % (ORDER, c))
+        return
     kernel, n_extra = build_kernel()
     kcyc = check_kernel(kernel, n_extra)
     passes = {(which, cols): pass_code(which, cols) for which in "pq" for cols in (8, 16)}

@@ -152,8 +152,9 @@ where
 /// The smaller Boyar–Peralta circuit ("A new combinational logic minimization technique with
 /// applications to cryptology", SEA 2010): 115 gates, 32 of them AND, depth 28 (deeper than
 /// [`sbox`], which trades gates for depth 16). Same input and output order as [`sbox`]. The
-/// ARMv7 NEON backend's generator (`scripts/gen-neon7-groestl.py`) parses this function, where
-/// instruction count matters more than depth.
+/// generators of the ARMv7 NEON backend (`scripts/gen-neon7-groestl.py`) and of the Cortex-M
+/// `mcu` assembly (`scripts/gen-mcu-groestl.py`) parse this function, where instruction count
+/// matters more than depth.
 #[allow(dead_code)]
 #[inline(always)]
 pub fn sbox_small<T>(u: [T; 8]) -> [T; 8]

@@ -2,15 +2,15 @@
 @ output transformation (512- and 1024-bit) for ARMv6-M (Thumb-1), the `mcu` backend: state
 @ row-major in the frame, S-box as the Boyar-Peralta circuit on bit planes: no table, no
 @ data-dependent branch or address.
-@ Kernel (SubBytes + MixBytes of one part): 651 instructions, 744 cycles (Cortex-M0), spill slots:
-@ the part's 8 words and 5 more.
-@ P512: 15960 cycles for the rounds (passes + kernels; loops not counted).
-@ P1024: 44688 cycles for the rounds (passes + kernels; loops not counted).
-@ Q512: 16120 cycles for the rounds (passes + kernels; loops not counted).
-@ Q1024: 45136 cycles for the rounds (passes + kernels; loops not counted).
+@ Kernel (SubBytes + MixBytes of one part): 611 instructions, 684 cycles (Cortex-M0), spill slots:
+@ the part's 8 words and 4 more.
+@ P512: 14630 cycles for the rounds (passes + kernels; loops not counted).
+@ P1024: 41034 cycles for the rounds (passes + kernels; loops not counted).
+@ Q512: 14790 cycles for the rounds (passes + kernels; loops not counted).
+@ Q1024: 41482 cycles for the rounds (passes + kernels; loops not counted).
 @ void slicewise_groestl_mcu_compress{512,1024}(uint64_t *h, const uint8_t *blocks, size_t n),
 @ n >= 1; void slicewise_groestl_mcu_output{512,1024}(uint64_t *h): AAPCS, r4-r11 restored.
-@ Stack: 152 bytes (512), at most 248 (1024; the frame is aligned to 16 bytes).
+@ Stack: 152 bytes (512), at most 244 (1024; the frame is aligned to 16 bytes).
     .syntax unified
     .thumb
     .text
@@ -20,80 +20,67 @@
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_p512_pass:
-    ldr r2, [r0, #0]
-    ldr r3, [r0, #4]
-    ldr r6, =0x30201000
-    eors r6, r1
-    eors r2, r6
-    ldr r6, =0x70605040
-    eors r6, r1
-    eors r3, r6
-    str r2, [r0, #0]
-    str r3, [r0, #4]
-    ldr r2, [r0, #8]
-    ldr r3, [r0, #12]
+    movs r4, r0
+    ldm r0!, {r2, r3}
+    ldr r5, =0x30201000
+    eors r5, r1
+    eors r2, r5
+    ldr r5, =0x70605040
+    eors r5, r1
+    eors r3, r5
+    stm r4!, {r2, r3}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #8
     lsls r7, r3, #24
     orrs r6, r7
-    str r6, [r0, #8]
-    lsrs r6, r3, #8
-    lsls r7, r2, #24
-    orrs r6, r7
-    str r6, [r0, #12]
-    ldr r2, [r0, #16]
-    ldr r3, [r0, #20]
+    lsrs r7, r3, #8
+    lsls r2, r2, #24
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #16
     lsls r7, r3, #16
     orrs r6, r7
-    str r6, [r0, #16]
-    lsrs r6, r3, #16
-    lsls r7, r2, #16
-    orrs r6, r7
-    str r6, [r0, #20]
-    ldr r2, [r0, #24]
-    ldr r3, [r0, #28]
+    lsrs r7, r3, #16
+    lsls r2, r2, #16
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #24
     lsls r7, r3, #8
     orrs r6, r7
-    str r6, [r0, #24]
-    lsrs r6, r3, #24
-    lsls r7, r2, #8
-    orrs r6, r7
-    str r6, [r0, #28]
-    ldr r2, [r0, #32]
-    ldr r3, [r0, #36]
-    str r3, [r0, #32]
-    str r2, [r0, #36]
-    ldr r2, [r0, #40]
-    ldr r3, [r0, #44]
+    lsrs r7, r3, #24
+    lsls r2, r2, #8
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    movs r6, r3
+    movs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #8
     lsls r7, r2, #24
     orrs r6, r7
-    str r6, [r0, #40]
-    lsrs r6, r2, #8
-    lsls r7, r3, #24
-    orrs r6, r7
-    str r6, [r0, #44]
-    ldr r2, [r0, #48]
-    ldr r3, [r0, #52]
+    lsrs r7, r2, #8
+    lsls r3, r3, #24
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #16
     lsls r7, r2, #16
     orrs r6, r7
-    str r6, [r0, #48]
-    lsrs r6, r2, #16
-    lsls r7, r3, #16
-    orrs r6, r7
-    str r6, [r0, #52]
-    ldr r2, [r0, #56]
-    ldr r3, [r0, #60]
+    lsrs r7, r2, #16
+    lsls r3, r3, #16
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #24
     lsls r7, r2, #8
     orrs r6, r7
-    str r6, [r0, #56]
-    lsrs r6, r2, #24
-    lsls r7, r3, #8
-    orrs r6, r7
-    str r6, [r0, #60]
+    lsrs r7, r2, #24
+    lsls r3, r3, #8
+    orrs r7, r3
+    stm r4!, {r6, r7}
     bx lr
     .ltorg
     .size slicewise_groestl_mcu_p512_pass, . - slicewise_groestl_mcu_p512_pass
@@ -103,96 +90,83 @@ slicewise_groestl_mcu_p512_pass:
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_q512_pass:
-    ldr r2, [r0, #0]
+    movs r4, r0
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #4]
     mvns r3, r3
     lsrs r6, r2, #8
     lsls r7, r3, #24
     orrs r6, r7
-    str r6, [r0, #0]
-    lsrs r6, r3, #8
-    lsls r7, r2, #24
-    orrs r6, r7
-    str r6, [r0, #4]
-    ldr r2, [r0, #8]
+    lsrs r7, r3, #8
+    lsls r2, r2, #24
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #12]
     mvns r3, r3
     lsrs r6, r2, #24
     lsls r7, r3, #8
     orrs r6, r7
-    str r6, [r0, #8]
-    lsrs r6, r3, #24
-    lsls r7, r2, #8
-    orrs r6, r7
-    str r6, [r0, #12]
-    ldr r2, [r0, #16]
+    lsrs r7, r3, #24
+    lsls r2, r2, #8
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #20]
     mvns r3, r3
     lsrs r6, r3, #8
     lsls r7, r2, #24
     orrs r6, r7
-    str r6, [r0, #16]
-    lsrs r6, r2, #8
-    lsls r7, r3, #24
-    orrs r6, r7
-    str r6, [r0, #20]
-    ldr r2, [r0, #24]
+    lsrs r7, r2, #8
+    lsls r3, r3, #24
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #28]
     mvns r3, r3
     lsrs r6, r3, #24
     lsls r7, r2, #8
     orrs r6, r7
-    str r6, [r0, #24]
-    lsrs r6, r2, #24
-    lsls r7, r3, #8
-    orrs r6, r7
-    str r6, [r0, #28]
-    ldr r2, [r0, #32]
+    lsrs r7, r2, #24
+    lsls r3, r3, #8
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #36]
     mvns r3, r3
-    str r2, [r0, #32]
-    str r3, [r0, #36]
-    ldr r2, [r0, #40]
+    stm r4!, {r2, r3}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #44]
     mvns r3, r3
     lsrs r6, r2, #16
     lsls r7, r3, #16
     orrs r6, r7
-    str r6, [r0, #40]
+    lsrs r7, r3, #16
+    lsls r2, r2, #16
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    mvns r2, r2
+    mvns r3, r3
+    movs r6, r3
+    movs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    mvns r2, r2
+    mvns r3, r3
+    ldr r5, =0x30201000
+    eors r5, r1
+    eors r2, r5
+    ldr r5, =0x70605040
+    eors r5, r1
+    eors r3, r5
     lsrs r6, r3, #16
     lsls r7, r2, #16
     orrs r6, r7
-    str r6, [r0, #44]
-    ldr r2, [r0, #48]
-    mvns r2, r2
-    ldr r3, [r0, #52]
-    mvns r3, r3
-    str r3, [r0, #48]
-    str r2, [r0, #52]
-    ldr r2, [r0, #56]
-    mvns r2, r2
-    ldr r3, [r0, #60]
-    mvns r3, r3
-    ldr r6, =0x30201000
-    eors r6, r1
-    eors r2, r6
-    ldr r6, =0x70605040
-    eors r6, r1
-    eors r3, r6
-    lsrs r6, r3, #16
-    lsls r7, r2, #16
-    orrs r6, r7
-    str r6, [r0, #56]
-    lsrs r6, r2, #16
-    lsls r7, r3, #16
-    orrs r6, r7
-    str r6, [r0, #60]
+    lsrs r7, r2, #16
+    lsls r3, r3, #16
+    orrs r7, r3
+    stm r4!, {r6, r7}
     bx lr
     .ltorg
     .size slicewise_groestl_mcu_q512_pass, . - slicewise_groestl_mcu_q512_pass
@@ -219,42 +193,42 @@ slicewise_groestl_mcu_common512:
     mov r7, r11
     push {r4-r7}
     sub sp, #116
-    str r0, [sp, #92]
-    str r1, [sp, #96]
+    str r0, [sp, #88]
+    str r1, [sp, #92]
     lsls r2, r2, #6
     adds r2, r1
-    str r2, [sp, #100]
+    str r2, [sp, #96]
     movs r5, #0
     bl .L512_conv
-    ldr r0, [sp, #96]
-    ldr r1, [sp, #100]
+    ldr r0, [sp, #92]
+    ldr r1, [sp, #96]
     cmp r0, r1
     beq .L512_out
 .L512_block:
     add r0, sp, #4
-    ldr r1, [sp, #96]
-    ldr r2, [sp, #92]
+    ldr r1, [sp, #92]
+    ldr r2, [sp, #88]
     bl .L512_gather
     ldr r2, =slicewise_groestl_mcu_p512_pass
     bl .L512_perm
     bl .L512_fold
     add r0, sp, #4
-    ldr r1, [sp, #96]
+    ldr r1, [sp, #92]
     movs r2, #0
     bl .L512_gather
     ldr r2, =slicewise_groestl_mcu_q512_pass
     bl .L512_perm
     bl .L512_fold
-    ldr r0, [sp, #96]
+    ldr r0, [sp, #92]
     adds r0, #64
-    str r0, [sp, #96]
-    ldr r1, [sp, #100]
+    str r0, [sp, #92]
+    ldr r1, [sp, #96]
     cmp r0, r1
     bne .L512_block
     b .L512_done
 .L512_out:  @ h = P(h) ^ h
     add r0, sp, #4
-    ldr r1, [sp, #92]
+    ldr r1, [sp, #88]
     bl .L512_copy
     ldr r2, =slicewise_groestl_mcu_p512_pass
     bl .L512_perm
@@ -307,7 +281,7 @@ slicewise_groestl_mcu_common512:
 
 @ h ^= s (both row-major).
 .L512_fold:
-    ldr r0, [sp, #92]
+    ldr r0, [sp, #88]
     add r1, sp, #4
     movs r2, r0
     adds r2, #64
@@ -339,10 +313,10 @@ slicewise_groestl_mcu_common512:
     cmp r5, #0
     beq 1f
     add r0, sp, #4
-    ldr r1, [sp, #92]
+    ldr r1, [sp, #88]
     bl .L512_copy
 1:
-    ldr r0, [sp, #92]
+    ldr r0, [sp, #88]
     add r1, sp, #4
     movs r2, #8
 2:
@@ -366,7 +340,7 @@ slicewise_groestl_mcu_common512:
     bne 2b
     cmp r5, #0
     bne 6f
-    ldr r0, [sp, #92]
+    ldr r0, [sp, #88]
     add r1, sp, #4
     bl .L512_copy
 6:
@@ -376,671 +350,631 @@ slicewise_groestl_mcu_common512:
 @ parts P-1..0 (views: sp + 4i). Returns with sp back in view 0.
 .L512_perm:
     mov r0, lr
-    str r0, [sp, #112]
-    str r2, [sp, #108]
+    str r0, [sp, #108]
+    str r2, [sp, #104]
     movs r1, #0
-    str r1, [sp, #104]
+    str r1, [sp, #100]
 .L512_round:
     add r0, sp, #4
-    ldr r1, [sp, #104]
-    ldr r2, [sp, #108]
+    ldr r1, [sp, #100]
+    ldr r2, [sp, #104]
     bl .L512_call
     add sp, #4
 .L512_part:
     ldr r0, [sp, #20]
-    ldr r1, [sp, #52]
-    ldr r2, [sp, #44]
-    ldr r3, [sp, #28]
-    lsrs r4, r0, #1
-    eors r4, r3
-    ldr r5, =0x55555555
-    ands r4, r5
-    eors r3, r4
-    lsls r4, r4, #1
-    eors r0, r4
-    ldr r4, [sp, #12]
-    ldr r6, [sp, #60]
-    lsrs r7, r1, #1
-    eors r7, r6
-    ands r7, r5
-    eors r6, r7
-    lsls r7, r7, #1
-    eors r1, r7
-    ldr r7, [sp, #36]
-    mov r8, r3
-    ldr r3, [sp, #4]
-    mov r9, r0
-    lsrs r0, r7, #1
-    eors r0, r2
-    ands r0, r5
-    eors r2, r0
-    lsls r0, r0, #1
-    eors r7, r0
-    lsrs r0, r2, #2
-    eors r0, r6
-    ldr r5, =0x33333333
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r2, r0
-    lsrs r0, r3, #1
-    eors r0, r4
-    mov r10, r6
-    ldr r6, =0x55555555
-    ands r0, r6
-    eors r4, r0
-    lsls r0, r0, #1
-    eors r3, r0
-    lsrs r0, r7, #2
-    eors r0, r1
-    ands r0, r5
-    eors r1, r0
-    lsls r0, r0, #2
-    eors r7, r0
-    lsrs r0, r3, #2
-    mov r6, r9
-    eors r0, r6
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r3, r0
-    lsrs r0, r6, #4
-    eors r0, r1
-    mov r9, r7
-    ldr r7, =0x0f0f0f0f
-    ands r0, r7
-    eors r1, r0
-    lsls r0, r0, #4
-    eors r6, r0
-    lsrs r0, r4, #2
-    mov r11, r3
-    mov r3, r8
-    eors r0, r3
-    ands r0, r5
-    eors r3, r0
-    lsls r0, r0, #2
-    eors r4, r0
-    lsrs r0, r4, #4
-    eors r0, r2
-    ands r0, r7
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r4, r0
-    lsrs r0, r3, #4
-    mov r5, r10
-    eors r0, r5
-    ands r0, r7
-    eors r5, r0
-    lsls r0, r0, #4
-    eors r3, r0
-    eors r3, r4
-    movs r0, r1
-    eors r0, r2
-    eors r2, r6
-    eors r1, r6
-    mov r8, r1
-    movs r1, r3
+    lsrs r1, r0, #1
+    ldr r2, [sp, #28]
     eors r1, r2
-    mov r10, r3
-    mov r3, r11
-    mov r12, r1
-    lsrs r1, r3, #4
-    mov r3, r9
-    eors r1, r3
-    ands r1, r7
-    eors r3, r1
-    lsls r1, r1, #4
-    movs r7, r5
-    eors r7, r3
-    eors r2, r7
-    mov r9, r7
-    mov r7, r11
-    eors r7, r1
-    movs r1, r4
-    eors r1, r7
-    eors r4, r5
-    eors r1, r0
-    eors r5, r6
-    eors r6, r3
-    eors r3, r7
-    eors r3, r0
-    mov r11, r0
-    movs r0, r5
-    eors r0, r1
-    mov lr, r0
-    movs r0, r3
-    ands r0, r7
-    str r5, [sp, #28]
-    movs r5, r6
-    ands r5, r2
-    str r2, [sp, #44]
-    mov r2, r12
-    eors r2, r4
-    str r5, [sp, #20]
-    movs r5, r4
-    eors r5, r6
-    str r6, [sp, #52]
-    mov r6, r12
-    ands r6, r4
-    eors r2, r6
-    str r4, [sp, #4]
-    mov r4, r9
-    str r6, [sp, #12]
-    movs r6, r4
-    eors r6, r3
-    str r3, [sp, #60]
-    mov r3, r11
-    str r6, [sp, #36]
-    movs r6, r7
-    eors r6, r3
-    movs r3, r1
-    ands r3, r6
-    eors r2, r3
-    mov r3, r10
-    eors r4, r3
-    str r1, [sp, #68]
-    mov r1, r8
-    eors r3, r1
-    eors r1, r4
-    mov r8, r2
-    movs r2, r7
-    eors r2, r4
-    mov r10, r7
-    movs r7, r5
-    ands r7, r4
-    str r5, [sp, #72]
-    mov r5, r11
-    eors r5, r4
-    eors r0, r7
-    eors r1, r7
-    mov r7, r12
-    eors r7, r6
-    mov r11, r4
-    mov r4, lr
-    ands r4, r2
-    eors r1, r4
-    ldr r4, [sp, #28]
-    str r2, [sp, #76]
-    movs r2, r4
-    ands r2, r5
-    eors r4, r5
-    eors r0, r4
-    mov r4, r9
-    ands r4, r3
-    eors r2, r4
-    str r5, [sp, #80]
-    ldr r5, [sp, #20]
-    eors r5, r4
-    ldr r4, [sp, #36]
-    str r3, [sp, #20]
-    movs r3, r4
-    ands r3, r7
-    eors r0, r2
-    eors r4, r7
-    str r6, [sp, #84]
-    ldr r6, [sp, #12]
-    eors r3, r6
-    eors r3, r2
-    eors r3, r4
-    eors r1, r5
-    mov r2, r8
-    eors r2, r5
-    movs r4, r1
-    eors r4, r0
-    movs r5, r0
-    ands r5, r2
-    movs r6, r2
-    ands r6, r1
-    eors r2, r3
-    ands r5, r2
+    ldr r3, =0x55555555
     ands r1, r3
-    ands r1, r4
-    mov r8, r7
-    movs r7, r0
-    eors r7, r6
-    ands r7, r2
-    eors r7, r3
-    eors r3, r6
-    ands r3, r4
-    eors r0, r3
-    eors r2, r6
-    eors r5, r2
-    eors r4, r6
-    mov r2, r10
-    ands r2, r7
-    eors r1, r4
-    mov r3, r8
-    ands r3, r0
-    ldr r4, [sp, #60]
-    ands r4, r7
-    movs r6, r2
-    eors r6, r3
-    mov r8, r4
-    movs r4, r0
-    eors r4, r7
-    mov r10, r6
-    mov r6, lr
-    ands r6, r5
-    mov lr, r6
+    ldr r4, [sp, #52]
+    eors r2, r1
+    lsls r1, r1, #1
+    lsrs r5, r4, #1
     ldr r6, [sp, #36]
-    ands r6, r0
-    str r0, [sp, #12]
-    ldr r0, [sp, #68]
-    ands r0, r1
-    eors r3, r0
-    eors r7, r5
-    ldr r0, [sp, #84]
-    ands r0, r1
-    str r0, [sp, #60]
-    mov r0, r11
-    ands r0, r7
-    eors r2, r0
-    mov r11, r3
-    ldr r3, [sp, #72]
-    ands r7, r3
-    ldr r3, [sp, #76]
-    ands r3, r5
-    eors r3, r7
-    eors r6, r2
-    str r7, [sp, #36]
-    mov r7, r10
-    eors r7, r3
-    mov r10, r7
-    ldr r7, [sp, #20]
-    ands r7, r4
-    eors r0, r3
-    eors r5, r1
-    movs r3, r4
-    eors r3, r5
-    str r0, [sp, #20]
-    mov r0, r9
-    ands r4, r0
-    ldr r0, [sp, #12]
     eors r0, r1
-    mov r1, r12
-    ands r1, r0
-    eors r1, r4
-    mov r9, r6
-    ldr r6, [sp, #4]
-    ands r0, r6
-    mov r6, r11
-    eors r6, r0
-    mov r12, r4
-    ldr r4, [sp, #28]
-    ands r4, r5
-    eors r6, r2
-    ldr r2, [sp, #80]
-    ands r5, r2
-    eors r5, r0
+    lsrs r1, r6, #1
+    ldr r7, [sp, #44]
+    eors r1, r7
+    ands r1, r3
+    eors r7, r1
+    lsls r1, r1, #1
+    mov r8, r2
+    ldr r2, [sp, #60]
+    eors r6, r1
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    lsls r5, r5, #1
     eors r4, r5
-    ldr r0, [sp, #52]
+    lsrs r1, r7, #2
+    eors r1, r2
+    ldr r5, =0x33333333
+    ands r1, r5
+    eors r2, r1
+    lsls r1, r1, #2
+    eors r7, r1
+    ldr r1, [sp, #4]
+    mov r9, r7
+    ldr r7, [sp, #12]
+    mov r10, r2
+    lsrs r2, r1, #1
+    eors r2, r7
+    ands r2, r3
+    lsrs r3, r6, #2
+    eors r3, r4
+    ands r3, r5
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r1, r2
+    eors r4, r3
+    lsls r3, r3, #2
+    eors r6, r3
+    lsrs r2, r1, #2
+    eors r2, r0
+    ands r2, r5
+    eors r0, r2
+    lsls r2, r2, #2
+    lsrs r3, r7, #2
+    eors r1, r2
+    mov r2, r8
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #2
+    lsrs r5, r0, #4
+    eors r5, r4
+    eors r7, r3
+    ldr r3, =0x0f0f0f0f
+    ands r5, r3
+    eors r4, r5
+    lsls r5, r5, #4
+    eors r0, r5
+    lsrs r5, r2, #4
+    mov r8, r0
+    mov r0, r10
+    eors r5, r0
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #4
+    eors r2, r5
+    lsrs r5, r1, #4
+    eors r5, r6
+    ands r5, r3
+    eors r6, r5
+    lsls r5, r5, #4
+    eors r1, r5
+    lsrs r5, r7, #4
+    mov r10, r2
+    mov r2, r9
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    eors r2, r4
+    lsls r5, r5, #4
+    eors r7, r5
+    movs r5, r0
+    eors r5, r7
+    movs r3, r2
+    eors r3, r1
+    mov r9, r2
+    movs r2, r0
+    eors r2, r6
+    mov r11, r2
+    mov r2, r8
+    eors r2, r6
+    eors r6, r3
+    mov r12, r1
+    movs r1, r5
+    eors r1, r2
+    eors r7, r3
+    mov lr, r5
+    movs r5, r3
+    eors r5, r0
+    str r5, [sp, #52]
+    mov r5, r10
+    eors r5, r1
+    eors r4, r5
+    mov r10, r2
+    mov r2, r8
+    eors r5, r2
+    eors r2, r0
+    mov r8, r0
+    movs r0, r1
+    ands r0, r5
+    str r1, [sp, #60]
+    movs r1, r7
+    ands r1, r3
+    str r3, [sp, #28]
+    movs r3, r7
+    eors r3, r2
+    str r7, [sp, #12]
+    mov r7, r12
+    str r2, [sp, #20]
+    movs r2, r6
+    ands r2, r7
+    eors r2, r0
+    eors r7, r5
+    str r6, [sp, #36]
+    movs r6, r3
+    ands r6, r7
+    str r3, [sp, #4]
+    mov r3, r9
+    str r7, [sp, #44]
+    movs r7, r5
+    eors r7, r3
+    str r5, [sp, #68]
+    mov r5, r11
+    str r2, [sp, #72]
+    movs r2, r4
+    eors r2, r5
+    eors r6, r0
+    eors r3, r2
+    movs r0, r7
+    eors r0, r2
+    ands r5, r2
+    mov r9, r2
+    mov r2, r10
+    ands r2, r0
+    eors r2, r5
+    eors r6, r2
+    eors r6, r4
+    mov r4, lr
+    str r0, [sp, #76]
+    movs r0, r4
     ands r0, r3
     eors r1, r0
-    ldr r2, [sp, #44]
-    ands r3, r2
-    eors r5, r3
-    eors r3, r7
-    mov r2, r12
-    eors r7, r2
-    eors r2, r0
-    mov r0, r9
-    eors r7, r0
+    eors r1, r2
+    eors r4, r3
+    eors r1, r4
+    mov r2, r8
+    eors r2, r3
+    ldr r4, [sp, #20]
+    mov r8, r3
+    movs r3, r4
+    ands r3, r7
+    eors r3, r5
     eors r4, r7
-    mov r7, r11
-    eors r7, r5
-    mov r11, r6
-    ldr r6, [sp, #60]
-    movs r0, r6
-    eors r0, r2
-    eors r0, r7
-    mov r7, lr
-    eors r6, r7
-    eors r5, r1
-    mvns r0, r0
-    mvns r4, r4
-    mov r12, r0
-    mov r0, r8
-    eors r0, r6
-    mov r8, r4
-    mov r4, r9
-    eors r4, r0
-    eors r5, r4
+    mov r5, r12
+    str r7, [sp, #80]
+    mov r7, r9
+    eors r5, r7
+    ldr r7, [sp, #52]
+    ands r7, r5
+    eors r7, r0
+    eors r7, r3
     eors r7, r2
-    ldr r0, [sp, #36]
+    movs r0, r6
+    ands r0, r1
+    ldr r2, [sp, #72]
+    eors r2, r3
+    eors r2, r4
+    eors r6, r2
+    movs r3, r2
+    eors r3, r0
+    eors r0, r7
+    movs r4, r1
+    eors r4, r7
+    ands r3, r4
+    eors r3, r7
+    eors r1, r3
+    movs r4, r0
+    eors r4, r3
+    ands r7, r4
+    eors r1, r7
+    eors r7, r0
+    ands r0, r6
+    eors r0, r2
+    ands r5, r0
+    mov r2, r12
+    ands r2, r3
+    ands r7, r0
+    movs r4, r2
+    eors r4, r5
+    mov r12, r4
+    movs r4, r0
+    eors r4, r3
+    str r5, [sp, #72]
+    ldr r5, [sp, #36]
+    ands r5, r3
+    eors r6, r7
+    eors r3, r1
+    mov r7, r11
+    ands r7, r4
+    mov r11, r7
+    ldr r7, [sp, #44]
+    ands r7, r1
+    str r7, [sp, #36]
+    ldr r7, [sp, #52]
+    ands r7, r0
     eors r0, r6
-    eors r0, r3
-    eors r0, r1
-    eors r2, r6
-    mov r4, r10
+    str r7, [sp, #52]
+    mov r7, lr
+    ands r7, r0
+    eors r2, r7
+    mov lr, r7
+    mov r7, r8
+    ands r0, r7
+    mov r7, r9
+    ands r7, r4
+    mov r8, r2
+    ldr r2, [sp, #4]
+    ands r2, r1
+    eors r5, r2
+    eors r1, r6
+    eors r4, r1
+    mov r9, r5
+    ldr r5, [sp, #60]
+    ands r5, r3
+    eors r5, r2
+    ldr r2, [sp, #68]
+    ands r3, r2
+    eors r3, r0
+    ldr r2, [sp, #76]
+    ands r2, r4
+    eors r7, r2
+    eors r0, r7
+    mov r7, r10
+    ands r4, r7
+    ldr r7, [sp, #80]
+    ands r7, r1
+    eors r2, r7
+    ldr r7, [sp, #20]
+    ands r1, r7
+    eors r1, r4
+    ldr r7, [sp, #12]
+    ands r7, r6
+    mov r10, r1
+    ldr r1, [sp, #28]
+    ands r6, r1
+    mov r1, r11
+    eors r1, r4
+    movs r4, r6
+    eors r4, r1
+    eors r2, r4
+    eors r5, r4
+    ldr r4, [sp, #72]
+    eors r4, r7
+    mov r7, r8
+    eors r7, r3
+    eors r1, r7
+    eors r1, r4
+    eors r6, r0
+    eors r0, r5
+    mov r8, r0
+    mov r0, lr
+    eors r0, r4
+    eors r0, r2
+    ldr r4, [sp, #52]
+    eors r4, r7
+    eors r4, r2
+    mvns r0, r0
+    ldr r2, [sp, #36]
+    eors r2, r5
+    eors r3, r2
+    mvns r1, r1
+    mov r5, r12
+    eors r5, r2
+    mov r2, r9
+    eors r2, r4
+    eors r4, r6
+    eors r6, r3
+    lsrs r7, r2, #1
+    eors r7, r5
+    mov r9, r3
+    mov r3, r10
+    eors r3, r4
+    lsrs r4, r1, #1
+    eors r4, r0
     b 7f
     .ltorg
 7:
-    eors r2, r4
-    ldr r4, [sp, #20]
-    eors r3, r4
-    eors r7, r3
-    eors r6, r4
-    mvns r7, r7
-    eors r6, r1
-    mov r3, r11
-    eors r1, r3
-    mvns r1, r1
-    lsrs r3, r7, #1
-    eors r3, r0
-    ldr r4, =0x55555555
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    eors r7, r3
-    lsrs r3, r6, #1
-    mov r9, r0
-    mov r0, r8
-    eors r3, r0
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    mov r8, r0
-    lsrs r0, r1, #1
-    eors r6, r3
-    mov r3, r12
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsls r0, r0, #1
+    mvns r3, r3
     mov r10, r3
-    lsrs r3, r5, #1
-    eors r1, r0
-    eors r3, r2
-    ands r3, r4
-    eors r2, r3
-    lsls r3, r3, #1
-    eors r5, r3
-    lsrs r0, r1, #2
-    eors r0, r5
-    ldr r3, =0x33333333
-    ands r0, r3
-    eors r5, r0
-    lsls r0, r0, #2
-    eors r1, r0
-    lsrs r0, r5, #4
-    lsrs r4, r6, #2
-    eors r4, r7
+    ldr r3, =0x55555555
     ands r4, r3
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r6, r4
-    eors r0, r7
-    lsrs r4, r1, #4
-    eors r4, r6
-    mov r11, r2
-    ldr r2, =0x0f0f0f0f
-    ands r0, r2
-    eors r7, r0
-    ands r4, r2
-    eors r6, r4
-    lsls r4, r4, #4
-    eors r1, r4
-    lsls r0, r0, #4
-    eors r5, r0
-    mov r0, r8
-    lsrs r4, r0, #2
-    mov r12, r5
-    mov r5, r9
-    eors r4, r5
-    ands r4, r3
-    eors r5, r4
-    lsls r4, r4, #2
     eors r0, r4
-    mov r4, r10
-    mov r8, r7
-    lsrs r7, r4, #2
-    mov r9, r1
-    mov r1, r11
-    eors r7, r1
     ands r7, r3
-    eors r1, r7
-    lsls r7, r7, #2
-    eors r4, r7
-    lsrs r3, r1, #4
-    eors r3, r5
-    ands r3, r2
-    eors r5, r3
-    lsls r3, r3, #4
-    eors r1, r3
-    lsrs r3, r4, #4
-    eors r3, r0
-    ands r3, r2
-    eors r0, r3
-    lsls r3, r3, #4
-    eors r4, r3
-    movs r2, r6
-    eors r2, r0
-    mov r3, r9
-    eors r3, r4
-    mov r7, r8
-    mov r10, r4
-    movs r4, r0
-    eors r4, r7
-    mov r11, r0
-    movs r0, r7
-    eors r0, r5
-    mov lr, r0
-    mov r0, r12
-    eors r0, r1
-    movs r7, r3
-    eors r7, r0
-    str r3, [sp, #28]
-    mov r3, r8
-    eors r7, r3
-    movs r3, r0
-    eors r3, r2
-    mov r8, r7
-    mov r7, r9
-    eors r3, r7
-    eors r7, r5
-    mov r9, r3
-    movs r3, r4
-    eors r3, r7
-    eors r3, r1
-    eors r1, r6
-    str r3, [sp, #44]
-    movs r3, r7
-    eors r3, r0
-    eors r0, r4
-    str r3, [sp, #20]
-    movs r3, r2
-    eors r3, r7
-    str r3, [sp, #52]
-    movs r3, r1
-    eors r3, r4
-    str r0, [sp, #4]
-    mov r0, r10
-    eors r3, r0
-    str r3, [sp, #12]
-    mov r3, r12
-    eors r0, r3
-    eors r7, r0
-    mov r3, r11
-    eors r7, r3
-    movs r3, r0
-    eors r3, r1
-    eors r3, r5
-    ldr r5, [sp, #28]
-    eors r4, r5
-    mov r10, r3
-    movs r3, r5
-    eors r3, r1
-    mov r11, r4
-    mov r4, lr
-    eors r5, r4
-    eors r5, r6
+    eors r5, r7
+    lsls r4, r4, #1
     eors r1, r4
-    movs r6, r2
-    eors r6, r4
-    eors r2, r0
-    eors r4, r0
-    mov r0, r12
-    eors r6, r0
-    ldr r0, [sp, #4]
-    mov r12, r3
-    ldr r3, =0x80808080
-    ands r3, r0
-    eors r0, r3
-    lsls r0, r0, #1
-    lsrs r3, r3, #7
-    mov lr, r6
-    movs r6, #27
-    muls r3, r6, r3
-    eors r0, r3
-    eors r0, r5
-    ldr r3, [sp, #20]
-    str r5, [sp, #28]
-    ldr r5, =0x80808080
+    mvns r6, r6
+    lsls r7, r7, #1
+    eors r2, r7
+    lsrs r4, r0, #2
+    eors r4, r5
+    ldr r7, =0x33333333
+    ands r4, r7
+    eors r5, r4
+    lsls r4, r4, #2
+    mov r11, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    eors r0, r4
+    ands r5, r7
+    eors r2, r5
+    lsls r5, r5, #2
+    eors r1, r5
+    mov r4, r9
+    lsrs r5, r4, #1
+    mov r12, r2
+    mov r2, r10
+    eors r5, r2
     ands r5, r3
-    eors r3, r5
-    lsls r3, r3, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r3, r5
-    ldr r5, [sp, #12]
-    eors r3, r5
+    eors r2, r5
+    lsls r5, r5, #1
+    eors r4, r5
+    lsrs r5, r6, #1
+    mov r9, r1
+    mov r1, r8
+    eors r5, r1
+    ands r5, r3
+    eors r1, r5
+    lsrs r3, r2, #2
+    eors r3, r1
+    ands r3, r7
+    lsls r5, r5, #1
+    eors r6, r5
+    lsls r5, r3, #2
+    eors r2, r5
+    lsrs r5, r4, #2
+    eors r5, r6
+    ands r5, r7
+    lsrs r7, r0, #4
+    eors r7, r2
+    eors r1, r3
+    eors r6, r5
+    lsls r5, r5, #2
+    eors r4, r5
+    ldr r3, =0x0f0f0f0f
+    ands r7, r3
+    eors r2, r7
+    lsls r7, r7, #4
+    mov r5, r9
+    mov r8, r2
+    lsrs r2, r5, #4
+    eors r0, r7
+    eors r2, r4
+    ands r2, r3
+    mov r7, r11
+    mov r10, r0
+    lsrs r0, r7, #4
+    eors r0, r1
+    ands r0, r3
+    eors r1, r0
+    lsls r0, r0, #4
+    eors r4, r2
+    lsls r2, r2, #4
+    eors r5, r2
+    eors r7, r0
+    mov r0, r12
+    lsrs r2, r0, #4
+    eors r2, r6
+    ands r2, r3
+    eors r6, r2
+    lsls r2, r2, #4
+    eors r0, r2
+    movs r2, r7
+    eors r2, r4
+    movs r3, r6
+    eors r3, r1
+    mov r9, r7
+    mov r7, r8
+    eors r7, r6
+    mov r11, r6
+    movs r6, r2
+    eors r6, r7
+    mov r12, r7
+    mov r7, r10
+    eors r6, r7
+    mov lr, r6
+    movs r6, r5
+    eors r6, r7
+    eors r7, r0
+    mov r10, r0
+    movs r0, r7
+    eors r0, r2
+    eors r0, r1
+    eors r1, r5
+    str r5, [sp, #52]
+    movs r5, r3
+    eors r5, r7
+    str r0, [sp, #60]
+    movs r0, r3
+    eors r0, r6
+    eors r0, r4
+    str r0, [sp, #28]
+    mov r0, r8
+    eors r4, r0
+    movs r0, r2
+    eors r0, r3
+    eors r3, r4
+    str r7, [sp, #12]
+    movs r7, r4
+    eors r7, r1
     str r4, [sp, #20]
     ldr r4, =0x80808080
-    ands r4, r1
-    eors r1, r4
-    lsls r1, r1, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r1, r4
-    eors r1, r7
-    ldr r4, =0x80808080
-    str r7, [sp, #4]
-    movs r7, r3
-    ands r7, r4
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    eors r3, r7
     ands r4, r0
+    eors r2, r6
     eors r0, r4
+    lsrs r4, r4, #7
     lsls r0, r0, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
+    str r7, [sp, #36]
+    movs r7, #27
+    muls r4, r7, r4
     eors r0, r4
-    eors r0, r5
-    str r0, [sp, #60]
-    mov r0, r8
-    eors r3, r0
-    str r3, [sp, #36]
-    ldr r3, =0x80808080
-    ands r3, r2
-    eors r2, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r2, r2, #1
-    eors r2, r3
-    ldr r3, [sp, #44]
-    eors r2, r3
-    ldr r4, [sp, #52]
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsls r4, r4, #1
-    lsrs r7, r7, #7
-    str r2, [sp, #52]
-    ldr r2, [sp, #20]
-    ands r5, r2
-    eors r2, r5
-    lsls r2, r2, #1
-    lsrs r5, r5, #7
-    muls r7, r6, r7
-    eors r4, r7
-    eors r4, r0
-    muls r5, r6, r5
-    eors r2, r5
-    mov r0, r9
-    eors r2, r0
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    lsls r4, r4, #1
-    eors r4, r7
-    ands r5, r1
-    eors r4, r3
-    eors r1, r5
-    lsls r1, r1, #1
-    str r4, [sp, #12]
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    mov r3, lr
-    eors r1, r3
-    ldr r4, [sp, #4]
-    str r1, [sp, #4]
-    mov r1, r12
-    ldr r5, =0x80808080
-    ands r5, r1
-    eors r1, r5
-    lsls r1, r1, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    eors r1, r3
-    mov r3, r11
-    ldr r5, =0x80808080
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    mov r8, r4
-    ldr r4, [sp, #52]
-    ands r5, r4
-    eors r4, r5
-    lsls r4, r4, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r4, r5
-    eors r4, r0
-    str r4, [sp, #52]
-    muls r7, r6, r7
-    eors r3, r7
-    mov r0, r10
-    eors r3, r0
-    ldr r4, =0x80808080
-    ands r4, r3
+    mov r4, r10
     eors r3, r4
-    lsls r3, r3, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r3, r4
-    ldr r4, [sp, #28]
-    eors r3, r4
-    str r3, [sp, #20]
-    ldr r3, =0x80808080
-    ands r3, r1
-    eors r1, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r1, r1, #1
-    eors r1, r3
-    eors r1, r0
-    str r1, [sp, #44]
+    mov r7, r9
+    eors r4, r7
+    mov r10, r0
+    mov r0, r12
+    eors r0, r1
+    eors r0, r7
+    movs r7, r6
+    eors r7, r4
+    mov r9, r0
+    mov r0, r11
+    eors r7, r0
     ldr r0, =0x80808080
+    mov r11, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsrs r7, r7, #7
     ands r0, r2
     eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r6, r0
     lsls r2, r2, #1
+    lsrs r0, r0, #7
+    str r6, [sp, #4]
+    movs r6, #27
+    muls r0, r6, r0
     eors r2, r0
+    ldr r0, [sp, #12]
+    eors r0, r1
+    muls r7, r6, r7
+    eors r2, r3
+    lsls r5, r5, #1
+    eors r5, r7
+    mov r7, r8
+    eors r0, r7
+    mov r7, r10
+    eors r7, r0
+    eors r1, r4
+    mov r8, r0
+    ldr r0, =0x80808080
+    mov r10, r5
+    movs r5, r2
+    ands r5, r0
+    eors r2, r5
+    lsrs r5, r5, #7
+    muls r5, r6, r5
+    lsls r2, r2, #1
+    eors r2, r5
+    movs r5, r7
+    ands r5, r0
+    eors r7, r5
+    lsrs r5, r5, #7
+    lsls r7, r7, #1
+    muls r5, r6, r5
+    eors r7, r5
+    eors r7, r3
+    movs r3, r1
+    ands r3, r0
+    eors r1, r3
+    lsrs r3, r3, #7
+    lsls r1, r1, #1
+    muls r3, r6, r3
+    eors r1, r3
+    ldr r3, [sp, #60]
+    eors r2, r3
+    str r2, [sp, #44]
+    mov r2, lr
+    eors r1, r2
+    mov r5, r12
+    ldr r2, [sp, #4]
+    eors r2, r5
+    str r7, [sp, #4]
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    lsls r2, r2, #1
+    muls r7, r6, r7
+    eors r2, r7
+    eors r2, r3
+    ldr r3, [sp, #36]
+    movs r7, r3
+    ands r7, r0
+    eors r3, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r3, r3, #1
+    eors r3, r7
+    eors r5, r4
+    movs r7, r1
+    ands r7, r0
+    eors r1, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r1, r1, #1
+    eors r1, r7
+    mov r7, r11
+    eors r1, r7
+    eors r3, r7
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r2, r2, #1
+    eors r2, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsls r5, r5, #1
+    lsrs r7, r7, #7
+    ands r0, r3
+    str r1, [sp, #36]
+    eors r3, r0
+    muls r7, r6, r7
+    eors r5, r7
+    ldr r1, [sp, #20]
+    eors r4, r1
+    lsrs r0, r0, #7
+    lsls r3, r3, #1
+    ldr r7, [sp, #52]
+    eors r4, r7
+    muls r0, r6, r0
+    ldr r7, [sp, #28]
+    eors r2, r7
+    str r2, [sp, #20]
+    eors r3, r0
+    ldr r0, [sp, #12]
+    eors r0, r1
+    mov r1, r10
+    eors r1, r4
+    eors r5, r7
+    mov r2, r9
+    eors r3, r2
+    str r3, [sp, #12]
+    ldr r3, =0x80808080
+    movs r7, r1
+    ands r7, r3
+    eors r1, r7
+    lsrs r7, r7, #7
+    lsls r1, r1, #1
+    muls r7, r6, r7
+    eors r1, r7
+    movs r7, r0
+    ands r7, r3
+    eors r0, r7
+    lsrs r7, r7, #7
+    lsls r0, r0, #1
+    muls r7, r6, r7
+    eors r0, r7
+    eors r0, r2
+    movs r2, r5
+    ands r2, r3
+    eors r5, r2
+    lsrs r2, r2, #7
+    muls r2, r6, r2
+    lsls r5, r5, #1
+    eors r5, r2
+    ands r3, r0
+    eors r0, r3
+    lsrs r3, r3, #7
+    muls r3, r6, r3
+    lsls r0, r0, #1
+    eors r0, r3
+    eors r0, r4
+    str r0, [sp, #52]
+    mov r0, lr
+    eors r5, r0
+    str r5, [sp, #60]
     mov r0, r8
-    eors r2, r0
-    str r2, [sp, #28]
+    eors r1, r0
+    str r1, [sp, #28]
     mov r0, sp
     lsls r0, r0, #29
     beq 1f
@@ -1048,16 +982,16 @@ slicewise_groestl_mcu_common512:
     b .L512_part
     .ltorg
 1:
-    ldr r0, [sp, #104]
+    ldr r0, [sp, #100]
     ldr r1, =0x01010101
     adds r0, r1
-    str r0, [sp, #104]
+    str r0, [sp, #100]
     ldr r1, =0x0a0a0a0a
     cmp r0, r1
     beq 2f
     b .L512_round
 2:
-    ldr r0, [sp, #112]
+    ldr r0, [sp, #108]
     bx r0
 .L512_call:  @ BL + BX instead of BLX, which ARMv4T lacks
     bx r2
@@ -1069,30 +1003,27 @@ slicewise_groestl_mcu_common512:
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_p1024_pass:
-    ldr r2, [r0, #0]
-    ldr r3, [r0, #4]
-    ldr r4, [r0, #8]
-    ldr r5, [r0, #12]
+    mov r8, r1
+    movs r1, r0
+    ldm r1!, {r2, r3, r4, r5}
+    mov r7, r8
     ldr r6, =0x30201000
-    eors r6, r1
+    eors r6, r7
     eors r2, r6
     ldr r6, =0x70605040
-    eors r6, r1
+    eors r6, r7
     eors r3, r6
     ldr r6, =0xb0a09080
-    eors r6, r1
+    eors r6, r7
     eors r4, r6
     ldr r6, =0xf0e0d0c0
-    eors r6, r1
+    eors r6, r7
     eors r5, r6
     str r2, [r0, #0]
     str r3, [r0, #4]
     str r4, [r0, #8]
     str r5, [r0, #12]
-    ldr r2, [r0, #16]
-    ldr r3, [r0, #20]
-    ldr r4, [r0, #24]
-    ldr r5, [r0, #28]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r2, #8
     lsls r7, r3, #24
     orrs r6, r7
@@ -1109,10 +1040,7 @@ slicewise_groestl_mcu_p1024_pass:
     lsls r7, r2, #24
     orrs r6, r7
     str r6, [r0, #28]
-    ldr r2, [r0, #32]
-    ldr r3, [r0, #36]
-    ldr r4, [r0, #40]
-    ldr r5, [r0, #44]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r2, #16
     lsls r7, r3, #16
     orrs r6, r7
@@ -1129,10 +1057,7 @@ slicewise_groestl_mcu_p1024_pass:
     lsls r7, r2, #16
     orrs r6, r7
     str r6, [r0, #44]
-    ldr r2, [r0, #48]
-    ldr r3, [r0, #52]
-    ldr r4, [r0, #56]
-    ldr r5, [r0, #60]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r2, #24
     lsls r7, r3, #8
     orrs r6, r7
@@ -1149,18 +1074,12 @@ slicewise_groestl_mcu_p1024_pass:
     lsls r7, r2, #8
     orrs r6, r7
     str r6, [r0, #60]
-    ldr r2, [r0, #64]
-    ldr r3, [r0, #68]
-    ldr r4, [r0, #72]
-    ldr r5, [r0, #76]
+    ldm r1!, {r2, r3, r4, r5}
     str r3, [r0, #64]
     str r4, [r0, #68]
     str r5, [r0, #72]
     str r2, [r0, #76]
-    ldr r2, [r0, #80]
-    ldr r3, [r0, #84]
-    ldr r4, [r0, #88]
-    ldr r5, [r0, #92]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r3, #8
     lsls r7, r4, #24
     orrs r6, r7
@@ -1177,10 +1096,7 @@ slicewise_groestl_mcu_p1024_pass:
     lsls r7, r3, #24
     orrs r6, r7
     str r6, [r0, #92]
-    ldr r2, [r0, #96]
-    ldr r3, [r0, #100]
-    ldr r4, [r0, #104]
-    ldr r5, [r0, #108]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r3, #16
     lsls r7, r4, #16
     orrs r6, r7
@@ -1197,10 +1113,7 @@ slicewise_groestl_mcu_p1024_pass:
     lsls r7, r3, #16
     orrs r6, r7
     str r6, [r0, #108]
-    ldr r2, [r0, #112]
-    ldr r3, [r0, #116]
-    ldr r4, [r0, #120]
-    ldr r5, [r0, #124]
+    ldm r1!, {r2, r3, r4, r5}
     lsrs r6, r4, #24
     lsls r7, r5, #8
     orrs r6, r7
@@ -1226,13 +1139,12 @@ slicewise_groestl_mcu_p1024_pass:
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_q1024_pass:
-    ldr r2, [r0, #0]
+    mov r8, r1
+    movs r1, r0
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #4]
     mvns r3, r3
-    ldr r4, [r0, #8]
     mvns r4, r4
-    ldr r5, [r0, #12]
     mvns r5, r5
     lsrs r6, r2, #8
     lsls r7, r3, #24
@@ -1250,13 +1162,10 @@ slicewise_groestl_mcu_q1024_pass:
     lsls r7, r2, #24
     orrs r6, r7
     str r6, [r0, #12]
-    ldr r2, [r0, #16]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #20]
     mvns r3, r3
-    ldr r4, [r0, #24]
     mvns r4, r4
-    ldr r5, [r0, #28]
     mvns r5, r5
     lsrs r6, r2, #24
     lsls r7, r3, #8
@@ -1274,13 +1183,10 @@ slicewise_groestl_mcu_q1024_pass:
     lsls r7, r2, #8
     orrs r6, r7
     str r6, [r0, #28]
-    ldr r2, [r0, #32]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #36]
     mvns r3, r3
-    ldr r4, [r0, #40]
     mvns r4, r4
-    ldr r5, [r0, #44]
     mvns r5, r5
     lsrs r6, r3, #8
     lsls r7, r4, #24
@@ -1298,13 +1204,10 @@ slicewise_groestl_mcu_q1024_pass:
     lsls r7, r3, #24
     orrs r6, r7
     str r6, [r0, #44]
-    ldr r2, [r0, #48]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #52]
     mvns r3, r3
-    ldr r4, [r0, #56]
     mvns r4, r4
-    ldr r5, [r0, #60]
     mvns r5, r5
     lsrs r6, r4, #24
     lsls r7, r5, #8
@@ -1322,25 +1225,19 @@ slicewise_groestl_mcu_q1024_pass:
     lsls r7, r4, #8
     orrs r6, r7
     str r6, [r0, #60]
-    ldr r2, [r0, #64]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #68]
     mvns r3, r3
-    ldr r4, [r0, #72]
     mvns r4, r4
-    ldr r5, [r0, #76]
     mvns r5, r5
     str r2, [r0, #64]
     str r3, [r0, #68]
     str r4, [r0, #72]
     str r5, [r0, #76]
-    ldr r2, [r0, #80]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #84]
     mvns r3, r3
-    ldr r4, [r0, #88]
     mvns r4, r4
-    ldr r5, [r0, #92]
     mvns r5, r5
     lsrs r6, r2, #16
     lsls r7, r3, #16
@@ -1358,37 +1255,32 @@ slicewise_groestl_mcu_q1024_pass:
     lsls r7, r2, #16
     orrs r6, r7
     str r6, [r0, #92]
-    ldr r2, [r0, #96]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #100]
     mvns r3, r3
-    ldr r4, [r0, #104]
     mvns r4, r4
-    ldr r5, [r0, #108]
     mvns r5, r5
     str r3, [r0, #96]
     str r4, [r0, #100]
     str r5, [r0, #104]
     str r2, [r0, #108]
-    ldr r2, [r0, #112]
+    ldm r1!, {r2, r3, r4, r5}
     mvns r2, r2
-    ldr r3, [r0, #116]
     mvns r3, r3
-    ldr r4, [r0, #120]
     mvns r4, r4
-    ldr r5, [r0, #124]
     mvns r5, r5
+    mov r7, r8
     ldr r6, =0x30201000
-    eors r6, r1
+    eors r6, r7
     eors r2, r6
     ldr r6, =0x70605040
-    eors r6, r1
+    eors r6, r7
     eors r3, r6
     ldr r6, =0xb0a09080
-    eors r6, r1
+    eors r6, r7
     eors r4, r6
     ldr r6, =0xf0e0d0c0
-    eors r6, r1
+    eors r6, r7
     eors r5, r6
     lsrs r6, r3, #16
     lsls r7, r4, #16
@@ -1432,48 +1324,48 @@ slicewise_groestl_mcu_common1024:
     mov r7, r11
     push {r4-r7}
     mov r4, sp
-    sub sp, #200
+    sub sp, #196
     mov r5, sp
     lsrs r5, r5, #4
     lsls r5, r5, #4
     mov sp, r5
-    str r4, [sp, #196]
-    str r0, [sp, #172]
-    str r1, [sp, #176]
+    str r4, [sp, #192]
+    str r0, [sp, #168]
+    str r1, [sp, #172]
     lsls r2, r2, #7
     adds r2, r1
-    str r2, [sp, #180]
+    str r2, [sp, #176]
     movs r5, #0
     bl .L1024_conv
-    ldr r0, [sp, #176]
-    ldr r1, [sp, #180]
+    ldr r0, [sp, #172]
+    ldr r1, [sp, #176]
     cmp r0, r1
     beq .L1024_out
 .L1024_block:
     add r0, sp, #12
-    ldr r1, [sp, #176]
-    ldr r2, [sp, #172]
+    ldr r1, [sp, #172]
+    ldr r2, [sp, #168]
     bl .L1024_gather
     ldr r2, =slicewise_groestl_mcu_p1024_pass
     bl .L1024_perm
     bl .L1024_fold
     add r0, sp, #12
-    ldr r1, [sp, #176]
+    ldr r1, [sp, #172]
     movs r2, #0
     bl .L1024_gather
     ldr r2, =slicewise_groestl_mcu_q1024_pass
     bl .L1024_perm
     bl .L1024_fold
-    ldr r0, [sp, #176]
+    ldr r0, [sp, #172]
     adds r0, #128
-    str r0, [sp, #176]
-    ldr r1, [sp, #180]
+    str r0, [sp, #172]
+    ldr r1, [sp, #176]
     cmp r0, r1
     bne .L1024_block
     b .L1024_done
 .L1024_out:  @ h = P(h) ^ h
     add r0, sp, #12
-    ldr r1, [sp, #172]
+    ldr r1, [sp, #168]
     bl .L1024_copy
     ldr r2, =slicewise_groestl_mcu_p1024_pass
     bl .L1024_perm
@@ -1481,7 +1373,7 @@ slicewise_groestl_mcu_common1024:
 .L1024_done:
     movs r5, #1
     bl .L1024_conv
-    ldr r4, [sp, #196]
+    ldr r4, [sp, #192]
     mov sp, r4
     pop {r4-r7}
     mov r8, r4
@@ -1527,7 +1419,7 @@ slicewise_groestl_mcu_common1024:
 
 @ h ^= s (both row-major).
 .L1024_fold:
-    ldr r0, [sp, #172]
+    ldr r0, [sp, #168]
     add r1, sp, #12
     movs r2, r0
     adds r2, #128
@@ -1559,10 +1451,10 @@ slicewise_groestl_mcu_common1024:
     cmp r5, #0
     beq 1f
     add r0, sp, #12
-    ldr r1, [sp, #172]
+    ldr r1, [sp, #168]
     bl .L1024_copy
 1:
-    ldr r0, [sp, #172]
+    ldr r0, [sp, #168]
     add r1, sp, #12
     movs r2, #16
 2:
@@ -1586,7 +1478,7 @@ slicewise_groestl_mcu_common1024:
     bne 2b
     cmp r5, #0
     bne 6f
-    ldr r0, [sp, #172]
+    ldr r0, [sp, #168]
     add r1, sp, #12
     bl .L1024_copy
 6:
@@ -1596,671 +1488,631 @@ slicewise_groestl_mcu_common1024:
 @ parts P-1..0 (views: sp + 4i). Returns with sp back in view 0.
 .L1024_perm:
     mov r0, lr
-    str r0, [sp, #192]
-    str r2, [sp, #188]
+    str r0, [sp, #188]
+    str r2, [sp, #184]
     movs r1, #0
-    str r1, [sp, #184]
+    str r1, [sp, #180]
 .L1024_round:
     add r0, sp, #12
-    ldr r1, [sp, #184]
-    ldr r2, [sp, #188]
+    ldr r1, [sp, #180]
+    ldr r2, [sp, #184]
     bl .L1024_call
     add sp, #12
 .L1024_part:
     ldr r0, [sp, #44]
-    ldr r1, [sp, #108]
-    ldr r2, [sp, #92]
-    ldr r3, [sp, #60]
-    lsrs r4, r0, #1
-    eors r4, r3
-    ldr r5, =0x55555555
-    ands r4, r5
-    eors r3, r4
-    lsls r4, r4, #1
-    eors r0, r4
-    ldr r4, [sp, #28]
-    ldr r6, [sp, #124]
-    lsrs r7, r1, #1
-    eors r7, r6
-    ands r7, r5
-    eors r6, r7
-    lsls r7, r7, #1
-    eors r1, r7
-    ldr r7, [sp, #76]
-    mov r8, r3
-    ldr r3, [sp, #12]
-    mov r9, r0
-    lsrs r0, r7, #1
-    eors r0, r2
-    ands r0, r5
-    eors r2, r0
-    lsls r0, r0, #1
-    eors r7, r0
-    lsrs r0, r2, #2
-    eors r0, r6
-    ldr r5, =0x33333333
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r2, r0
-    lsrs r0, r3, #1
-    eors r0, r4
-    mov r10, r6
-    ldr r6, =0x55555555
-    ands r0, r6
-    eors r4, r0
-    lsls r0, r0, #1
-    eors r3, r0
-    lsrs r0, r7, #2
-    eors r0, r1
-    ands r0, r5
-    eors r1, r0
-    lsls r0, r0, #2
-    eors r7, r0
-    lsrs r0, r3, #2
-    mov r6, r9
-    eors r0, r6
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r3, r0
-    lsrs r0, r6, #4
-    eors r0, r1
-    mov r9, r7
-    ldr r7, =0x0f0f0f0f
-    ands r0, r7
-    eors r1, r0
-    lsls r0, r0, #4
-    eors r6, r0
-    lsrs r0, r4, #2
-    mov r11, r3
-    mov r3, r8
-    eors r0, r3
-    ands r0, r5
-    eors r3, r0
-    lsls r0, r0, #2
-    eors r4, r0
-    lsrs r0, r4, #4
-    eors r0, r2
-    ands r0, r7
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r4, r0
-    lsrs r0, r3, #4
-    mov r5, r10
-    eors r0, r5
-    ands r0, r7
-    eors r5, r0
-    lsls r0, r0, #4
-    eors r3, r0
-    eors r3, r4
-    movs r0, r1
-    eors r0, r2
-    eors r2, r6
-    eors r1, r6
-    mov r8, r1
-    movs r1, r3
+    lsrs r1, r0, #1
+    ldr r2, [sp, #60]
     eors r1, r2
-    mov r10, r3
-    mov r3, r11
-    mov r12, r1
-    lsrs r1, r3, #4
-    mov r3, r9
-    eors r1, r3
-    ands r1, r7
-    eors r3, r1
-    lsls r1, r1, #4
-    movs r7, r5
-    eors r7, r3
-    eors r2, r7
-    mov r9, r7
-    mov r7, r11
-    eors r7, r1
-    movs r1, r4
-    eors r1, r7
-    eors r4, r5
-    eors r1, r0
-    eors r5, r6
-    eors r6, r3
-    eors r3, r7
-    eors r3, r0
-    mov r11, r0
-    movs r0, r5
-    eors r0, r1
-    mov lr, r0
-    movs r0, r3
-    ands r0, r7
-    str r5, [sp, #60]
-    movs r5, r6
-    ands r5, r2
-    str r2, [sp, #92]
-    mov r2, r12
-    eors r2, r4
-    str r5, [sp, #44]
-    movs r5, r4
-    eors r5, r6
-    str r6, [sp, #108]
-    mov r6, r12
-    ands r6, r4
-    eors r2, r6
-    str r4, [sp, #12]
-    mov r4, r9
-    str r6, [sp, #28]
-    movs r6, r4
-    eors r6, r3
-    str r3, [sp, #124]
-    mov r3, r11
-    str r6, [sp, #76]
-    movs r6, r7
-    eors r6, r3
-    movs r3, r1
-    ands r3, r6
-    eors r2, r3
-    mov r3, r10
-    eors r4, r3
-    str r1, [sp, #140]
-    mov r1, r8
-    eors r3, r1
-    eors r1, r4
-    mov r8, r2
-    movs r2, r7
-    eors r2, r4
-    mov r10, r7
-    movs r7, r5
-    ands r7, r4
-    str r5, [sp, #144]
-    mov r5, r11
-    eors r5, r4
-    eors r0, r7
-    eors r1, r7
-    mov r7, r12
-    eors r7, r6
-    mov r11, r4
-    mov r4, lr
-    ands r4, r2
-    eors r1, r4
-    ldr r4, [sp, #60]
-    str r2, [sp, #148]
-    movs r2, r4
-    ands r2, r5
-    eors r4, r5
-    eors r0, r4
-    mov r4, r9
-    ands r4, r3
-    eors r2, r4
-    str r5, [sp, #152]
-    ldr r5, [sp, #44]
-    eors r5, r4
-    ldr r4, [sp, #76]
-    str r3, [sp, #44]
-    movs r3, r4
-    ands r3, r7
-    eors r0, r2
-    eors r4, r7
-    str r6, [sp, #156]
-    ldr r6, [sp, #28]
-    eors r3, r6
-    eors r3, r2
-    eors r3, r4
-    eors r1, r5
-    mov r2, r8
-    eors r2, r5
-    movs r4, r1
-    eors r4, r0
-    movs r5, r0
-    ands r5, r2
-    movs r6, r2
-    ands r6, r1
-    eors r2, r3
-    ands r5, r2
+    ldr r3, =0x55555555
     ands r1, r3
-    ands r1, r4
-    mov r8, r7
-    movs r7, r0
-    eors r7, r6
-    ands r7, r2
-    eors r7, r3
-    eors r3, r6
-    ands r3, r4
-    eors r0, r3
-    eors r2, r6
-    eors r5, r2
-    eors r4, r6
-    mov r2, r10
-    ands r2, r7
-    eors r1, r4
-    mov r3, r8
-    ands r3, r0
-    ldr r4, [sp, #124]
-    ands r4, r7
-    movs r6, r2
-    eors r6, r3
-    mov r8, r4
-    movs r4, r0
-    eors r4, r7
-    mov r10, r6
-    mov r6, lr
-    ands r6, r5
-    mov lr, r6
+    ldr r4, [sp, #108]
+    eors r2, r1
+    lsls r1, r1, #1
+    lsrs r5, r4, #1
     ldr r6, [sp, #76]
-    ands r6, r0
-    str r0, [sp, #28]
-    ldr r0, [sp, #140]
-    ands r0, r1
-    eors r3, r0
-    eors r7, r5
-    ldr r0, [sp, #156]
-    ands r0, r1
-    str r0, [sp, #124]
-    mov r0, r11
-    ands r0, r7
-    eors r2, r0
-    mov r11, r3
-    ldr r3, [sp, #144]
-    ands r7, r3
-    ldr r3, [sp, #148]
-    ands r3, r5
-    eors r3, r7
-    eors r6, r2
-    str r7, [sp, #76]
-    mov r7, r10
-    eors r7, r3
-    mov r10, r7
-    ldr r7, [sp, #44]
-    ands r7, r4
-    eors r0, r3
-    eors r5, r1
-    movs r3, r4
-    eors r3, r5
-    str r0, [sp, #44]
-    mov r0, r9
-    ands r4, r0
-    ldr r0, [sp, #28]
     eors r0, r1
-    mov r1, r12
-    ands r1, r0
-    eors r1, r4
-    mov r9, r6
-    ldr r6, [sp, #12]
-    ands r0, r6
-    mov r6, r11
-    eors r6, r0
-    mov r12, r4
-    ldr r4, [sp, #60]
-    ands r4, r5
-    eors r6, r2
-    ldr r2, [sp, #152]
-    ands r5, r2
-    eors r5, r0
+    lsrs r1, r6, #1
+    ldr r7, [sp, #92]
+    eors r1, r7
+    ands r1, r3
+    eors r7, r1
+    lsls r1, r1, #1
+    mov r8, r2
+    ldr r2, [sp, #124]
+    eors r6, r1
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    lsls r5, r5, #1
     eors r4, r5
-    ldr r0, [sp, #108]
+    lsrs r1, r7, #2
+    eors r1, r2
+    ldr r5, =0x33333333
+    ands r1, r5
+    eors r2, r1
+    lsls r1, r1, #2
+    eors r7, r1
+    ldr r1, [sp, #12]
+    mov r9, r7
+    ldr r7, [sp, #28]
+    mov r10, r2
+    lsrs r2, r1, #1
+    eors r2, r7
+    ands r2, r3
+    lsrs r3, r6, #2
+    eors r3, r4
+    ands r3, r5
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r1, r2
+    eors r4, r3
+    lsls r3, r3, #2
+    eors r6, r3
+    lsrs r2, r1, #2
+    eors r2, r0
+    ands r2, r5
+    eors r0, r2
+    lsls r2, r2, #2
+    lsrs r3, r7, #2
+    eors r1, r2
+    mov r2, r8
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #2
+    lsrs r5, r0, #4
+    eors r5, r4
+    eors r7, r3
+    ldr r3, =0x0f0f0f0f
+    ands r5, r3
+    eors r4, r5
+    lsls r5, r5, #4
+    eors r0, r5
+    lsrs r5, r2, #4
+    mov r8, r0
+    mov r0, r10
+    eors r5, r0
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #4
+    eors r2, r5
+    lsrs r5, r1, #4
+    eors r5, r6
+    ands r5, r3
+    eors r6, r5
+    lsls r5, r5, #4
+    eors r1, r5
+    lsrs r5, r7, #4
+    mov r10, r2
+    mov r2, r9
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    eors r2, r4
+    lsls r5, r5, #4
+    eors r7, r5
+    movs r5, r0
+    eors r5, r7
+    movs r3, r2
+    eors r3, r1
+    mov r9, r2
+    movs r2, r0
+    eors r2, r6
+    mov r11, r2
+    mov r2, r8
+    eors r2, r6
+    eors r6, r3
+    mov r12, r1
+    movs r1, r5
+    eors r1, r2
+    eors r7, r3
+    mov lr, r5
+    movs r5, r3
+    eors r5, r0
+    str r5, [sp, #108]
+    mov r5, r10
+    eors r5, r1
+    eors r4, r5
+    mov r10, r2
+    mov r2, r8
+    eors r5, r2
+    eors r2, r0
+    mov r8, r0
+    movs r0, r1
+    ands r0, r5
+    str r1, [sp, #124]
+    movs r1, r7
+    ands r1, r3
+    str r3, [sp, #60]
+    movs r3, r7
+    eors r3, r2
+    str r7, [sp, #28]
+    mov r7, r12
+    str r2, [sp, #44]
+    movs r2, r6
+    ands r2, r7
+    eors r2, r0
+    eors r7, r5
+    str r6, [sp, #76]
+    movs r6, r3
+    ands r6, r7
+    str r3, [sp, #12]
+    mov r3, r9
+    str r7, [sp, #92]
+    movs r7, r5
+    eors r7, r3
+    str r5, [sp, #140]
+    mov r5, r11
+    str r2, [sp, #144]
+    movs r2, r4
+    eors r2, r5
+    eors r6, r0
+    eors r3, r2
+    movs r0, r7
+    eors r0, r2
+    ands r5, r2
+    mov r9, r2
+    mov r2, r10
+    ands r2, r0
+    eors r2, r5
+    eors r6, r2
+    eors r6, r4
+    mov r4, lr
+    str r0, [sp, #148]
+    movs r0, r4
     ands r0, r3
     eors r1, r0
-    ldr r2, [sp, #92]
-    ands r3, r2
-    eors r5, r3
-    eors r3, r7
-    mov r2, r12
-    eors r7, r2
-    eors r2, r0
-    mov r0, r9
-    eors r7, r0
+    eors r1, r2
+    eors r4, r3
+    eors r1, r4
+    mov r2, r8
+    eors r2, r3
+    ldr r4, [sp, #44]
+    mov r8, r3
+    movs r3, r4
+    ands r3, r7
+    eors r3, r5
     eors r4, r7
-    mov r7, r11
-    eors r7, r5
-    mov r11, r6
-    ldr r6, [sp, #124]
-    movs r0, r6
-    eors r0, r2
-    eors r0, r7
-    mov r7, lr
-    eors r6, r7
-    eors r5, r1
-    mvns r0, r0
-    mvns r4, r4
-    mov r12, r0
-    mov r0, r8
-    eors r0, r6
-    mov r8, r4
-    mov r4, r9
-    eors r4, r0
-    eors r5, r4
+    mov r5, r12
+    str r7, [sp, #152]
+    mov r7, r9
+    eors r5, r7
+    ldr r7, [sp, #108]
+    ands r7, r5
+    eors r7, r0
+    eors r7, r3
     eors r7, r2
-    ldr r0, [sp, #76]
+    movs r0, r6
+    ands r0, r1
+    ldr r2, [sp, #144]
+    eors r2, r3
+    eors r2, r4
+    eors r6, r2
+    movs r3, r2
+    eors r3, r0
+    eors r0, r7
+    movs r4, r1
+    eors r4, r7
+    ands r3, r4
+    eors r3, r7
+    eors r1, r3
+    movs r4, r0
+    eors r4, r3
+    ands r7, r4
+    eors r1, r7
+    eors r7, r0
+    ands r0, r6
+    eors r0, r2
+    ands r5, r0
+    mov r2, r12
+    ands r2, r3
+    ands r7, r0
+    movs r4, r2
+    eors r4, r5
+    mov r12, r4
+    movs r4, r0
+    eors r4, r3
+    str r5, [sp, #144]
+    ldr r5, [sp, #76]
+    ands r5, r3
+    eors r6, r7
+    eors r3, r1
+    mov r7, r11
+    ands r7, r4
+    mov r11, r7
+    ldr r7, [sp, #92]
+    ands r7, r1
+    str r7, [sp, #76]
+    ldr r7, [sp, #108]
+    ands r7, r0
     eors r0, r6
-    eors r0, r3
-    eors r0, r1
-    eors r2, r6
-    mov r4, r10
+    str r7, [sp, #108]
+    mov r7, lr
+    ands r7, r0
+    eors r2, r7
+    mov lr, r7
+    mov r7, r8
+    ands r0, r7
+    mov r7, r9
+    ands r7, r4
+    mov r8, r2
+    ldr r2, [sp, #12]
+    ands r2, r1
+    eors r5, r2
+    eors r1, r6
+    eors r4, r1
+    mov r9, r5
+    ldr r5, [sp, #124]
+    ands r5, r3
+    eors r5, r2
+    ldr r2, [sp, #140]
+    ands r3, r2
+    eors r3, r0
+    ldr r2, [sp, #148]
+    ands r2, r4
+    eors r7, r2
+    eors r0, r7
+    mov r7, r10
+    ands r4, r7
+    ldr r7, [sp, #152]
+    ands r7, r1
+    eors r2, r7
+    ldr r7, [sp, #44]
+    ands r1, r7
+    eors r1, r4
+    ldr r7, [sp, #28]
+    ands r7, r6
+    mov r10, r1
+    ldr r1, [sp, #60]
+    ands r6, r1
+    mov r1, r11
+    eors r1, r4
+    movs r4, r6
+    eors r4, r1
+    eors r2, r4
+    eors r5, r4
+    ldr r4, [sp, #144]
+    eors r4, r7
+    mov r7, r8
+    eors r7, r3
+    eors r1, r7
+    eors r1, r4
+    eors r6, r0
+    eors r0, r5
+    mov r8, r0
+    mov r0, lr
+    eors r0, r4
+    eors r0, r2
+    ldr r4, [sp, #108]
+    eors r4, r7
+    eors r4, r2
+    mvns r0, r0
+    ldr r2, [sp, #76]
+    eors r2, r5
+    eors r3, r2
+    mvns r1, r1
+    mov r5, r12
+    eors r5, r2
+    mov r2, r9
+    eors r2, r4
+    eors r4, r6
+    eors r6, r3
+    lsrs r7, r2, #1
+    eors r7, r5
+    mov r9, r3
+    mov r3, r10
+    eors r3, r4
+    lsrs r4, r1, #1
+    eors r4, r0
     b 7f
     .ltorg
 7:
-    eors r2, r4
-    ldr r4, [sp, #44]
-    eors r3, r4
-    eors r7, r3
-    eors r6, r4
-    mvns r7, r7
-    eors r6, r1
-    mov r3, r11
-    eors r1, r3
-    mvns r1, r1
-    lsrs r3, r7, #1
-    eors r3, r0
-    ldr r4, =0x55555555
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    eors r7, r3
-    lsrs r3, r6, #1
-    mov r9, r0
-    mov r0, r8
-    eors r3, r0
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    mov r8, r0
-    lsrs r0, r1, #1
-    eors r6, r3
-    mov r3, r12
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsls r0, r0, #1
+    mvns r3, r3
     mov r10, r3
-    lsrs r3, r5, #1
-    eors r1, r0
-    eors r3, r2
-    ands r3, r4
-    eors r2, r3
-    lsls r3, r3, #1
-    eors r5, r3
-    lsrs r0, r1, #2
-    eors r0, r5
-    ldr r3, =0x33333333
-    ands r0, r3
-    eors r5, r0
-    lsls r0, r0, #2
-    eors r1, r0
-    lsrs r0, r5, #4
-    lsrs r4, r6, #2
-    eors r4, r7
+    ldr r3, =0x55555555
     ands r4, r3
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r6, r4
-    eors r0, r7
-    lsrs r4, r1, #4
-    eors r4, r6
-    mov r11, r2
-    ldr r2, =0x0f0f0f0f
-    ands r0, r2
-    eors r7, r0
-    ands r4, r2
-    eors r6, r4
-    lsls r4, r4, #4
-    eors r1, r4
-    lsls r0, r0, #4
-    eors r5, r0
-    mov r0, r8
-    lsrs r4, r0, #2
-    mov r12, r5
-    mov r5, r9
-    eors r4, r5
-    ands r4, r3
-    eors r5, r4
-    lsls r4, r4, #2
     eors r0, r4
-    mov r4, r10
-    mov r8, r7
-    lsrs r7, r4, #2
-    mov r9, r1
-    mov r1, r11
-    eors r7, r1
     ands r7, r3
-    eors r1, r7
-    lsls r7, r7, #2
-    eors r4, r7
-    lsrs r3, r1, #4
-    eors r3, r5
-    ands r3, r2
-    eors r5, r3
-    lsls r3, r3, #4
-    eors r1, r3
-    lsrs r3, r4, #4
-    eors r3, r0
-    ands r3, r2
-    eors r0, r3
-    lsls r3, r3, #4
-    eors r4, r3
-    movs r2, r6
-    eors r2, r0
-    mov r3, r9
-    eors r3, r4
-    mov r7, r8
-    mov r10, r4
-    movs r4, r0
-    eors r4, r7
-    mov r11, r0
-    movs r0, r7
-    eors r0, r5
-    mov lr, r0
-    mov r0, r12
-    eors r0, r1
-    movs r7, r3
-    eors r7, r0
-    str r3, [sp, #60]
-    mov r3, r8
-    eors r7, r3
-    movs r3, r0
-    eors r3, r2
-    mov r8, r7
-    mov r7, r9
-    eors r3, r7
-    eors r7, r5
-    mov r9, r3
-    movs r3, r4
-    eors r3, r7
-    eors r3, r1
-    eors r1, r6
-    str r3, [sp, #92]
-    movs r3, r7
-    eors r3, r0
-    eors r0, r4
-    str r3, [sp, #44]
-    movs r3, r2
-    eors r3, r7
-    str r3, [sp, #108]
-    movs r3, r1
-    eors r3, r4
-    str r0, [sp, #12]
-    mov r0, r10
-    eors r3, r0
-    str r3, [sp, #28]
-    mov r3, r12
-    eors r0, r3
-    eors r7, r0
-    mov r3, r11
-    eors r7, r3
-    movs r3, r0
-    eors r3, r1
-    eors r3, r5
-    ldr r5, [sp, #60]
-    eors r4, r5
-    mov r10, r3
-    movs r3, r5
-    eors r3, r1
-    mov r11, r4
-    mov r4, lr
-    eors r5, r4
-    eors r5, r6
+    eors r5, r7
+    lsls r4, r4, #1
     eors r1, r4
-    movs r6, r2
-    eors r6, r4
-    eors r2, r0
-    eors r4, r0
-    mov r0, r12
-    eors r6, r0
-    ldr r0, [sp, #12]
-    mov r12, r3
-    ldr r3, =0x80808080
-    ands r3, r0
-    eors r0, r3
-    lsls r0, r0, #1
-    lsrs r3, r3, #7
-    mov lr, r6
-    movs r6, #27
-    muls r3, r6, r3
-    eors r0, r3
-    eors r0, r5
-    ldr r3, [sp, #44]
-    str r5, [sp, #60]
-    ldr r5, =0x80808080
+    mvns r6, r6
+    lsls r7, r7, #1
+    eors r2, r7
+    lsrs r4, r0, #2
+    eors r4, r5
+    ldr r7, =0x33333333
+    ands r4, r7
+    eors r5, r4
+    lsls r4, r4, #2
+    mov r11, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    eors r0, r4
+    ands r5, r7
+    eors r2, r5
+    lsls r5, r5, #2
+    eors r1, r5
+    mov r4, r9
+    lsrs r5, r4, #1
+    mov r12, r2
+    mov r2, r10
+    eors r5, r2
     ands r5, r3
-    eors r3, r5
-    lsls r3, r3, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r3, r5
-    ldr r5, [sp, #28]
-    eors r3, r5
+    eors r2, r5
+    lsls r5, r5, #1
+    eors r4, r5
+    lsrs r5, r6, #1
+    mov r9, r1
+    mov r1, r8
+    eors r5, r1
+    ands r5, r3
+    eors r1, r5
+    lsrs r3, r2, #2
+    eors r3, r1
+    ands r3, r7
+    lsls r5, r5, #1
+    eors r6, r5
+    lsls r5, r3, #2
+    eors r2, r5
+    lsrs r5, r4, #2
+    eors r5, r6
+    ands r5, r7
+    lsrs r7, r0, #4
+    eors r7, r2
+    eors r1, r3
+    eors r6, r5
+    lsls r5, r5, #2
+    eors r4, r5
+    ldr r3, =0x0f0f0f0f
+    ands r7, r3
+    eors r2, r7
+    lsls r7, r7, #4
+    mov r5, r9
+    mov r8, r2
+    lsrs r2, r5, #4
+    eors r0, r7
+    eors r2, r4
+    ands r2, r3
+    mov r7, r11
+    mov r10, r0
+    lsrs r0, r7, #4
+    eors r0, r1
+    ands r0, r3
+    eors r1, r0
+    lsls r0, r0, #4
+    eors r4, r2
+    lsls r2, r2, #4
+    eors r5, r2
+    eors r7, r0
+    mov r0, r12
+    lsrs r2, r0, #4
+    eors r2, r6
+    ands r2, r3
+    eors r6, r2
+    lsls r2, r2, #4
+    eors r0, r2
+    movs r2, r7
+    eors r2, r4
+    movs r3, r6
+    eors r3, r1
+    mov r9, r7
+    mov r7, r8
+    eors r7, r6
+    mov r11, r6
+    movs r6, r2
+    eors r6, r7
+    mov r12, r7
+    mov r7, r10
+    eors r6, r7
+    mov lr, r6
+    movs r6, r5
+    eors r6, r7
+    eors r7, r0
+    mov r10, r0
+    movs r0, r7
+    eors r0, r2
+    eors r0, r1
+    eors r1, r5
+    str r5, [sp, #108]
+    movs r5, r3
+    eors r5, r7
+    str r0, [sp, #124]
+    movs r0, r3
+    eors r0, r6
+    eors r0, r4
+    str r0, [sp, #60]
+    mov r0, r8
+    eors r4, r0
+    movs r0, r2
+    eors r0, r3
+    eors r3, r4
+    str r7, [sp, #28]
+    movs r7, r4
+    eors r7, r1
     str r4, [sp, #44]
     ldr r4, =0x80808080
-    ands r4, r1
-    eors r1, r4
-    lsls r1, r1, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r1, r4
-    eors r1, r7
-    ldr r4, =0x80808080
-    str r7, [sp, #12]
-    movs r7, r3
-    ands r7, r4
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    eors r3, r7
     ands r4, r0
+    eors r2, r6
     eors r0, r4
+    lsrs r4, r4, #7
     lsls r0, r0, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
+    str r7, [sp, #76]
+    movs r7, #27
+    muls r4, r7, r4
     eors r0, r4
-    eors r0, r5
-    str r0, [sp, #124]
-    mov r0, r8
-    eors r3, r0
-    str r3, [sp, #76]
-    ldr r3, =0x80808080
-    ands r3, r2
-    eors r2, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r2, r2, #1
-    eors r2, r3
-    ldr r3, [sp, #92]
-    eors r2, r3
-    ldr r4, [sp, #108]
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsls r4, r4, #1
-    lsrs r7, r7, #7
-    str r2, [sp, #108]
-    ldr r2, [sp, #44]
-    ands r5, r2
-    eors r2, r5
-    lsls r2, r2, #1
-    lsrs r5, r5, #7
-    muls r7, r6, r7
-    eors r4, r7
-    eors r4, r0
-    muls r5, r6, r5
-    eors r2, r5
-    mov r0, r9
-    eors r2, r0
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    lsls r4, r4, #1
-    eors r4, r7
-    ands r5, r1
-    eors r4, r3
-    eors r1, r5
-    lsls r1, r1, #1
-    str r4, [sp, #28]
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    mov r3, lr
-    eors r1, r3
-    ldr r4, [sp, #12]
-    str r1, [sp, #12]
-    mov r1, r12
-    ldr r5, =0x80808080
-    ands r5, r1
-    eors r1, r5
-    lsls r1, r1, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    eors r1, r3
-    mov r3, r11
-    ldr r5, =0x80808080
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    mov r8, r4
-    ldr r4, [sp, #108]
-    ands r5, r4
-    eors r4, r5
-    lsls r4, r4, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r4, r5
-    eors r4, r0
-    str r4, [sp, #108]
-    muls r7, r6, r7
-    eors r3, r7
-    mov r0, r10
-    eors r3, r0
-    ldr r4, =0x80808080
-    ands r4, r3
+    mov r4, r10
     eors r3, r4
-    lsls r3, r3, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r3, r4
-    ldr r4, [sp, #60]
-    eors r3, r4
-    str r3, [sp, #44]
-    ldr r3, =0x80808080
-    ands r3, r1
-    eors r1, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r1, r1, #1
-    eors r1, r3
-    eors r1, r0
-    str r1, [sp, #92]
+    mov r7, r9
+    eors r4, r7
+    mov r10, r0
+    mov r0, r12
+    eors r0, r1
+    eors r0, r7
+    movs r7, r6
+    eors r7, r4
+    mov r9, r0
+    mov r0, r11
+    eors r7, r0
     ldr r0, =0x80808080
+    mov r11, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsrs r7, r7, #7
     ands r0, r2
     eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r6, r0
     lsls r2, r2, #1
+    lsrs r0, r0, #7
+    str r6, [sp, #12]
+    movs r6, #27
+    muls r0, r6, r0
     eors r2, r0
+    ldr r0, [sp, #28]
+    eors r0, r1
+    muls r7, r6, r7
+    eors r2, r3
+    lsls r5, r5, #1
+    eors r5, r7
+    mov r7, r8
+    eors r0, r7
+    mov r7, r10
+    eors r7, r0
+    eors r1, r4
+    mov r8, r0
+    ldr r0, =0x80808080
+    mov r10, r5
+    movs r5, r2
+    ands r5, r0
+    eors r2, r5
+    lsrs r5, r5, #7
+    muls r5, r6, r5
+    lsls r2, r2, #1
+    eors r2, r5
+    movs r5, r7
+    ands r5, r0
+    eors r7, r5
+    lsrs r5, r5, #7
+    lsls r7, r7, #1
+    muls r5, r6, r5
+    eors r7, r5
+    eors r7, r3
+    movs r3, r1
+    ands r3, r0
+    eors r1, r3
+    lsrs r3, r3, #7
+    lsls r1, r1, #1
+    muls r3, r6, r3
+    eors r1, r3
+    ldr r3, [sp, #124]
+    eors r2, r3
+    str r2, [sp, #92]
+    mov r2, lr
+    eors r1, r2
+    mov r5, r12
+    ldr r2, [sp, #12]
+    eors r2, r5
+    str r7, [sp, #12]
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    lsls r2, r2, #1
+    muls r7, r6, r7
+    eors r2, r7
+    eors r2, r3
+    ldr r3, [sp, #76]
+    movs r7, r3
+    ands r7, r0
+    eors r3, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r3, r3, #1
+    eors r3, r7
+    eors r5, r4
+    movs r7, r1
+    ands r7, r0
+    eors r1, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r1, r1, #1
+    eors r1, r7
+    mov r7, r11
+    eors r1, r7
+    eors r3, r7
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r2, r2, #1
+    eors r2, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsls r5, r5, #1
+    lsrs r7, r7, #7
+    ands r0, r3
+    str r1, [sp, #76]
+    eors r3, r0
+    muls r7, r6, r7
+    eors r5, r7
+    ldr r1, [sp, #44]
+    eors r4, r1
+    lsrs r0, r0, #7
+    lsls r3, r3, #1
+    ldr r7, [sp, #108]
+    eors r4, r7
+    muls r0, r6, r0
+    ldr r7, [sp, #60]
+    eors r2, r7
+    str r2, [sp, #44]
+    eors r3, r0
+    ldr r0, [sp, #28]
+    eors r0, r1
+    mov r1, r10
+    eors r1, r4
+    eors r5, r7
+    mov r2, r9
+    eors r3, r2
+    str r3, [sp, #28]
+    ldr r3, =0x80808080
+    movs r7, r1
+    ands r7, r3
+    eors r1, r7
+    lsrs r7, r7, #7
+    lsls r1, r1, #1
+    muls r7, r6, r7
+    eors r1, r7
+    movs r7, r0
+    ands r7, r3
+    eors r0, r7
+    lsrs r7, r7, #7
+    lsls r0, r0, #1
+    muls r7, r6, r7
+    eors r0, r7
+    eors r0, r2
+    movs r2, r5
+    ands r2, r3
+    eors r5, r2
+    lsrs r2, r2, #7
+    muls r2, r6, r2
+    lsls r5, r5, #1
+    eors r5, r2
+    ands r3, r0
+    eors r0, r3
+    lsrs r3, r3, #7
+    muls r3, r6, r3
+    lsls r0, r0, #1
+    eors r0, r3
+    eors r0, r4
+    str r0, [sp, #108]
+    mov r0, lr
+    eors r5, r0
+    str r5, [sp, #124]
     mov r0, r8
-    eors r2, r0
-    str r2, [sp, #60]
+    eors r1, r0
+    str r1, [sp, #60]
     mov r0, sp
     lsls r0, r0, #28
     beq 1f
@@ -2268,16 +2120,16 @@ slicewise_groestl_mcu_common1024:
     b .L1024_part
     .ltorg
 1:
-    ldr r0, [sp, #184]
+    ldr r0, [sp, #180]
     ldr r1, =0x01010101
     adds r0, r1
-    str r0, [sp, #184]
+    str r0, [sp, #180]
     ldr r1, =0x0e0e0e0e
     cmp r0, r1
     beq 2f
     b .L1024_round
 2:
-    ldr r0, [sp, #192]
+    ldr r0, [sp, #188]
     bx r0
 .L1024_call:  @ BL + BX instead of BLX, which ARMv4T lacks
     bx r2

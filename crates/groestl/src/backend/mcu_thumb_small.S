@@ -2,7 +2,7 @@
 @ mcu_thumb.S for Grøstl-224/256: the same kernel and passes, with the caller's 64-byte
 @ buffer (the engine's empty block buffer) as the state; each part is copied to a 32-byte
 @ area in the frame for the kernel and back. Constant-time as mcu_thumb.S.
-@ P512: 17240 cycles, Q512: 17400 cycles for the rounds (passes, copies, kernels; loops not counted).
+@ P512: 15910 cycles, Q512: 16070 cycles for the rounds (passes, copies, kernels; loops not counted).
 @ Stack: 120 bytes.
     .syntax unified
     .thumb
@@ -13,80 +13,67 @@
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_small_p512_pass:
-    ldr r2, [r0, #0]
-    ldr r3, [r0, #4]
-    ldr r6, =0x30201000
-    eors r6, r1
-    eors r2, r6
-    ldr r6, =0x70605040
-    eors r6, r1
-    eors r3, r6
-    str r2, [r0, #0]
-    str r3, [r0, #4]
-    ldr r2, [r0, #8]
-    ldr r3, [r0, #12]
+    movs r4, r0
+    ldm r0!, {r2, r3}
+    ldr r5, =0x30201000
+    eors r5, r1
+    eors r2, r5
+    ldr r5, =0x70605040
+    eors r5, r1
+    eors r3, r5
+    stm r4!, {r2, r3}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #8
     lsls r7, r3, #24
     orrs r6, r7
-    str r6, [r0, #8]
-    lsrs r6, r3, #8
-    lsls r7, r2, #24
-    orrs r6, r7
-    str r6, [r0, #12]
-    ldr r2, [r0, #16]
-    ldr r3, [r0, #20]
+    lsrs r7, r3, #8
+    lsls r2, r2, #24
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #16
     lsls r7, r3, #16
     orrs r6, r7
-    str r6, [r0, #16]
-    lsrs r6, r3, #16
-    lsls r7, r2, #16
-    orrs r6, r7
-    str r6, [r0, #20]
-    ldr r2, [r0, #24]
-    ldr r3, [r0, #28]
+    lsrs r7, r3, #16
+    lsls r2, r2, #16
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r2, #24
     lsls r7, r3, #8
     orrs r6, r7
-    str r6, [r0, #24]
-    lsrs r6, r3, #24
-    lsls r7, r2, #8
-    orrs r6, r7
-    str r6, [r0, #28]
-    ldr r2, [r0, #32]
-    ldr r3, [r0, #36]
-    str r3, [r0, #32]
-    str r2, [r0, #36]
-    ldr r2, [r0, #40]
-    ldr r3, [r0, #44]
+    lsrs r7, r3, #24
+    lsls r2, r2, #8
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    movs r6, r3
+    movs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #8
     lsls r7, r2, #24
     orrs r6, r7
-    str r6, [r0, #40]
-    lsrs r6, r2, #8
-    lsls r7, r3, #24
-    orrs r6, r7
-    str r6, [r0, #44]
-    ldr r2, [r0, #48]
-    ldr r3, [r0, #52]
+    lsrs r7, r2, #8
+    lsls r3, r3, #24
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #16
     lsls r7, r2, #16
     orrs r6, r7
-    str r6, [r0, #48]
-    lsrs r6, r2, #16
-    lsls r7, r3, #16
-    orrs r6, r7
-    str r6, [r0, #52]
-    ldr r2, [r0, #56]
-    ldr r3, [r0, #60]
+    lsrs r7, r2, #16
+    lsls r3, r3, #16
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     lsrs r6, r3, #24
     lsls r7, r2, #8
     orrs r6, r7
-    str r6, [r0, #56]
-    lsrs r6, r2, #24
-    lsls r7, r3, #8
-    orrs r6, r7
-    str r6, [r0, #60]
+    lsrs r7, r2, #24
+    lsls r3, r3, #8
+    orrs r7, r3
+    stm r4!, {r6, r7}
     bx lr
     .ltorg
     .size slicewise_groestl_mcu_small_p512_pass, . - slicewise_groestl_mcu_small_p512_pass
@@ -96,96 +83,83 @@ slicewise_groestl_mcu_small_p512_pass:
     .thumb_func
     .p2align 2
 slicewise_groestl_mcu_small_q512_pass:
-    ldr r2, [r0, #0]
+    movs r4, r0
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #4]
     mvns r3, r3
     lsrs r6, r2, #8
     lsls r7, r3, #24
     orrs r6, r7
-    str r6, [r0, #0]
-    lsrs r6, r3, #8
-    lsls r7, r2, #24
-    orrs r6, r7
-    str r6, [r0, #4]
-    ldr r2, [r0, #8]
+    lsrs r7, r3, #8
+    lsls r2, r2, #24
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #12]
     mvns r3, r3
     lsrs r6, r2, #24
     lsls r7, r3, #8
     orrs r6, r7
-    str r6, [r0, #8]
-    lsrs r6, r3, #24
-    lsls r7, r2, #8
-    orrs r6, r7
-    str r6, [r0, #12]
-    ldr r2, [r0, #16]
+    lsrs r7, r3, #24
+    lsls r2, r2, #8
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #20]
     mvns r3, r3
     lsrs r6, r3, #8
     lsls r7, r2, #24
     orrs r6, r7
-    str r6, [r0, #16]
-    lsrs r6, r2, #8
-    lsls r7, r3, #24
-    orrs r6, r7
-    str r6, [r0, #20]
-    ldr r2, [r0, #24]
+    lsrs r7, r2, #8
+    lsls r3, r3, #24
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #28]
     mvns r3, r3
     lsrs r6, r3, #24
     lsls r7, r2, #8
     orrs r6, r7
-    str r6, [r0, #24]
-    lsrs r6, r2, #24
-    lsls r7, r3, #8
-    orrs r6, r7
-    str r6, [r0, #28]
-    ldr r2, [r0, #32]
+    lsrs r7, r2, #24
+    lsls r3, r3, #8
+    orrs r7, r3
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #36]
     mvns r3, r3
-    str r2, [r0, #32]
-    str r3, [r0, #36]
-    ldr r2, [r0, #40]
+    stm r4!, {r2, r3}
+    ldm r0!, {r2, r3}
     mvns r2, r2
-    ldr r3, [r0, #44]
     mvns r3, r3
     lsrs r6, r2, #16
     lsls r7, r3, #16
     orrs r6, r7
-    str r6, [r0, #40]
+    lsrs r7, r3, #16
+    lsls r2, r2, #16
+    orrs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    mvns r2, r2
+    mvns r3, r3
+    movs r6, r3
+    movs r7, r2
+    stm r4!, {r6, r7}
+    ldm r0!, {r2, r3}
+    mvns r2, r2
+    mvns r3, r3
+    ldr r5, =0x30201000
+    eors r5, r1
+    eors r2, r5
+    ldr r5, =0x70605040
+    eors r5, r1
+    eors r3, r5
     lsrs r6, r3, #16
     lsls r7, r2, #16
     orrs r6, r7
-    str r6, [r0, #44]
-    ldr r2, [r0, #48]
-    mvns r2, r2
-    ldr r3, [r0, #52]
-    mvns r3, r3
-    str r3, [r0, #48]
-    str r2, [r0, #52]
-    ldr r2, [r0, #56]
-    mvns r2, r2
-    ldr r3, [r0, #60]
-    mvns r3, r3
-    ldr r6, =0x30201000
-    eors r6, r1
-    eors r2, r6
-    ldr r6, =0x70605040
-    eors r6, r1
-    eors r3, r6
-    lsrs r6, r3, #16
-    lsls r7, r2, #16
-    orrs r6, r7
-    str r6, [r0, #56]
-    lsrs r6, r2, #16
-    lsls r7, r3, #16
-    orrs r6, r7
-    str r6, [r0, #60]
+    lsrs r7, r2, #16
+    lsls r3, r3, #16
+    orrs r7, r3
+    stm r4!, {r6, r7}
     bx lr
     .ltorg
     .size slicewise_groestl_mcu_small_q512_pass, . - slicewise_groestl_mcu_small_q512_pass
@@ -204,33 +178,33 @@ slicewise_groestl_mcu_small_blocks512:
     mov r7, r11
     push {r4-r7}
     sub sp, #84
-    str r0, [sp, #52]
-    str r1, [sp, #56]
+    str r0, [sp, #48]
+    str r1, [sp, #52]
     lsls r2, r2, #6
     adds r2, r1
-    str r2, [sp, #60]
-    str r3, [sp, #76]
+    str r2, [sp, #56]
+    str r3, [sp, #72]
     movs r5, #0
     bl .Ls512_conv
 .Ls512_block:
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #56]
-    ldr r2, [sp, #52]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #52]
+    ldr r2, [sp, #48]
     bl .Ls512_gather
     ldr r2, =slicewise_groestl_mcu_small_p512_pass
     bl .Ls512_perm
     bl .Ls512_fold
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #56]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #52]
     movs r2, #0
     bl .Ls512_gather
     ldr r2, =slicewise_groestl_mcu_small_q512_pass
     bl .Ls512_perm
     bl .Ls512_fold
-    ldr r0, [sp, #56]
+    ldr r0, [sp, #52]
     adds r0, #64
-    str r0, [sp, #56]
-    ldr r1, [sp, #60]
+    str r0, [sp, #52]
+    ldr r1, [sp, #56]
     cmp r0, r1
     bne .Ls512_block
     movs r5, #1
@@ -262,28 +236,28 @@ slicewise_groestl_mcu_small_pad512:
     mov r7, r11
     push {r4-r7}
     sub sp, #84
-    str r0, [sp, #52]
-    str r1, [sp, #76]
-    str r2, [sp, #56]
-    str r3, [sp, #60]
+    str r0, [sp, #48]
+    str r1, [sp, #72]
+    str r2, [sp, #52]
+    str r3, [sp, #56]
     movs r5, #0
     bl .Ls512_conv
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #56]
-    ldr r2, [sp, #52]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #52]
+    ldr r2, [sp, #48]
     bl .Ls512_padgather
     ldr r2, =slicewise_groestl_mcu_small_p512_pass
     bl .Ls512_perm
     bl .Ls512_fold
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #56]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #52]
     movs r2, #0
     bl .Ls512_padgather
     ldr r2, =slicewise_groestl_mcu_small_q512_pass
     bl .Ls512_perm
     bl .Ls512_fold
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #52]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #48]
     bl .Ls512_copy
     ldr r2, =slicewise_groestl_mcu_small_p512_pass
     bl .Ls512_perm
@@ -306,7 +280,7 @@ slicewise_groestl_mcu_small_pad512:
 @ (little-endian u64: byte 7 - r is the block's byte 56 + r, row r of column 7); lead in the
 @ frame. Row r: word 0 = lead in row 0 (column 0), else 0; word 1 = t's byte in column 7.
 .Ls512_padgather:
-    ldr r3, [sp, #60]
+    ldr r3, [sp, #56]
     movs r4, r3
     ldrb r5, [r1, #7]
     lsls r5, r5, #24
@@ -439,8 +413,8 @@ slicewise_groestl_mcu_small_pad512:
 
 @ h ^= s (both row-major).
 .Ls512_fold:
-    ldr r0, [sp, #52]
-    ldr r1, [sp, #76]
+    ldr r0, [sp, #48]
+    ldr r1, [sp, #72]
     movs r2, r0
     adds r2, #64
 1:
@@ -470,12 +444,12 @@ slicewise_groestl_mcu_small_pad512:
     mov r7, lr
     cmp r5, #0
     beq 1f
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #52]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #48]
     bl .Ls512_copy
 1:
-    ldr r0, [sp, #52]
-    ldr r1, [sp, #76]
+    ldr r0, [sp, #48]
+    ldr r1, [sp, #72]
     movs r2, #8
 2:
     movs r4, #7
@@ -498,8 +472,8 @@ slicewise_groestl_mcu_small_pad512:
     bne 2b
     cmp r5, #0
     bne 6f
-    ldr r0, [sp, #52]
-    ldr r1, [sp, #76]
+    ldr r0, [sp, #48]
+    ldr r1, [sp, #72]
     bl .Ls512_copy
 6:
     bx r7
@@ -508,20 +482,20 @@ slicewise_groestl_mcu_small_pad512:
 @ the part's words to the part area, the kernel, the words back.
 .Ls512_perm:
     mov r0, lr
-    str r0, [sp, #72]
-    str r2, [sp, #68]
+    str r0, [sp, #68]
+    str r2, [sp, #64]
     movs r1, #0
-    str r1, [sp, #64]
+    str r1, [sp, #60]
 .Ls512_round:
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #64]
-    ldr r2, [sp, #68]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #60]
+    ldr r2, [sp, #64]
     bl .Ls512_call
     movs r0, #0
-    str r0, [sp, #80]
+    str r0, [sp, #76]
 .Ls512_part:
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #80]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #76]
     adds r0, r1
     ldr r1, [r0, #0]
     ldr r2, [r0, #8]
@@ -540,661 +514,621 @@ slicewise_groestl_mcu_small_pad512:
     str r1, [sp, #24]
     str r2, [sp, #28]
     ldr r0, [sp, #8]
-    ldr r1, [sp, #24]
-    ldr r2, [sp, #20]
-    ldr r3, [sp, #12]
-    lsrs r4, r0, #1
-    eors r4, r3
-    ldr r5, =0x55555555
-    ands r4, r5
-    eors r3, r4
-    lsls r4, r4, #1
-    eors r0, r4
-    ldr r4, [sp, #4]
-    ldr r6, [sp, #28]
-    lsrs r7, r1, #1
-    eors r7, r6
-    ands r7, r5
-    eors r6, r7
-    lsls r7, r7, #1
-    eors r1, r7
-    ldr r7, [sp, #16]
-    mov r8, r3
-    ldr r3, [sp, #0]
-    mov r9, r0
-    lsrs r0, r7, #1
-    eors r0, r2
-    ands r0, r5
-    eors r2, r0
-    lsls r0, r0, #1
-    eors r7, r0
-    lsrs r0, r2, #2
-    eors r0, r6
-    ldr r5, =0x33333333
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r2, r0
-    lsrs r0, r3, #1
-    eors r0, r4
-    mov r10, r6
-    ldr r6, =0x55555555
-    ands r0, r6
-    eors r4, r0
-    lsls r0, r0, #1
-    eors r3, r0
-    lsrs r0, r7, #2
-    eors r0, r1
-    ands r0, r5
-    eors r1, r0
-    lsls r0, r0, #2
-    eors r7, r0
-    lsrs r0, r3, #2
-    mov r6, r9
-    eors r0, r6
-    ands r0, r5
-    eors r6, r0
-    lsls r0, r0, #2
-    eors r3, r0
-    lsrs r0, r6, #4
-    eors r0, r1
-    mov r9, r7
-    ldr r7, =0x0f0f0f0f
-    ands r0, r7
-    eors r1, r0
-    lsls r0, r0, #4
-    eors r6, r0
-    lsrs r0, r4, #2
-    mov r11, r3
-    mov r3, r8
-    eors r0, r3
-    ands r0, r5
-    eors r3, r0
-    lsls r0, r0, #2
-    eors r4, r0
-    lsrs r0, r4, #4
-    eors r0, r2
-    ands r0, r7
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r4, r0
-    lsrs r0, r3, #4
-    mov r5, r10
-    eors r0, r5
-    ands r0, r7
-    eors r5, r0
-    lsls r0, r0, #4
-    eors r3, r0
-    eors r3, r4
-    movs r0, r1
-    eors r0, r2
-    eors r2, r6
-    eors r1, r6
-    mov r8, r1
-    movs r1, r3
+    lsrs r1, r0, #1
+    ldr r2, [sp, #12]
     eors r1, r2
-    mov r10, r3
-    mov r3, r11
-    mov r12, r1
-    lsrs r1, r3, #4
-    mov r3, r9
-    eors r1, r3
-    ands r1, r7
-    eors r3, r1
-    lsls r1, r1, #4
-    movs r7, r5
-    eors r7, r3
-    eors r2, r7
-    mov r9, r7
-    mov r7, r11
-    eors r7, r1
-    movs r1, r4
-    eors r1, r7
-    eors r4, r5
-    eors r1, r0
-    eors r5, r6
-    eors r6, r3
-    eors r3, r7
-    eors r3, r0
-    mov r11, r0
-    movs r0, r5
-    eors r0, r1
-    mov lr, r0
-    movs r0, r3
-    ands r0, r7
-    str r5, [sp, #12]
-    movs r5, r6
-    ands r5, r2
-    str r2, [sp, #20]
-    mov r2, r12
-    eors r2, r4
-    str r5, [sp, #8]
-    movs r5, r4
-    eors r5, r6
-    str r6, [sp, #24]
-    mov r6, r12
-    ands r6, r4
-    eors r2, r6
-    str r4, [sp, #0]
-    mov r4, r9
-    str r6, [sp, #4]
-    movs r6, r4
-    eors r6, r3
-    str r3, [sp, #28]
-    mov r3, r11
-    str r6, [sp, #16]
-    movs r6, r7
-    eors r6, r3
-    movs r3, r1
-    ands r3, r6
-    eors r2, r3
-    mov r3, r10
-    eors r4, r3
-    str r1, [sp, #32]
-    mov r1, r8
-    eors r3, r1
-    eors r1, r4
-    mov r8, r2
-    movs r2, r7
-    eors r2, r4
-    mov r10, r7
-    movs r7, r5
-    ands r7, r4
-    str r5, [sp, #36]
-    mov r5, r11
-    eors r5, r4
-    eors r0, r7
-    eors r1, r7
-    mov r7, r12
-    eors r7, r6
-    mov r11, r4
-    mov r4, lr
-    ands r4, r2
-    eors r1, r4
-    ldr r4, [sp, #12]
-    str r2, [sp, #40]
-    movs r2, r4
-    ands r2, r5
-    eors r4, r5
-    eors r0, r4
-    mov r4, r9
-    ands r4, r3
-    eors r2, r4
-    str r5, [sp, #44]
-    ldr r5, [sp, #8]
-    eors r5, r4
-    ldr r4, [sp, #16]
-    str r3, [sp, #8]
-    movs r3, r4
-    ands r3, r7
-    eors r0, r2
-    eors r4, r7
-    str r6, [sp, #48]
-    ldr r6, [sp, #4]
-    eors r3, r6
-    eors r3, r2
-    eors r3, r4
-    eors r1, r5
-    mov r2, r8
-    eors r2, r5
-    movs r4, r1
-    eors r4, r0
-    movs r5, r0
-    ands r5, r2
-    movs r6, r2
-    ands r6, r1
-    eors r2, r3
-    ands r5, r2
+    ldr r3, =0x55555555
     ands r1, r3
-    ands r1, r4
-    mov r8, r7
-    movs r7, r0
-    eors r7, r6
-    ands r7, r2
-    eors r7, r3
-    eors r3, r6
-    ands r3, r4
-    eors r0, r3
-    eors r2, r6
-    eors r5, r2
-    eors r4, r6
-    mov r2, r10
-    ands r2, r7
-    eors r1, r4
-    mov r3, r8
-    ands r3, r0
-    ldr r4, [sp, #28]
-    ands r4, r7
-    movs r6, r2
-    eors r6, r3
-    mov r8, r4
-    movs r4, r0
-    eors r4, r7
-    mov r10, r6
-    mov r6, lr
-    ands r6, r5
-    mov lr, r6
+    ldr r4, [sp, #24]
+    eors r2, r1
+    lsls r1, r1, #1
+    lsrs r5, r4, #1
     ldr r6, [sp, #16]
-    ands r6, r0
-    str r0, [sp, #4]
-    ldr r0, [sp, #32]
-    ands r0, r1
-    eors r3, r0
-    eors r7, r5
-    ldr r0, [sp, #48]
-    ands r0, r1
-    str r0, [sp, #28]
-    mov r0, r11
-    ands r0, r7
-    eors r2, r0
-    mov r11, r3
-    ldr r3, [sp, #36]
-    ands r7, r3
-    ldr r3, [sp, #40]
-    ands r3, r5
-    eors r3, r7
-    eors r6, r2
-    str r7, [sp, #16]
-    mov r7, r10
-    eors r7, r3
-    mov r10, r7
-    ldr r7, [sp, #8]
-    ands r7, r4
-    eors r0, r3
-    eors r5, r1
-    movs r3, r4
-    eors r3, r5
-    str r0, [sp, #8]
-    mov r0, r9
-    ands r4, r0
-    ldr r0, [sp, #4]
     eors r0, r1
-    mov r1, r12
-    ands r1, r0
-    eors r1, r4
-    mov r9, r6
-    ldr r6, [sp, #0]
-    ands r0, r6
-    mov r6, r11
-    eors r6, r0
-    mov r12, r4
-    ldr r4, [sp, #12]
-    ands r4, r5
-    eors r6, r2
-    ldr r2, [sp, #44]
-    ands r5, r2
-    eors r5, r0
+    lsrs r1, r6, #1
+    ldr r7, [sp, #20]
+    eors r1, r7
+    ands r1, r3
+    eors r7, r1
+    lsls r1, r1, #1
+    mov r8, r2
+    ldr r2, [sp, #28]
+    eors r6, r1
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    lsls r5, r5, #1
     eors r4, r5
-    ldr r0, [sp, #24]
+    lsrs r1, r7, #2
+    eors r1, r2
+    ldr r5, =0x33333333
+    ands r1, r5
+    eors r2, r1
+    lsls r1, r1, #2
+    eors r7, r1
+    ldr r1, [sp, #0]
+    mov r9, r7
+    ldr r7, [sp, #4]
+    mov r10, r2
+    lsrs r2, r1, #1
+    eors r2, r7
+    ands r2, r3
+    lsrs r3, r6, #2
+    eors r3, r4
+    ands r3, r5
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r1, r2
+    eors r4, r3
+    lsls r3, r3, #2
+    eors r6, r3
+    lsrs r2, r1, #2
+    eors r2, r0
+    ands r2, r5
+    eors r0, r2
+    lsls r2, r2, #2
+    lsrs r3, r7, #2
+    eors r1, r2
+    mov r2, r8
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #2
+    lsrs r5, r0, #4
+    eors r5, r4
+    eors r7, r3
+    ldr r3, =0x0f0f0f0f
+    ands r5, r3
+    eors r4, r5
+    lsls r5, r5, #4
+    eors r0, r5
+    lsrs r5, r2, #4
+    mov r8, r0
+    mov r0, r10
+    eors r5, r0
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #4
+    eors r2, r5
+    lsrs r5, r1, #4
+    eors r5, r6
+    ands r5, r3
+    eors r6, r5
+    lsls r5, r5, #4
+    eors r1, r5
+    lsrs r5, r7, #4
+    mov r10, r2
+    mov r2, r9
+    eors r5, r2
+    ands r5, r3
+    eors r2, r5
+    eors r2, r4
+    lsls r5, r5, #4
+    eors r7, r5
+    movs r5, r0
+    eors r5, r7
+    movs r3, r2
+    eors r3, r1
+    mov r9, r2
+    movs r2, r0
+    eors r2, r6
+    mov r11, r2
+    mov r2, r8
+    eors r2, r6
+    eors r6, r3
+    mov r12, r1
+    movs r1, r5
+    eors r1, r2
+    eors r7, r3
+    mov lr, r5
+    movs r5, r3
+    eors r5, r0
+    str r5, [sp, #24]
+    mov r5, r10
+    eors r5, r1
+    eors r4, r5
+    mov r10, r2
+    mov r2, r8
+    eors r5, r2
+    eors r2, r0
+    mov r8, r0
+    movs r0, r1
+    ands r0, r5
+    str r1, [sp, #28]
+    movs r1, r7
+    ands r1, r3
+    str r3, [sp, #12]
+    movs r3, r7
+    eors r3, r2
+    str r7, [sp, #4]
+    mov r7, r12
+    str r2, [sp, #8]
+    movs r2, r6
+    ands r2, r7
+    eors r2, r0
+    eors r7, r5
+    str r6, [sp, #16]
+    movs r6, r3
+    ands r6, r7
+    str r3, [sp, #0]
+    mov r3, r9
+    str r7, [sp, #20]
+    movs r7, r5
+    eors r7, r3
+    str r5, [sp, #32]
+    mov r5, r11
+    str r2, [sp, #36]
+    movs r2, r4
+    eors r2, r5
+    eors r6, r0
+    eors r3, r2
+    movs r0, r7
+    eors r0, r2
+    ands r5, r2
+    mov r9, r2
+    mov r2, r10
+    ands r2, r0
+    eors r2, r5
+    eors r6, r2
+    eors r6, r4
+    mov r4, lr
+    str r0, [sp, #40]
+    movs r0, r4
     ands r0, r3
     eors r1, r0
-    ldr r2, [sp, #20]
-    ands r3, r2
-    eors r5, r3
-    eors r3, r7
-    mov r2, r12
-    eors r7, r2
-    eors r2, r0
-    mov r0, r9
-    eors r7, r0
+    eors r1, r2
+    eors r4, r3
+    eors r1, r4
+    mov r2, r8
+    eors r2, r3
+    ldr r4, [sp, #8]
+    mov r8, r3
+    movs r3, r4
+    ands r3, r7
+    eors r3, r5
     eors r4, r7
-    mov r7, r11
-    eors r7, r5
-    mov r11, r6
-    ldr r6, [sp, #28]
-    movs r0, r6
-    eors r0, r2
-    eors r0, r7
-    mov r7, lr
-    eors r6, r7
-    eors r5, r1
-    mvns r0, r0
-    mvns r4, r4
-    mov r12, r0
-    mov r0, r8
-    eors r0, r6
-    mov r8, r4
-    mov r4, r9
-    eors r4, r0
-    eors r5, r4
+    mov r5, r12
+    str r7, [sp, #44]
+    mov r7, r9
+    eors r5, r7
+    ldr r7, [sp, #24]
+    ands r7, r5
+    eors r7, r0
+    eors r7, r3
     eors r7, r2
-    ldr r0, [sp, #16]
+    movs r0, r6
+    ands r0, r1
+    ldr r2, [sp, #36]
+    eors r2, r3
+    eors r2, r4
+    eors r6, r2
+    movs r3, r2
+    eors r3, r0
+    eors r0, r7
+    movs r4, r1
+    eors r4, r7
+    ands r3, r4
+    eors r3, r7
+    eors r1, r3
+    movs r4, r0
+    eors r4, r3
+    ands r7, r4
+    eors r1, r7
+    eors r7, r0
+    ands r0, r6
+    eors r0, r2
+    ands r5, r0
+    mov r2, r12
+    ands r2, r3
+    ands r7, r0
+    movs r4, r2
+    eors r4, r5
+    mov r12, r4
+    movs r4, r0
+    eors r4, r3
+    str r5, [sp, #36]
+    ldr r5, [sp, #16]
+    ands r5, r3
+    eors r6, r7
+    eors r3, r1
+    mov r7, r11
+    ands r7, r4
+    mov r11, r7
+    ldr r7, [sp, #20]
+    ands r7, r1
+    str r7, [sp, #16]
+    ldr r7, [sp, #24]
+    ands r7, r0
     eors r0, r6
-    eors r0, r3
-    eors r0, r1
-    eors r2, r6
-    mov r4, r10
+    str r7, [sp, #24]
+    mov r7, lr
+    ands r7, r0
+    eors r2, r7
+    mov lr, r7
+    mov r7, r8
+    ands r0, r7
+    mov r7, r9
+    ands r7, r4
+    mov r8, r2
+    ldr r2, [sp, #0]
+    ands r2, r1
+    eors r5, r2
+    eors r1, r6
+    eors r4, r1
+    mov r9, r5
+    ldr r5, [sp, #28]
+    ands r5, r3
+    eors r5, r2
+    ldr r2, [sp, #32]
+    ands r3, r2
+    eors r3, r0
+    ldr r2, [sp, #40]
+    ands r2, r4
+    eors r7, r2
+    eors r0, r7
+    mov r7, r10
+    ands r4, r7
+    ldr r7, [sp, #44]
+    ands r7, r1
+    eors r2, r7
+    ldr r7, [sp, #8]
+    ands r1, r7
+    eors r1, r4
+    ldr r7, [sp, #4]
+    ands r7, r6
+    mov r10, r1
+    ldr r1, [sp, #12]
+    ands r6, r1
+    mov r1, r11
+    eors r1, r4
+    movs r4, r6
+    eors r4, r1
+    eors r2, r4
+    eors r5, r4
+    ldr r4, [sp, #36]
+    eors r4, r7
+    mov r7, r8
+    eors r7, r3
+    eors r1, r7
+    eors r1, r4
+    eors r6, r0
+    eors r0, r5
+    mov r8, r0
+    mov r0, lr
+    eors r0, r4
+    eors r0, r2
+    ldr r4, [sp, #24]
+    eors r4, r7
+    eors r4, r2
+    mvns r0, r0
+    ldr r2, [sp, #16]
+    eors r2, r5
+    eors r3, r2
+    mvns r1, r1
+    mov r5, r12
+    eors r5, r2
+    mov r2, r9
+    eors r2, r4
+    eors r4, r6
+    eors r6, r3
+    lsrs r7, r2, #1
+    eors r7, r5
+    mov r9, r3
+    mov r3, r10
+    eors r3, r4
+    lsrs r4, r1, #1
+    eors r4, r0
     b 7f
     .ltorg
 7:
-    eors r2, r4
-    ldr r4, [sp, #8]
-    eors r3, r4
-    eors r7, r3
-    eors r6, r4
-    mvns r7, r7
-    eors r6, r1
-    mov r3, r11
-    eors r1, r3
-    mvns r1, r1
-    lsrs r3, r7, #1
-    eors r3, r0
-    ldr r4, =0x55555555
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    eors r7, r3
-    lsrs r3, r6, #1
-    mov r9, r0
-    mov r0, r8
-    eors r3, r0
-    ands r3, r4
-    eors r0, r3
-    lsls r3, r3, #1
-    mov r8, r0
-    lsrs r0, r1, #1
-    eors r6, r3
-    mov r3, r12
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsls r0, r0, #1
+    mvns r3, r3
     mov r10, r3
-    lsrs r3, r5, #1
-    eors r1, r0
-    eors r3, r2
-    ands r3, r4
-    eors r2, r3
-    lsls r3, r3, #1
-    eors r5, r3
-    lsrs r0, r1, #2
-    eors r0, r5
-    ldr r3, =0x33333333
-    ands r0, r3
-    eors r5, r0
-    lsls r0, r0, #2
-    eors r1, r0
-    lsrs r0, r5, #4
-    lsrs r4, r6, #2
-    eors r4, r7
+    ldr r3, =0x55555555
     ands r4, r3
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r6, r4
-    eors r0, r7
-    lsrs r4, r1, #4
-    eors r4, r6
-    mov r11, r2
-    ldr r2, =0x0f0f0f0f
-    ands r0, r2
-    eors r7, r0
-    ands r4, r2
-    eors r6, r4
-    lsls r4, r4, #4
-    eors r1, r4
-    lsls r0, r0, #4
-    eors r5, r0
-    mov r0, r8
-    lsrs r4, r0, #2
-    mov r12, r5
-    mov r5, r9
-    eors r4, r5
-    ands r4, r3
-    eors r5, r4
-    lsls r4, r4, #2
     eors r0, r4
-    mov r4, r10
-    mov r8, r7
-    lsrs r7, r4, #2
-    mov r9, r1
-    mov r1, r11
-    eors r7, r1
     ands r7, r3
-    eors r1, r7
-    lsls r7, r7, #2
-    eors r4, r7
-    lsrs r3, r1, #4
-    eors r3, r5
-    ands r3, r2
-    eors r5, r3
-    lsls r3, r3, #4
-    eors r1, r3
-    lsrs r3, r4, #4
-    eors r3, r0
-    ands r3, r2
-    eors r0, r3
-    lsls r3, r3, #4
-    eors r4, r3
-    movs r2, r6
-    eors r2, r0
-    mov r3, r9
-    eors r3, r4
-    mov r7, r8
-    mov r10, r4
-    movs r4, r0
-    eors r4, r7
-    mov r11, r0
-    movs r0, r7
-    eors r0, r5
-    mov lr, r0
-    mov r0, r12
-    eors r0, r1
-    movs r7, r3
-    eors r7, r0
-    str r3, [sp, #12]
-    mov r3, r8
-    eors r7, r3
-    movs r3, r0
-    eors r3, r2
-    mov r8, r7
-    mov r7, r9
-    eors r3, r7
-    eors r7, r5
-    mov r9, r3
-    movs r3, r4
-    eors r3, r7
-    eors r3, r1
-    eors r1, r6
-    str r3, [sp, #20]
-    movs r3, r7
-    eors r3, r0
-    eors r0, r4
-    str r3, [sp, #8]
-    movs r3, r2
-    eors r3, r7
-    str r3, [sp, #24]
-    movs r3, r1
-    eors r3, r4
-    str r0, [sp, #0]
-    mov r0, r10
-    eors r3, r0
-    str r3, [sp, #4]
-    mov r3, r12
-    eors r0, r3
-    eors r7, r0
-    mov r3, r11
-    eors r7, r3
-    movs r3, r0
-    eors r3, r1
-    eors r3, r5
-    ldr r5, [sp, #12]
-    eors r4, r5
-    mov r10, r3
-    movs r3, r5
-    eors r3, r1
-    mov r11, r4
-    mov r4, lr
-    eors r5, r4
-    eors r5, r6
+    eors r5, r7
+    lsls r4, r4, #1
     eors r1, r4
-    movs r6, r2
-    eors r6, r4
-    eors r2, r0
-    eors r4, r0
-    mov r0, r12
-    eors r6, r0
-    ldr r0, [sp, #0]
-    mov r12, r3
-    ldr r3, =0x80808080
-    ands r3, r0
-    eors r0, r3
-    lsls r0, r0, #1
-    lsrs r3, r3, #7
-    mov lr, r6
-    movs r6, #27
-    muls r3, r6, r3
-    eors r0, r3
-    eors r0, r5
-    ldr r3, [sp, #8]
-    str r5, [sp, #12]
-    ldr r5, =0x80808080
+    mvns r6, r6
+    lsls r7, r7, #1
+    eors r2, r7
+    lsrs r4, r0, #2
+    eors r4, r5
+    ldr r7, =0x33333333
+    ands r4, r7
+    eors r5, r4
+    lsls r4, r4, #2
+    mov r11, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    eors r0, r4
+    ands r5, r7
+    eors r2, r5
+    lsls r5, r5, #2
+    eors r1, r5
+    mov r4, r9
+    lsrs r5, r4, #1
+    mov r12, r2
+    mov r2, r10
+    eors r5, r2
     ands r5, r3
-    eors r3, r5
-    lsls r3, r3, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r3, r5
-    ldr r5, [sp, #4]
-    eors r3, r5
+    eors r2, r5
+    lsls r5, r5, #1
+    eors r4, r5
+    lsrs r5, r6, #1
+    mov r9, r1
+    mov r1, r8
+    eors r5, r1
+    ands r5, r3
+    eors r1, r5
+    lsrs r3, r2, #2
+    eors r3, r1
+    ands r3, r7
+    lsls r5, r5, #1
+    eors r6, r5
+    lsls r5, r3, #2
+    eors r2, r5
+    lsrs r5, r4, #2
+    eors r5, r6
+    ands r5, r7
+    lsrs r7, r0, #4
+    eors r7, r2
+    eors r1, r3
+    eors r6, r5
+    lsls r5, r5, #2
+    eors r4, r5
+    ldr r3, =0x0f0f0f0f
+    ands r7, r3
+    eors r2, r7
+    lsls r7, r7, #4
+    mov r5, r9
+    mov r8, r2
+    lsrs r2, r5, #4
+    eors r0, r7
+    eors r2, r4
+    ands r2, r3
+    mov r7, r11
+    mov r10, r0
+    lsrs r0, r7, #4
+    eors r0, r1
+    ands r0, r3
+    eors r1, r0
+    lsls r0, r0, #4
+    eors r4, r2
+    lsls r2, r2, #4
+    eors r5, r2
+    eors r7, r0
+    mov r0, r12
+    lsrs r2, r0, #4
+    eors r2, r6
+    ands r2, r3
+    eors r6, r2
+    lsls r2, r2, #4
+    eors r0, r2
+    movs r2, r7
+    eors r2, r4
+    movs r3, r6
+    eors r3, r1
+    mov r9, r7
+    mov r7, r8
+    eors r7, r6
+    mov r11, r6
+    movs r6, r2
+    eors r6, r7
+    mov r12, r7
+    mov r7, r10
+    eors r6, r7
+    mov lr, r6
+    movs r6, r5
+    eors r6, r7
+    eors r7, r0
+    mov r10, r0
+    movs r0, r7
+    eors r0, r2
+    eors r0, r1
+    eors r1, r5
+    str r5, [sp, #24]
+    movs r5, r3
+    eors r5, r7
+    str r0, [sp, #28]
+    movs r0, r3
+    eors r0, r6
+    eors r0, r4
+    str r0, [sp, #12]
+    mov r0, r8
+    eors r4, r0
+    movs r0, r2
+    eors r0, r3
+    eors r3, r4
+    str r7, [sp, #4]
+    movs r7, r4
+    eors r7, r1
     str r4, [sp, #8]
     ldr r4, =0x80808080
-    ands r4, r1
-    eors r1, r4
-    lsls r1, r1, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r1, r4
-    eors r1, r7
-    ldr r4, =0x80808080
-    str r7, [sp, #0]
-    movs r7, r3
-    ands r7, r4
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    eors r3, r7
     ands r4, r0
+    eors r2, r6
     eors r0, r4
+    lsrs r4, r4, #7
     lsls r0, r0, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
+    str r7, [sp, #16]
+    movs r7, #27
+    muls r4, r7, r4
     eors r0, r4
-    eors r0, r5
-    str r0, [sp, #28]
-    mov r0, r8
-    eors r3, r0
-    str r3, [sp, #16]
-    ldr r3, =0x80808080
-    ands r3, r2
-    eors r2, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r2, r2, #1
-    eors r2, r3
-    ldr r3, [sp, #20]
-    eors r2, r3
-    ldr r4, [sp, #24]
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsls r4, r4, #1
-    lsrs r7, r7, #7
-    str r2, [sp, #24]
-    ldr r2, [sp, #8]
-    ands r5, r2
-    eors r2, r5
-    lsls r2, r2, #1
-    lsrs r5, r5, #7
-    muls r7, r6, r7
-    eors r4, r7
-    eors r4, r0
-    muls r5, r6, r5
-    eors r2, r5
-    mov r0, r9
-    eors r2, r0
-    ldr r5, =0x80808080
-    movs r7, r4
-    ands r7, r5
-    eors r4, r7
-    lsrs r7, r7, #7
-    muls r7, r6, r7
-    lsls r4, r4, #1
-    eors r4, r7
-    ands r5, r1
-    eors r4, r3
-    eors r1, r5
-    lsls r1, r1, #1
-    str r4, [sp, #4]
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    mov r3, lr
-    eors r1, r3
-    ldr r4, [sp, #0]
-    str r1, [sp, #0]
-    mov r1, r12
-    ldr r5, =0x80808080
-    ands r5, r1
-    eors r1, r5
-    lsls r1, r1, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r1, r5
-    eors r1, r3
-    mov r3, r11
-    ldr r5, =0x80808080
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    mov r8, r4
-    ldr r4, [sp, #24]
-    ands r5, r4
-    eors r4, r5
-    lsls r4, r4, #1
-    lsrs r5, r5, #7
-    muls r5, r6, r5
-    eors r4, r5
-    eors r4, r0
-    str r4, [sp, #24]
-    muls r7, r6, r7
-    eors r3, r7
-    mov r0, r10
-    eors r3, r0
-    ldr r4, =0x80808080
-    ands r4, r3
+    mov r4, r10
     eors r3, r4
-    lsls r3, r3, #1
-    lsrs r4, r4, #7
-    muls r4, r6, r4
-    eors r3, r4
-    ldr r4, [sp, #12]
-    eors r3, r4
-    str r3, [sp, #8]
-    ldr r3, =0x80808080
-    ands r3, r1
-    eors r1, r3
-    lsrs r3, r3, #7
-    muls r3, r6, r3
-    lsls r1, r1, #1
-    eors r1, r3
-    eors r1, r0
-    str r1, [sp, #20]
+    mov r7, r9
+    eors r4, r7
+    mov r10, r0
+    mov r0, r12
+    eors r0, r1
+    eors r0, r7
+    movs r7, r6
+    eors r7, r4
+    mov r9, r0
+    mov r0, r11
+    eors r7, r0
     ldr r0, =0x80808080
+    mov r11, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsrs r7, r7, #7
     ands r0, r2
     eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r6, r0
     lsls r2, r2, #1
+    lsrs r0, r0, #7
+    str r6, [sp, #0]
+    movs r6, #27
+    muls r0, r6, r0
     eors r2, r0
+    ldr r0, [sp, #4]
+    eors r0, r1
+    muls r7, r6, r7
+    eors r2, r3
+    lsls r5, r5, #1
+    eors r5, r7
+    mov r7, r8
+    eors r0, r7
+    mov r7, r10
+    eors r7, r0
+    eors r1, r4
+    mov r8, r0
+    ldr r0, =0x80808080
+    mov r10, r5
+    movs r5, r2
+    ands r5, r0
+    eors r2, r5
+    lsrs r5, r5, #7
+    muls r5, r6, r5
+    lsls r2, r2, #1
+    eors r2, r5
+    movs r5, r7
+    ands r5, r0
+    eors r7, r5
+    lsrs r5, r5, #7
+    lsls r7, r7, #1
+    muls r5, r6, r5
+    eors r7, r5
+    eors r7, r3
+    movs r3, r1
+    ands r3, r0
+    eors r1, r3
+    lsrs r3, r3, #7
+    lsls r1, r1, #1
+    muls r3, r6, r3
+    eors r1, r3
+    ldr r3, [sp, #28]
+    eors r2, r3
+    str r2, [sp, #20]
+    mov r2, lr
+    eors r1, r2
+    mov r5, r12
+    ldr r2, [sp, #0]
+    eors r2, r5
+    str r7, [sp, #0]
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    lsls r2, r2, #1
+    muls r7, r6, r7
+    eors r2, r7
+    eors r2, r3
+    ldr r3, [sp, #16]
+    movs r7, r3
+    ands r7, r0
+    eors r3, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r3, r3, #1
+    eors r3, r7
+    eors r5, r4
+    movs r7, r1
+    ands r7, r0
+    eors r1, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r1, r1, #1
+    eors r1, r7
+    mov r7, r11
+    eors r1, r7
+    eors r3, r7
+    movs r7, r2
+    ands r7, r0
+    eors r2, r7
+    lsrs r7, r7, #7
+    muls r7, r6, r7
+    lsls r2, r2, #1
+    eors r2, r7
+    movs r7, r5
+    ands r7, r0
+    eors r5, r7
+    lsls r5, r5, #1
+    lsrs r7, r7, #7
+    ands r0, r3
+    str r1, [sp, #16]
+    eors r3, r0
+    muls r7, r6, r7
+    eors r5, r7
+    ldr r1, [sp, #8]
+    eors r4, r1
+    lsrs r0, r0, #7
+    lsls r3, r3, #1
+    ldr r7, [sp, #24]
+    eors r4, r7
+    muls r0, r6, r0
+    ldr r7, [sp, #12]
+    eors r2, r7
+    str r2, [sp, #8]
+    eors r3, r0
+    ldr r0, [sp, #4]
+    eors r0, r1
+    mov r1, r10
+    eors r1, r4
+    eors r5, r7
+    mov r2, r9
+    eors r3, r2
+    str r3, [sp, #4]
+    ldr r3, =0x80808080
+    movs r7, r1
+    ands r7, r3
+    eors r1, r7
+    lsrs r7, r7, #7
+    lsls r1, r1, #1
+    muls r7, r6, r7
+    eors r1, r7
+    movs r7, r0
+    ands r7, r3
+    eors r0, r7
+    lsrs r7, r7, #7
+    lsls r0, r0, #1
+    muls r7, r6, r7
+    eors r0, r7
+    eors r0, r2
+    movs r2, r5
+    ands r2, r3
+    eors r5, r2
+    lsrs r2, r2, #7
+    muls r2, r6, r2
+    lsls r5, r5, #1
+    eors r5, r2
+    ands r3, r0
+    eors r0, r3
+    lsrs r3, r3, #7
+    muls r3, r6, r3
+    lsls r0, r0, #1
+    eors r0, r3
+    eors r0, r4
+    str r0, [sp, #24]
+    mov r0, lr
+    eors r5, r0
+    str r5, [sp, #28]
     mov r0, r8
-    eors r2, r0
-    str r2, [sp, #12]
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #80]
+    eors r1, r0
+    str r1, [sp, #12]
+    ldr r0, [sp, #72]
+    ldr r1, [sp, #76]
     adds r0, r1
     ldr r1, [sp, #0]
     ldr r2, [sp, #4]
@@ -1212,24 +1146,24 @@ slicewise_groestl_mcu_small_pad512:
     ldr r2, [sp, #28]
     str r1, [r0, #48]
     str r2, [r0, #56]
-    ldr r1, [sp, #80]
+    ldr r1, [sp, #76]
     adds r1, #4
-    str r1, [sp, #80]
+    str r1, [sp, #76]
     cmp r1, #8
     beq 1f
     b .Ls512_part
     .ltorg
 1:
-    ldr r0, [sp, #64]
+    ldr r0, [sp, #60]
     ldr r1, =0x01010101
     adds r0, r1
-    str r0, [sp, #64]
+    str r0, [sp, #60]
     ldr r1, =0x0a0a0a0a
     cmp r0, r1
     beq 2f
     b .Ls512_round
 2:
-    ldr r0, [sp, #72]
+    ldr r0, [sp, #68]
     bx r0
 .Ls512_call:  @ BL + BX instead of BLX, which ARMv4T lacks
     bx r2
