@@ -1114,7 +1114,8 @@ def assemble(kernel, n_extra, passes, stats):
         for which in "pq":
             name = "slicewise_groestl_mcu_%s%d_pass" % (which, bits)
             x("")
-            x("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.")
+            x("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7%s."
+              % (" and r8" if cols == 16 else ""))
             func(x, name)
             body.extend(lines_of(passes[(which, cols)]))
             x("    bx lr")
@@ -1212,7 +1213,7 @@ def small_code(w, kernel, n_extra, passes):
     for which in "pq":
         name = "%s%s512_pass" % (pre, which)
         w("")
-        w("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.")
+        w("@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7.")
         func(w, name)
         for line in lines_of(passes[(which, 8)]):
             w(line)

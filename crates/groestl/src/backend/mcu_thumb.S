@@ -15,7 +15,7 @@
     .thumb
     .text
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7.
     .type slicewise_groestl_mcu_p512_pass, %function
     .thumb_func
     .p2align 2
@@ -85,7 +85,7 @@ slicewise_groestl_mcu_p512_pass:
     .ltorg
     .size slicewise_groestl_mcu_p512_pass, . - slicewise_groestl_mcu_p512_pass
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7.
     .type slicewise_groestl_mcu_q512_pass, %function
     .thumb_func
     .p2align 2
@@ -998,7 +998,7 @@ slicewise_groestl_mcu_common512:
     .ltorg
     .size slicewise_groestl_mcu_common512, . - slicewise_groestl_mcu_common512
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7 and r8.
     .type slicewise_groestl_mcu_p1024_pass, %function
     .thumb_func
     .p2align 2
@@ -1134,7 +1134,7 @@ slicewise_groestl_mcu_p1024_pass:
     .ltorg
     .size slicewise_groestl_mcu_p1024_pass, . - slicewise_groestl_mcu_p1024_pass
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7 and r8.
     .type slicewise_groestl_mcu_q1024_pass, %function
     .thumb_func
     .p2align 2

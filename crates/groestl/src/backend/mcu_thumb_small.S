@@ -8,7 +8,7 @@
     .thumb
     .text
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7.
     .type slicewise_groestl_mcu_small_p512_pass, %function
     .thumb_func
     .p2align 2
@@ -78,7 +78,7 @@ slicewise_groestl_mcu_small_p512_pass:
     .ltorg
     .size slicewise_groestl_mcu_small_p512_pass, . - slicewise_groestl_mcu_small_p512_pass
 
-@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r2-r7.
+@ AddRoundConstant and ShiftBytes: r0 = state, r1 = round * 0x01010101; clobbers r0-r7.
     .type slicewise_groestl_mcu_small_q512_pass, %function
     .thumb_func
     .p2align 2
