@@ -155,12 +155,11 @@ def rows_of_parts(words, cols):
 SBOX_FN = "sbox_small"
 
 
-def parse_circuit(name=None):
+def parse_circuit():
     """(gates, outputs): gates are (dst, op, a, b) with op in ^ & and inputs u0..u7; outputs are
     (name_a, name_b or None, negated) for the 8 output bits, most significant first."""
-    name = name or SBOX_FN
     text = open(CIRCUIT).read()
-    start = text.index("pub fn %s<" % name)
+    start = text.index("pub fn %s<" % SBOX_FN)
     body = text[text.index("let [u0", start):text.index("\n}\n", start)]
     gates = [(m[0], m[2], m[1], m[3]) for m in re.findall(r"let (\w+) = (\w+) ([\^&]) (\w+);", body)]
     items = body[body.rindex("[") + 1:body.rindex("]")].split(",")
@@ -204,13 +203,11 @@ def kernel_prog():
     x = [p.op("load", [], r) for r in range(8)]  # word r of the part (imm: the row)
     masks = {1: p.const(0x55555555), 2: p.const(0x33333333), 4: p.const(0x0F0F0F0F)}
 
-    stages = {1: [(1, 0), (3, 2), (5, 4), (7, 6)], 2: [(2, 0), (3, 1), (6, 4), (7, 5)], 4: [(4, 0), (5, 1), (6, 2), (7, 3)]}
-
     def transpose(s):
         # The three SWAPMOVE stages commute (each swaps one bit of the word index with one bit
         # of the position); other orders of them did no better after annealing.
-        for shift in (1, 2, 4):
-            pairs = stages[shift]
+        for shift, pairs in [(1, [(1, 0), (3, 2), (5, 4), (7, 6)]), (2, [(2, 0), (3, 1), (6, 4), (7, 5)]),
+                             (4, [(4, 0), (5, 1), (6, 2), (7, 3)])]:
             for a, b in pairs:
                 # swapmove(s, b, a): t = ((s[b] >> shift) ^ s[a]) & m; s[a] ^= t; s[b] ^= t << shift
                 t = p.op("lsr", [s[b]], shift)
