@@ -11,6 +11,7 @@ use slicewise_slp::emit::{Emit, EmitContext, emit, program_from_rust};
 use slicewise_slp::parse::{Input, MatrixFormat, ParseOptions, circulant_input, parse_field, parse_input};
 use slicewise_slp::program::Program;
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
+use slicewise_slp::word::{ByteForm, detect_bytes};
 
 /// Arguments of `slicewise slp`.
 #[derive(Debug, Args)]
@@ -303,7 +304,7 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     }
     // `--start` polishes a given program: no search, so no portfolio.
     if auto && a.start.is_none() {
-        return optimize_auto(&a, &input, &desc, threads, limit, None);
+        return optimize_auto(&a, &input, &desc, threads, limit, false);
     }
     let opts = SearchOptions {
         algorithm,
@@ -468,22 +469,43 @@ fn matrix_flags(i: &MatrixArgs) -> String {
     v.join(" ")
 }
 
-/// `-a auto`: the portfolio of `slicewise_slp::portfolio`. With `bytes` (`--word-level
-/// --expand`) each run synthesizes a word program with one run of the arm and expands it to
-/// bits; the polish phase works on the bit programs.
-fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>, bytes: Option<(&[Vec<u8>], u16)>) -> Result<ExitCode> {
-    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio};
+/// The matrix over GF(2^8) behind the input: the given bytes (hex file, `--circulant`), or a
+/// binary matrix recognised as one (`word::detect_bytes`).
+fn byte_form(input: &Input) -> Option<ByteForm> {
+    match (&input.bytes, input.field) {
+        (Some(b), Some(f)) => Some(ByteForm::from_bytes(b.clone(), f)),
+        _ => detect_bytes(&input.matrix),
+    }
+}
+
+/// Header note describing a byte form.
+fn byte_form_note(f: &ByteForm, input: &Input) -> String {
+    let how = if input.bytes.is_some() { "given as bytes" } else { "recognised in the binary matrix" };
+    let order = if f.msb_first { ", bit 7 of each byte first" } else { "" };
+    format!("matrix over GF(2^8)/{:#x}, {}x{} bytes ({how}{order})", f.poly, f.bytes.len(), f.bytes[0].len())
+}
+
+/// `-a auto`: the portfolio of `slicewise_slp::portfolio`. Word arms (`--word-level
+/// --expand`) synthesize a word program with one run of the arm on the binary layers and
+/// expand it to bits; the polish phase works on the bit programs. With `word_only` (the
+/// explicit `--word-level --expand`) every arm is a word arm; otherwise a matrix over GF(2^8)
+/// (given as bytes, or recognised in the binary matrix) gets the word arms beside the bit arms.
+fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>, word_only: bool) -> Result<ExitCode> {
+    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio, word_arms};
     use slicewise_slp::search::run_once;
     let m = &input.matrix;
-    let max_depth = if bytes.is_some() { None } else { a.max_depth };
-    let arms = match bytes {
+    let max_depth = if word_only { None } else { a.max_depth };
+    // Word arms ignore depth bounds, and the Horner layers must fit one 128-column matrix.
+    let form = byte_form(input).filter(|f| (word_only || max_depth.is_none()) && f.layers() > 0 && f.bytes.len() * f.layers() <= 128);
+    if word_only && form.is_none() {
+        bail!("--word-level needs a matrix over GF(2^8): a hex-byte file, --circulant, or a binary matrix made of 8x8 multiplication blocks");
+    }
+    let mut arms = if word_only { Vec::new() } else { default_arms(m.rows(), m.cols(), m.is_invertible()) };
+    if let Some(f) = &form {
         // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
-        Some((b, _)) => {
-            let top = b.iter().flatten().map(|&c| 8 - c.leading_zeros() as usize).max().unwrap_or(0);
-            default_arms(b.len() * top, b[0].len(), false)
-        }
-        None => default_arms(m.rows(), m.cols(), m.is_invertible()),
-    };
+        arms.extend(word_arms(f.bytes.len() * f.layers(), f.bytes[0].len()));
+    }
+    let any_word = arms.iter().any(|a| a.word);
     let opts = PortfolioOptions {
         threads,
         seed: a.seed,
@@ -491,23 +513,25 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         runs: a.runs,
         polish_rounds: a.polish_rounds,
         polish_time: a.polish.map(Duration::from_secs_f64),
-        // The expanded programs are large (64x64: ~370 gates), so polishing gets more of the time.
-        polish_fraction: if bytes.is_some() { 0.6 } else { 0.4 },
+        // Expanded programs of 64x64 byte matrices are large (~370 gates), so polishing gets
+        // more of the time there.
+        polish_fraction: if any_word && m.rows().max(m.cols()) >= 64 { 0.6 } else { 0.4 },
         max_depth,
         arms,
         polishers: default_polishers(a.window),
         chains: 4,
     };
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
-        match bytes {
-            None => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
-            Some((b, field)) => {
+        match (&form, arm.word) {
+            (Some(f), true) => {
                 let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth };
-                let wp = slicewise_slp::word::synthesize(b, field, &o)?;
-                let p = wp.expand();
+                let wp = slicewise_slp::word::synthesize(&f.bytes, f.poly, &o)?;
+                let mut p = f.to_matrix_order(wp.expand());
                 p.verify(m).ok()?;
+                p.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {} bit XORs", wp.xor_count(), wp.xtime_count(), wp.bit_cost()));
                 Some(p)
             }
+            _ => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
         }
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
@@ -534,8 +558,10 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         p.meta.extra.push(format!("polish-seed: {}  polish-rounds: {}", w.polish_seed, w.polish_rounds));
     }
     let mut repeat = format!("slicewise slp optimize {}", matrix_flags(&a.input));
-    if bytes.is_some() {
-        repeat.push_str(" --word-level --expand");
+    if w.arm.word
+        && let Some(f) = &form
+    {
+        p.meta.notes.push(byte_form_note(f, input));
     }
     repeat.push_str(&format!(" {} --seed {} --runs 1", w.arm.flags(), w.run_seed));
     if let Some(d) = max_depth {
@@ -596,12 +622,13 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     use rand::SeedableRng;
     use slicewise_slp::resynth::{ResynthOptions, resynth};
     use slicewise_slp::word::synthesize;
-    let (Some(bytes), Some(field)) = (&input.bytes, input.field) else {
-        bail!("--word-level needs a GF(2^8) matrix: a hex-byte file or --circulant");
+    let Some(form) = byte_form(input) else {
+        bail!("--word-level needs a matrix over GF(2^8): a hex-byte file, --circulant, or a binary matrix made of 8x8 multiplication blocks");
     };
     if a.expand && a.algorithm.eq_ignore_ascii_case("auto") {
-        return optimize_auto(a, input, desc, threads, limit, Some((bytes, field)));
+        return optimize_auto(a, input, desc, threads, limit, true);
     }
+    let (bytes, field) = (&form.bytes, form.poly);
     let algorithm: Algorithm =
         if a.algorithm.eq_ignore_ascii_case("auto") { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
     let start = std::time::Instant::now();
@@ -616,7 +643,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
         resynth: a.resynth,
     };
     let Some(mut wp) = synthesize(bytes, field, &opts) else { bail!("word-level synthesis failed (matrix too large?)") };
-    wp.meta.notes.push(format!("matrix: {}x{} bytes over GF(2^8)/{field:#x} ({desc}); verified on unit vectors", bytes.len(), bytes[0].len()));
+    wp.meta.notes.push(format!("matrix: {} ({desc}); verified on unit vectors", byte_form_note(&form, input)));
     wp.meta.notes.push(format!("command: {}", command_line()));
     wp.verify(bytes).map_err(|e| anyhow::anyhow!("internal error: word program does not verify: {e}"))?;
     if !a.expand {
@@ -636,7 +663,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut best = wp.expand();
+    let mut best = form.to_matrix_order(wp.expand());
     best.verify(&input.matrix).map_err(|e| anyhow::anyhow!("internal error: expansion does not verify: {e}"))?;
     let expanded = best.xor_count();
     if a.polish.is_some() || a.polish_rounds.is_some() {

@@ -315,6 +315,34 @@ fn auto_is_reproducible_across_threads() {
 
 /// With a time limit the run is not reproducible as a whole, but the header names the arm,
 /// the seed and the polish rounds of the winner, and that command repeats the program exactly.
+/// A binary matrix made of 8x8 multiplication blocks (ARIA's A ⊗ I8) is recognised as a byte
+/// matrix: the portfolio gets word arms, one of them wins (8 × the 16x16 program), and the
+/// winner's repeat line (with `--word-level --expand` on the binary file) gives the same program.
+#[test]
+fn binary_byte_matrix_gets_word_arms_and_repeats() {
+    let m = vectors("bench/ARIA.txt");
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "--runs", "30", "--polish-rounds", "8", "-j", "2", "--seed", "3", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let h = text.lines().next().unwrap();
+    assert!(h.contains("arm: word:"), "{h}");
+    assert!(header_count(&text) <= 8 * 50, "{h}");
+    assert!(text.contains("recognised in the binary matrix"), "{text}");
+    let line = text.lines().find_map(|l| l.strip_prefix("# repeat the winner alone: ")).expect("repeat line").to_string();
+    assert!(line.contains("--word-level --expand"), "{line}");
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.remove(0);
+    args.push("-q");
+    let again = run(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let body = |s: &str| s.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(body(&text), body(&stdout(&again)), "{line}");
+    // A binary matrix that is not a byte matrix is refused by --word-level.
+    let r = run(&["slp", "optimize", vectors("random16_s1.txt").to_str().unwrap(), "--word-level", "--runs", "1", "-q"]);
+    assert!(!r.status.success());
+    assert!(stderr(&r).contains("matrix over GF(2^8)"), "{}", stderr(&r));
+}
+
 #[test]
 fn auto_winner_repeats_from_its_header() {
     let m = vectors("random16_s1.txt");

@@ -31,4 +31,5 @@ run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 7000 --runs 20
 run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 6 --runs 1 -o $P/groestl_mixbytes_depth8.word
 SLICEWISE_REGENERATE=1 cargo test -q -p slicewise-slp --test programs generated_mixbytes
 run --circulant 02,02,03,04,05,03,05,07 --word-level --expand -a a2 --seed 7000 --runs 2000 --resynth 200 -o $P/groestl_mixbytes.slp
+run $T/groestl_mixbytes.txt --word-level --expand -a a1 --resynth 800 --seed 219 --runs 1 --polish-rounds 425 --polish-seed 219 --window 48 -o $P/groestl_mixbytes.359.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

@@ -57,17 +57,26 @@ pub struct Arm {
     pub algorithm: Algorithm,
     /// Re-synthesis iterations per run (`--resynth`).
     pub resynth: usize,
+    /// Word level (`--word-level --expand`): the heuristic and re-synthesis work on the binary
+    /// layers of the matrix over GF(2^8), and the run's program is the expanded word program.
+    pub word: bool,
 }
 
 impl Arm {
-    /// `a1+resynth300`.
-    pub fn name(&self) -> String {
-        if self.resynth > 0 { format!("{}+resynth{}", self.algorithm.name(), self.resynth) } else { self.algorithm.name().to_string() }
+    /// A bit-level arm.
+    pub fn bits(algorithm: Algorithm, resynth: usize) -> Self {
+        Arm { algorithm, resynth, word: false }
     }
 
-    /// The flags that run this arm alone: `-a a1 --resynth 300`.
+    /// `a1+resynth300`, `word:a2+resynth300`.
+    pub fn name(&self) -> String {
+        let base = if self.resynth > 0 { format!("{}+resynth{}", self.algorithm.name(), self.resynth) } else { self.algorithm.name().to_string() };
+        if self.word { format!("word:{base}") } else { base }
+    }
+
+    /// The flags that run this arm alone: `-a a1 --resynth 300` (and `--word-level --expand`).
     pub fn flags(&self) -> String {
-        format!("-a {} --resynth {}", self.algorithm.name(), self.resynth)
+        format!("{}-a {} --resynth {}", if self.word { "--word-level --expand " } else { "" }, self.algorithm.name(), self.resynth)
     }
 
     /// Deterministic cost estimate of one run, in units of one heuristic pass. An s-XOR run
@@ -103,10 +112,17 @@ pub fn default_arms(rows: usize, cols: usize, invertible: bool) -> Vec<Arm> {
     let mut arms = Vec::new();
     for r in [lo, hi] {
         for &a in &algs {
-            arms.push(Arm { algorithm: a, resynth: r });
+            arms.push(Arm::bits(a, r));
         }
     }
     arms
+}
+
+/// The word-level arms for a matrix over GF(2^8) whose Horner scheme has `layer_rows` binary
+/// rows (rows × layers) over `cols` byte inputs: [`default_arms`] of that binary matrix, as
+/// word arms.
+pub fn word_arms(layer_rows: usize, cols: usize) -> Vec<Arm> {
+    default_arms(layer_rows, cols, false).into_iter().map(|a| Arm { word: true, ..a }).collect()
 }
 
 /// A polishing step: one round on a program. The chain keeps the result only when it is
@@ -699,7 +715,7 @@ mod tests {
 
     #[test]
     fn bandit_prefers_the_arm_that_reaches_the_best() {
-        let arms = vec![Arm { algorithm: Algorithm::A2, resynth: 0 }, Arm { algorithm: Algorithm::A1, resynth: 0 }];
+        let arms = vec![Arm::bits(Algorithm::A2, 0), Arm::bits(Algorithm::A1, 0)];
         let mut s = Stats::new(2);
         for _ in 0..50 {
             s.add(0, Some(40));

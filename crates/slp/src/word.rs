@@ -337,6 +337,95 @@ impl WordProgram {
     }
 }
 
+/// A binary matrix read as a matrix over GF(2^8): every 8×8 block is the multiplication by
+/// one byte, in one bit order and modulo one polynomial (see [`detect_bytes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByteForm {
+    /// The bytes, row-major.
+    pub bytes: Vec<Vec<u8>>,
+    /// The reduction polynomial (degree 8; need not be irreducible: 0x101 makes xtime a rotation).
+    pub poly: u16,
+    /// Bit `j` of byte `b` is index `8b + 7 − j` of the binary matrix, instead of `8b + j`.
+    pub msb_first: bool,
+}
+
+impl ByteForm {
+    /// The form of a matrix given as bytes (bit `8b + j` is bit `j` of byte `b`).
+    pub fn from_bytes(bytes: Vec<Vec<u8>>, poly: u16) -> Self {
+        ByteForm { bytes, poly, msb_first: false }
+    }
+
+    /// Index in the binary matrix of bit `j` of byte `b`.
+    fn index(&self, b: usize, j: usize) -> usize {
+        if self.msb_first { 8 * b + 7 - j } else { 8 * b + j }
+    }
+
+    /// Renames the inputs and outputs of a program for [`crate::matrix::expand_gf256`]`(bytes, poly)` (the order
+    /// of [`WordProgram::expand`]) so that it computes the binary matrix this form was read from.
+    pub fn to_matrix_order(&self, mut p: Program) -> Program {
+        if !self.msb_first {
+            return p;
+        }
+        let n = p.n_inputs;
+        let rename = |s: usize| if s < n { self.index(s / 8, s % 8) } else { s };
+        for op in &mut p.ops {
+            *op = (rename(op.0), rename(op.1));
+        }
+        let mut outs = vec![Out::Zero; p.outputs.len()];
+        for (i, o) in p.outputs.iter().enumerate() {
+            let o = match *o {
+                Out::Sig(s) => Out::Sig(rename(s)),
+                other => other,
+            };
+            outs[self.index(i / 8, i % 8)] = o;
+        }
+        p.outputs = outs;
+        p
+    }
+
+    /// Largest coefficient degree plus one (the number of binary layers of [`synthesize`]).
+    pub fn layers(&self) -> usize {
+        self.bytes.iter().flatten().map(|&c| 8 - c.leading_zeros() as usize).max().unwrap_or(0)
+    }
+}
+
+/// Reads a binary matrix as a matrix over GF(2^8), if it is one: its size is a multiple of 8
+/// (at least 16 on one side) and every 8×8 block is the matrix of `x ↦ c·x mod p` for one
+/// polynomial `p` of degree 8 and one bit order shared by all blocks (least significant bit
+/// first, the order of [`crate::matrix::expand_gf256`], or most significant first). A block's byte `c` is its
+/// first column (the image of 1). Of several polynomials that fit, the one with the cheapest
+/// xtime is taken, then the smallest; of the two bit orders, the one with lower degrees. Matrices built from 0/1 blocks (A ⊗ I8, e.g. ARIA) are
+/// found too, with all bytes 0 or 1.
+pub fn detect_bytes(m: &BitMatrix) -> Option<ByteForm> {
+    let (rows, cols) = (m.rows(), m.cols());
+    if rows % 8 != 0 || cols % 8 != 0 || rows.max(cols) < 16 || m.row_bits().iter().all(|&r| r == 0) {
+        return None;
+    }
+    let mut polys: Vec<u16> = (0..256u16).map(|l| 0x100 | l).collect();
+    polys.sort_by_key(|&p| (xtime_cost(p), p));
+    let mut found: Vec<ByteForm> = Vec::new();
+    for msb_first in [false, true] {
+        let probe = ByteForm { bytes: Vec::new(), poly: 0, msb_first };
+        let block_byte = |bi: usize, bj: usize, col: usize| -> u8 {
+            (0..8).fold(0u8, |acc, i| acc | (m.get(probe.index(bi, i), probe.index(bj, col)) as u8) << i)
+        };
+        let bytes: Vec<Vec<u8>> = (0..rows / 8).map(|bi| (0..cols / 8).map(|bj| block_byte(bi, bj, 0)).collect()).collect();
+        for &poly in &polys {
+            let fits = bytes.iter().enumerate().all(|(bi, row)| {
+                row.iter().enumerate().all(|(bj, &c)| (1..8).all(|col| block_byte(bi, bj, col) == gf_mul(c, 1 << col, poly)))
+            });
+            if fits {
+                found.push(ByteForm { bytes, poly, msb_first });
+                break;
+            }
+        }
+    }
+    // Reversing the bits of every byte maps multiplication modulo p to multiplication modulo
+    // p's reciprocal, so a byte matrix usually reads both ways; keep the reading with the lower
+    // degrees (fewer Horner layers), then the cheaper xtime.
+    found.into_iter().min_by_key(|f| (f.layers(), xtime_cost(f.poly), f.msb_first))
+}
+
 /// Bit XORs of one xtime for the field polynomial.
 pub fn xtime_cost(poly: u16) -> usize {
     ((poly & 0xfe) as u8).count_ones() as usize
@@ -423,6 +512,57 @@ mod tests {
         let text = wp.to_text();
         let back = WordProgram::parse(&text, 8, 0x11b).unwrap();
         back.verify(&bytes).unwrap();
+    }
+
+    /// The bit matrix with every byte's bits reversed (inputs and outputs).
+    fn msb_first(m: &BitMatrix) -> BitMatrix {
+        let f = |i: usize| 8 * (i / 8) + 7 - i % 8;
+        let rows = (0..m.rows()).map(|r| (0..m.cols()).fold(0u128, |acc, c| acc | (m.get(f(r), f(c)) as u128) << c)).collect();
+        BitMatrix::from_rows(m.cols(), rows)
+    }
+
+    #[test]
+    fn detects_byte_matrices_in_both_bit_orders() {
+        let bytes = circulant(&[1, 1, 4, 1, 8, 5, 2, 9]);
+        let m = expand_gf256(&bytes, 0x11d);
+        let f = detect_bytes(&m).unwrap();
+        assert_eq!(f, ByteForm { bytes: bytes.clone(), poly: 0x11d, msb_first: false });
+        let r = msb_first(&m);
+        let g = detect_bytes(&r).unwrap();
+        assert_eq!(g, ByteForm { bytes: bytes.clone(), poly: 0x11d, msb_first: true });
+        // A program for the byte matrix, renamed, computes the bit-reversed matrix.
+        let opts = SearchOptions { algorithm: Algorithm::A2, runs: Some(2), seed: 1, ..Default::default() };
+        let wp = synthesize(&g.bytes, g.poly, &opts).unwrap();
+        let p = g.to_matrix_order(wp.expand());
+        p.verify(&r).unwrap();
+        assert!(p.verify(&m).is_err());
+    }
+
+    #[test]
+    fn detects_kronecker_with_the_identity() {
+        // A ⊗ I8 for a 0/1 matrix A: bytes 0/1, any polynomial fits, the cheapest is taken.
+        let a = vec![vec![0, 1, 1], vec![1, 0, 1], vec![1, 1, 1]];
+        let m = expand_gf256(&a, 0x11b);
+        let f = detect_bytes(&m).unwrap();
+        assert_eq!(f.bytes, a);
+        assert_eq!(xtime_cost(f.poly), 0);
+        assert_eq!(f.layers(), 1);
+    }
+
+    #[test]
+    fn rejects_matrices_that_are_not_byte_matrices() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let rows = (0..32).map(|_| rng.random::<u128>() & 0xffff_ffff).collect();
+        assert_eq!(detect_bytes(&BitMatrix::from_rows(32, rows)), None);
+        // One flipped bit in a byte matrix.
+        let m = expand_gf256(&circulant(&[2, 3, 1, 1]), 0x11b);
+        let mut rows = m.row_bits().to_vec();
+        rows[5] ^= 1 << 20;
+        assert_eq!(detect_bytes(&BitMatrix::from_rows(32, rows)), None);
+        // Too small, or not a multiple of 8.
+        assert_eq!(detect_bytes(&expand_gf256(&[vec![3]], 0x11b)), None);
+        assert_eq!(detect_bytes(&BitMatrix::identity(12)), None);
     }
 
     #[test]
