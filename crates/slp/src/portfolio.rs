@@ -120,9 +120,13 @@ pub fn default_arms(rows: usize, cols: usize, invertible: bool) -> Vec<Arm> {
 
 /// The word-level arms for a matrix over GF(2^8) whose Horner scheme has `layer_rows` binary
 /// rows (rows × layers) over `cols` byte inputs: [`default_arms`] of that binary matrix, as
-/// word arms.
-pub fn word_arms(layer_rows: usize, cols: usize) -> Vec<Arm> {
-    default_arms(layer_rows, cols, false).into_iter().map(|a| Arm { word: true, ..a }).collect()
+/// word arms. With `few`, only A2 and RNBP with the small re-synthesis budget: beside the
+/// bit-level arms of a small matrix (AES MixColumns: the word arms stop at 108 against 95 for
+/// BP), each extra arm the bandit keeps trying costs runs.
+pub fn word_arms(layer_rows: usize, cols: usize, few: bool) -> Vec<Arm> {
+    let arms: Vec<Arm> = default_arms(layer_rows, cols, false).into_iter().map(|a| Arm { word: true, ..a }).collect();
+    let lo = arms.iter().map(|a| a.resynth).min().unwrap_or(0);
+    arms.into_iter().filter(|a| !few || (a.resynth == lo && matches!(a.algorithm, Algorithm::A2 | Algorithm::Rnbp))).collect()
 }
 
 /// A polishing step: one round on a program. The chain keeps the result only when it is

@@ -59,6 +59,7 @@ fn record_programs_meet_their_claims() {
         ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
         ("groestl_mixbytes.359.slp", "groestl_mixbytes", 359, 13),
         ("whirlpool_mds.slp", "whirlpool_mds", RECORD_WHIRLPOOL, usize::MAX),
+        ("whirlpool_mds.420.slp", "whirlpool_mds", 420, 7),
     ];
     for &(file, matrix, xors, depth) in claims {
         let path = root().join("crates/slp/programs").join(file);
