@@ -9,7 +9,7 @@
 # Without EXTRA flags this is the defaults-only run. Each program is re-checked with
 # `slicewise slp verify`. Results go to docs/slp-bench-L.json (L defaults to "defaults"), and
 # docs/slp-bench.md is rebuilt from all docs/slp-bench-*.json present (one column per label).
-# Needs python3 for the table. Label the machine's load yourself (the table says "loaded machine"
+# Programs and stderr logs stay in target/slp-bench/L/. Needs python3 for the table. Label the machine's load yourself (the table says "loaded machine"
 # unless SLP_BENCH_MACHINE is set to a description).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +29,11 @@ done
 bin=${SLICEWISE:-target/release/slicewise}
 if [ -z "${SLICEWISE:-}" ]; then cargo build --release -q -p slicewise-cli; fi
 dir=test-vectors/slp/bench
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Programs and logs are kept (outside git) so that a record can be checked in from its file,
+# whose header has the command that repeats the winner alone.
+work=${CARGO_TARGET_DIR:-target}/slp-bench/$label
+rm -rf "$work"
+mkdir -p "$work"
 json=docs/slp-bench-$label.json
 rows=()
 fails=0

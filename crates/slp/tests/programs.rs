@@ -58,6 +58,7 @@ fn record_programs_meet_their_claims() {
         ("aes_mixcolumns.depth6.slp", "aes_mixcolumns", 92, 6),
         ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
         ("groestl_mixbytes.359.slp", "groestl_mixbytes", 359, 13),
+        ("groestl_mixbytes.358.slp", "groestl_mixbytes", 358, 17),
         ("whirlpool_mds.slp", "whirlpool_mds", RECORD_WHIRLPOOL, usize::MAX),
         ("whirlpool_mds.420.slp", "whirlpool_mds", 420, 7),
     ];
