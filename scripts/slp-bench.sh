@@ -9,8 +9,9 @@
 # Without EXTRA flags this is the defaults-only run. Each program is re-checked with
 # `slicewise slp verify`. Results go to docs/slp-bench-L.json (L defaults to "defaults"), and
 # docs/slp-bench.md is rebuilt from all docs/slp-bench-*.json present (one column per label).
-# Programs and stderr logs stay in target/slp-bench/L/. Needs python3 for the table. Label the machine's load yourself (the table says "loaded machine"
-# unless SLP_BENCH_MACHINE is set to a description).
+# Programs and stderr logs stay in target/slp-bench/L/. Needs python3 for the table. Label the
+# machine's load yourself (the table says "loaded machine" unless SLP_BENCH_MACHINE is set to a
+# description).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 label=defaults

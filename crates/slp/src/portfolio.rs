@@ -4,7 +4,8 @@
 //!
 //! 1. **Explore.** Random restarts over a set of *arms*, each an algorithm (A2, A1, RNBP,
 //!    s-XOR) with a local re-synthesis budget chosen from the matrix size
-//!    ([`default_arms`]). A bandit gives more runs to the arms whose programs come closest to
+//!    ([`default_arms`]), and for matrices over GF(2^8) the same at word level
+//!    ([`word_arms`]; the caller's generator runs them). A bandit gives more runs to the arms whose programs come closest to
 //!    the best count so far, per unit of (estimated) cost. The best few distinct programs are
 //!    kept.
 //! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs.

@@ -360,8 +360,9 @@ impl ByteForm {
         if self.msb_first { 8 * b + 7 - j } else { 8 * b + j }
     }
 
-    /// Renames the inputs and outputs of a program for [`crate::matrix::expand_gf256`]`(bytes, poly)` (the order
-    /// of [`WordProgram::expand`]) so that it computes the binary matrix this form was read from.
+    /// Renames the inputs and outputs of a program for
+    /// [`crate::matrix::expand_gf256`]`(bytes, poly)` (the order of [`WordProgram::expand`]) so
+    /// that it computes the binary matrix this form was read from.
     pub fn to_matrix_order(&self, mut p: Program) -> Program {
         if !self.msb_first {
             return p;
@@ -392,10 +393,11 @@ impl ByteForm {
 /// Reads a binary matrix as a matrix over GF(2^8), if it is one: its size is a multiple of 8
 /// (at least 16 on one side) and every 8×8 block is the matrix of `x ↦ c·x mod p` for one
 /// polynomial `p` of degree 8 and one bit order shared by all blocks (least significant bit
-/// first, the order of [`crate::matrix::expand_gf256`], or most significant first). A block's byte `c` is its
-/// first column (the image of 1). Of several polynomials that fit, the one with the cheapest
-/// xtime is taken, then the smallest; of the two bit orders, the one with lower degrees. Matrices built from 0/1 blocks (A ⊗ I8, e.g. ARIA) are
-/// found too, with all bytes 0 or 1.
+/// first, the order of [`crate::matrix::expand_gf256`], or most significant first). A block's
+/// byte `c` is its first column (the image of 1). Of several polynomials that fit, the one with
+/// the cheapest xtime is taken, then the smallest; of the two bit orders, the one with lower
+/// degrees. Matrices built from 0/1 blocks (A ⊗ I8, e.g. ARIA) are found too, with all bytes
+/// 0 or 1.
 pub fn detect_bytes(m: &BitMatrix) -> Option<ByteForm> {
     let (rows, cols) = (m.rows(), m.cols());
     if rows % 8 != 0 || cols % 8 != 0 || rows.max(cols) < 16 || m.row_bits().iter().all(|&r| r == 0) {
