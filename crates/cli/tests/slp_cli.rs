@@ -313,8 +313,6 @@ fn auto_is_reproducible_across_threads() {
     assert!(header_count(&sa) <= 16, "{sa}");
 }
 
-/// With a time limit the run is not reproducible as a whole, but the header names the arm,
-/// the seed and the polish rounds of the winner, and that command repeats the program exactly.
 /// A binary matrix made of 8x8 multiplication blocks (ARIA's A ⊗ I8) is recognised as a byte
 /// matrix: the portfolio gets word arms, one of them wins (8 × the 16x16 program), and the
 /// winner's repeat line (with `--word-level --expand` on the binary file) gives the same program.
@@ -328,37 +326,44 @@ fn binary_byte_matrix_gets_word_arms_and_repeats() {
     assert!(h.contains("arm: word:"), "{h}");
     assert!(header_count(&text) <= 8 * 50, "{h}");
     assert!(text.contains("recognised in the binary matrix"), "{text}");
-    let line = text.lines().find_map(|l| l.strip_prefix("# repeat the winner alone: ")).expect("repeat line").to_string();
+    let (line, rep) = repeat_winner(&text);
     assert!(line.contains("--word-level --expand"), "{line}");
-    let mut args: Vec<&str> = line.split_whitespace().collect();
-    args.remove(0);
-    args.push("-q");
-    let again = run(&args);
-    assert!(again.status.success(), "{}", stderr(&again));
-    let body = |s: &str| s.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect::<Vec<_>>();
-    assert_eq!(body(&text), body(&stdout(&again)), "{line}");
+    assert_eq!(body(&text), body(&rep), "{line}");
     // A binary matrix that is not a byte matrix is refused by --word-level.
     let r = run(&["slp", "optimize", vectors("random16_s1.txt").to_str().unwrap(), "--word-level", "--runs", "1", "-q"]);
     assert!(!r.status.success());
     assert!(stderr(&r).contains("matrix over GF(2^8)"), "{}", stderr(&r));
 }
 
+/// Runs the `# repeat the winner alone:` command of a portfolio program; returns the command
+/// line and the repeated program's text.
+fn repeat_winner(text: &str) -> (String, String) {
+    let line = text.lines().find_map(|l| l.strip_prefix("# repeat the winner alone: ")).expect("repeat line").to_string();
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(args[0], "slicewise");
+    args.remove(0);
+    args.push("-q");
+    let again = run(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    (line, stdout(&again))
+}
+
+/// The program lines, without the `#` header.
+fn body(text: &str) -> Vec<String> {
+    text.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect()
+}
+
+/// With a time limit the run is not reproducible as a whole, but the header names the arm,
+/// the seed and the polish rounds of the winner, and that command repeats the program exactly.
 #[test]
 fn auto_winner_repeats_from_its_header() {
     let m = vectors("random16_s1.txt");
     let o = run(&["slp", "optimize", m.to_str().unwrap(), "-t", "2", "-j", "2", "--seed", "9", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    let line = text.lines().find_map(|l| l.strip_prefix("# repeat the winner alone: ")).expect("repeat line").to_string();
-    let mut args: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(args[0], "slicewise");
+    let (line, rep) = repeat_winner(&text);
+    let args: Vec<&str> = line.split_whitespace().collect();
     assert!(args.contains(&"--runs") && args.contains(&"--seed") && args.contains(&"-a"), "{line}");
-    args.remove(0);
-    args.push("-q");
-    let again = run(&args);
-    assert!(again.status.success(), "{}", stderr(&again));
-    let body = |s: &str| s.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect::<Vec<_>>();
-    let rep = stdout(&again);
     assert_eq!(body(&text), body(&rep), "{line}");
     assert_eq!(header_count(&text), header_count(&rep));
     // The header names the arm (and the polish chain if there was one).
