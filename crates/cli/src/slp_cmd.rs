@@ -171,8 +171,23 @@ struct ExactArgs {
     /// Seconds of heuristic search for the initial upper bound.
     #[arg(long, default_value_t = 2.0)]
     heuristic_time: f64,
+    /// `enumerate`: exhaustive helper-set enumeration (up to 20 inputs; far faster there, but
+    /// it leaves no proof). `sat`: CaDiCaL, whose refutations can be kept as DRAT proofs with
+    /// --proof. Default: `sat` with --proof or above 20 inputs, `enumerate` otherwise.
+    #[arg(long, value_enum)]
+    method: Option<ExactMethod>,
+    /// Worker threads of the enumeration (default: all cores). The SAT method uses one.
+    #[arg(long, short = 'j')]
+    threads: Option<usize>,
     #[command(flatten)]
     out: OutputArgs,
+}
+
+/// `slp exact --method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExactMethod {
+    Enumerate,
+    Sat,
 }
 
 #[derive(Debug, Args)]
@@ -722,7 +737,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
 }
 
 fn exact(a: ExactArgs) -> Result<ExitCode> {
-    use slicewise_slp::sat::{EncodeOptions, ExactOptions, exact as sat_exact};
+    use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, exact_with};
     let (input, desc) = load_matrix(&a.input)?;
     let m = &input.matrix;
     if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.heuristic_time.is_finite() && a.heuristic_time >= 0.0) {
@@ -731,6 +746,11 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     if m.cols() > 64 || m.rows() > 64 {
         bail!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols());
     }
+    let method = Method::choose(
+        a.method.map(|x| if x == ExactMethod::Sat { Method::Sat } else { Method::Enumerate }),
+        m.cols(),
+        a.proof.is_some(),
+    )?;
     let start = std::time::Instant::now();
     // Upper bound from a short heuristic search.
     let h = SearchOptions {
@@ -750,6 +770,7 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     }
     let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
     let quiet = a.out.quiet;
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let opts = ExactOptions {
         proof_dir: a.proof.clone(),
         upper,
@@ -758,7 +779,7 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         force: a.force,
         ..ExactOptions::new(remaining)
     };
-    let report = sat_exact(m, &opts, |k, tag, t| {
+    let report = exact_with(m, method, &opts, threads, |k, tag, t| {
         if !quiet {
             eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)");
         }
@@ -768,9 +789,10 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     write_output(&a.out, &text)?;
     if !a.out.quiet {
         eprintln!(
-            "slp exact: {} XORs, {}; {:.1} s",
+            "slp exact: {} XORs, {} ({}); {:.1} s",
             p.xor_count(),
             if report.optimal { "optimal".to_string() } else { format!("lower bound {}", report.lower_bound) },
+            method.describe(),
             start.elapsed().as_secs_f64()
         );
     }

@@ -157,6 +157,30 @@ fn exact_proves_small_optimum_and_keeps_proofs() {
     assert!(std::fs::read_to_string(proof.join("README.txt")).unwrap().contains("k=4: unsat"));
 }
 
+/// Without --proof the default exact method for a matrix of at most 20 inputs is the helper-set
+/// enumeration: random8_s2's optimum (14, also proven by SAT with checked DRAT proofs) in
+/// seconds. It refuses --proof and wide matrices.
+#[test]
+fn exact_enumerates_by_default() {
+    let m = vectors("random8_s2.txt");
+    let o = run(&["slp", "exact", m.to_str().unwrap(), "-t", "60", "--heuristic-time", "0.5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.lines().next().unwrap().contains("optimal"), "{text}");
+    assert_eq!(header_count(&text), 14);
+    let err = stderr(&o);
+    assert!(err.contains("k = 13: unsat") && err.contains("helper-set enumeration"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("proof");
+    let o = run(&["slp", "exact", m.to_str().unwrap(), "--method", "enumerate", "--proof", proof.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("proofs need the SAT method"), "{}", stderr(&o));
+    assert!(!proof.exists());
+    let o = run(&["slp", "exact", vectors("aes_mixcolumns.txt").to_str().unwrap(), "--method", "enumerate"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("limited to 20 inputs"), "{}", stderr(&o));
+}
+
 #[test]
 fn exact_reports_lower_bound_on_timeout() {
     let m = vectors("proest_mixslices.txt");

@@ -14,7 +14,7 @@ use slicewise_slp::emit::{Emit, EmitContext, emit};
 use slicewise_slp::matrix::MAX_DIM;
 use slicewise_slp::parse::{ParseOptions, parse_input};
 use slicewise_slp::program::Program as RsProgram;
-use slicewise_slp::sat::{ExactOptions, exact as sat_exact};
+use slicewise_slp::sat::{ExactOptions, Method, exact_with};
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -318,13 +318,14 @@ fn optimize(
 /// The outcome of `exact`.
 #[pyclass(frozen, module = "slicewise.slp", name = "ExactResult", get_all)]
 pub(crate) struct ExactResult {
-    /// The best program found (SAT, or the heuristic upper bound), or `None`.
+    /// The best program found (by the exact search, or the heuristic upper bound), or `None`.
     program: Option<Program>,
     /// No program computing the matrix has fewer XORs than this.
     lower_bound: usize,
     /// Whether `program` is proven optimal (`program.xor_count == lower_bound`).
     optimal: bool,
-    /// `(k, outcome, seconds)` per solver call, outcome `sat`, `unsat` or `timeout`.
+    /// `(k, outcome, seconds)` per solver call, outcome `sat`, `unsat` or `timeout`
+    /// (with the enumeration, `unsat` means no program of at most k XORs).
     log: Py<PyList>,
 }
 
@@ -336,13 +337,23 @@ impl ExactResult {
     }
 }
 
-/// Exact search with the CaDiCaL SAT solver: the optimal XOR count, or a proven lower bound when
-/// `seconds` run out. A heuristic search of `heuristic_seconds` first gives the upper bound.
-/// With `proof_dir`, the CNF of every k and the DRAT proof of every UNSAT answer are kept
-/// there. Matrices up to 64×64.
+/// Exact search: the optimal XOR count, or a proven lower bound when `seconds` run out. A
+/// heuristic search of `heuristic_seconds` first gives the upper bound. `method` is
+/// `"enumerate"` (helper-set enumeration: up to 20 inputs, fast there, no proof) or `"sat"`
+/// (CaDiCaL; with `proof_dir`, the CNF of every k and the DRAT proof of every UNSAT answer are
+/// kept there); by default `"sat"` with `proof_dir` or above 20 inputs, `"enumerate"`
+/// otherwise. `threads` (default: all cores) is used by the enumeration. Matrices up to 64×64.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0))]
-fn exact(py: Python<'_>, matrix: &Bound<'_, PyAny>, seconds: f64, proof_dir: Option<PathBuf>, heuristic_seconds: f64) -> PyResult<ExactResult> {
+#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0, method = None, threads = None))]
+fn exact(
+    py: Python<'_>,
+    matrix: &Bound<'_, PyAny>,
+    seconds: f64,
+    proof_dir: Option<PathBuf>,
+    heuristic_seconds: f64,
+    method: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<ExactResult> {
     let m = to_matrix(matrix)?;
     if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
         return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
@@ -350,6 +361,14 @@ fn exact(py: Python<'_>, matrix: &Bound<'_, PyAny>, seconds: f64, proof_dir: Opt
     if m.cols() > 64 || m.rows() > 64 {
         return Err(PyValueError::new_err(format!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols())));
     }
+    let requested = match method {
+        None => None,
+        Some("enumerate") => Some(Method::Enumerate),
+        Some("sat") => Some(Method::Sat),
+        Some(other) => return Err(PyValueError::new_err(format!("method must be \"enumerate\" or \"sat\", not {other:?}"))),
+    };
+    let method = Method::choose(requested, m.cols(), proof_dir.is_some()).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let report = py.detach(|| {
         let start = std::time::Instant::now();
         let h = SearchOptions {
@@ -363,7 +382,7 @@ fn exact(py: Python<'_>, matrix: &Bound<'_, PyAny>, seconds: f64, proof_dir: Opt
         };
         let upper = search(&m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
         let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        sat_exact(&m, &ExactOptions { proof_dir, upper, ..ExactOptions::new(remaining) }, |_, _, _| {})
+        exact_with(&m, method, &ExactOptions { proof_dir, upper, ..ExactOptions::new(remaining) }, threads, |_, _, _| {})
     });
     let report = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
     if let Some(p) = &report.program {

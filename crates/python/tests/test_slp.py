@@ -116,6 +116,19 @@ def test_exact_small_optimum(tmp_path):
     assert any(p.suffix == ".drat" for p in tmp_path.iterdir())
 
 
+def test_exact_enumerates_by_default():
+    r = slp.exact(RANDOM8, seconds=30, heuristic_seconds=0.2)
+    assert r.optimal and r.lower_bound == 12 and r.program.xor_count == 12
+    assert r.program.verify(RANDOM8)
+    assert [k for k, tag, _ in r.log if tag == "unsat"] == [7, 8, 9, 10, 11]
+    s = slp.exact(RANDOM8, seconds=60, heuristic_seconds=0.2, method="sat")
+    assert s.optimal and s.lower_bound == 12
+    with pytest.raises(ValueError, match="proofs need the SAT method"):
+        slp.exact(RANDOM8, method="enumerate", proof_dir="unused")
+    with pytest.raises(ValueError, match="enumerate"):
+        slp.exact(RANDOM8, method="bfs")
+
+
 def test_exact_limits():
     with pytest.raises(ValueError, match="64x64"):
         slp.exact([[1] * 65, [0] * 65], seconds=1)

@@ -7,6 +7,7 @@
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
 //! * [`portfolio`]: the default (`-a auto`): a bandit over algorithms and re-synthesis budgets,
 //!   then polishing chains;
+//! * [`enumerate`]: exact search by enumerating helper sets (up to 20 inputs);
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
 //! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
@@ -14,6 +15,7 @@
 
 pub mod bp;
 pub mod emit;
+pub mod enumerate;
 pub mod matrix;
 pub mod paar;
 pub mod parse;

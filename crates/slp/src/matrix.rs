@@ -178,6 +178,57 @@ pub fn circulant(first: &[u8]) -> Vec<Vec<u8>> {
     (0..n).map(|r| (0..n).map(|k| first[(k + n - r) % n]).collect()).collect()
 }
 
+/// The permutations τ of the inputs that map the target set onto itself, at most `cap` of
+/// them, the identity first. `tau[i] = a` means that bit a of a value moves to bit i (input
+/// x_a becomes x_i); the search backtracks over tau[0], tau[1], … and prunes when the
+/// multiset of the targets restricted to the columns fixed so far differs from the multiset
+/// of their restrictions to the image columns. Any subset of the group serves the symmetry breaking of `sat` and `enumerate`.
+pub fn target_automorphisms(n: usize, targets: &[Row], cap: usize) -> Vec<Vec<usize>> {
+    fn restrict(t: Row, cols: &[usize]) -> u128 {
+        cols.iter().enumerate().fold(0, |acc, (i, &c)| acc | (((t >> c) & 1) << i))
+    }
+    struct Search<'a> {
+        n: usize,
+        targets: &'a [Row],
+        cap: usize,
+        budget: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn rec(s: &mut Search<'_>, pre: &mut Vec<usize>, used: &mut [bool]) {
+        if s.out.len() >= s.cap || s.budget == 0 {
+            return;
+        }
+        s.budget -= 1;
+        let c = pre.len();
+        let id: Vec<usize> = (0..c).collect();
+        let mut a: Vec<u128> = s.targets.iter().map(|&t| restrict(t, pre)).collect();
+        let mut b: Vec<u128> = s.targets.iter().map(|&t| restrict(t, &id)).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        if a != b {
+            return;
+        }
+        if c == s.n {
+            s.out.push(pre.clone());
+            return;
+        }
+        // The identity is tried first (d = c before the others).
+        for d in std::iter::once(c).chain((0..s.n).filter(|&d| d != c)) {
+            if !used[d] {
+                used[d] = true;
+                pre.push(d);
+                rec(s, pre, used);
+                pre.pop();
+                used[d] = false;
+            }
+        }
+    }
+    // A node budget keeps matrices with huge groups (or none, but many partial matches) fast.
+    let mut s = Search { n, targets, cap, budget: 200_000, out: Vec::new() };
+    rec(&mut s, &mut Vec::new(), &mut vec![false; n]);
+    s.out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -131,6 +131,13 @@ impl Program {
         Ok(())
     }
 
+    /// Replaces the header's note on optimality: `optimal`, or `lower-bound: L` (no program
+    /// has fewer than L XORs).
+    pub fn set_bound_note(&mut self, optimal: bool, lower: usize) {
+        self.meta.extra.retain(|e| e != "optimal" && !e.starts_with("lower-bound"));
+        self.meta.extra.push(if optimal { "optimal".into() } else { format!("lower-bound: {lower}") });
+    }
+
     /// Removes operations whose results are never used, keeping order.
     pub fn prune(&mut self) {
         let n = self.n_inputs;

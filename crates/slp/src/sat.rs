@@ -53,6 +53,7 @@ use crate::cadical::{Solver, Status};
 
 use crate::matrix::{BitMatrix, Row};
 use crate::paar::nontrivial_targets;
+pub use crate::matrix::target_automorphisms;
 use crate::program::{Program, outputs_from_values};
 
 /// A CNF under construction (DIMACS literals).
@@ -339,57 +340,6 @@ fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, En
         }
     }
     (f, Enc { n, k, op1, op2 })
-}
-
-/// The permutations τ of the inputs that map the target set onto itself, at most `cap` of
-/// them, the identity first. `tau[i] = a` means that bit a of a value moves to bit i (input
-/// x_a becomes x_i); the search backtracks over tau[0], tau[1], … and prunes when the
-/// multiset of the targets restricted to the columns fixed so far differs from the multiset
-/// of their restrictions to the image columns. Any subset of the group serves [`symmetry`].
-pub fn target_automorphisms(n: usize, targets: &[Row], cap: usize) -> Vec<Vec<usize>> {
-    fn restrict(t: Row, cols: &[usize]) -> u128 {
-        cols.iter().enumerate().fold(0, |acc, (i, &c)| acc | (((t >> c) & 1) << i))
-    }
-    struct Search<'a> {
-        n: usize,
-        targets: &'a [Row],
-        cap: usize,
-        budget: usize,
-        out: Vec<Vec<usize>>,
-    }
-    fn rec(s: &mut Search<'_>, pre: &mut Vec<usize>, used: &mut [bool]) {
-        if s.out.len() >= s.cap || s.budget == 0 {
-            return;
-        }
-        s.budget -= 1;
-        let c = pre.len();
-        let id: Vec<usize> = (0..c).collect();
-        let mut a: Vec<u128> = s.targets.iter().map(|&t| restrict(t, pre)).collect();
-        let mut b: Vec<u128> = s.targets.iter().map(|&t| restrict(t, &id)).collect();
-        a.sort_unstable();
-        b.sort_unstable();
-        if a != b {
-            return;
-        }
-        if c == s.n {
-            s.out.push(pre.clone());
-            return;
-        }
-        // The identity is tried first (d = c before the others).
-        for d in std::iter::once(c).chain((0..s.n).filter(|&d| d != c)) {
-            if !used[d] {
-                used[d] = true;
-                pre.push(d);
-                rec(s, pre, used);
-                pre.pop();
-                used[d] = false;
-            }
-        }
-    }
-    // A node budget keeps matrices with huge groups (or none, but many partial matches) fast.
-    let mut s = Search { n, targets, cap, budget: 200_000, out: Vec::new() };
-    rec(&mut s, &mut Vec::new(), &mut vec![false; n]);
-    s.out
 }
 
 /// Symmetry breaking for input permutations. If τ permutes the inputs and maps the target set
@@ -758,12 +708,7 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
         }
     }
     if let Some(b) = &mut best {
-        b.meta.extra.retain(|e| e != "optimal" && !e.starts_with("lower-bound"));
-        if optimal {
-            b.meta.extra.push("optimal".into());
-        } else {
-            b.meta.extra.push(format!("lower-bound: {lower}"));
-        }
+        b.set_bound_note(optimal, lower);
     }
     if let Some(dir) = &opts.proof_dir {
         let mut readme = String::from("CNF files kK.cnf ask \"is there a program with exactly K XORs?\" (see crates/slp/src/sat.rs)\n");
@@ -781,6 +726,64 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
         std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&res)? + "\n")?;
     }
     Ok(ExactReport { program: best, lower_bound: lower, optimal, log })
+}
+
+/// The exact method behind [`exact_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Helper-set enumeration ([`crate::enumerate`]): up to 20 inputs, far faster there, no proof.
+    Enumerate,
+    /// This module's SAT search, whose refutations can be kept as DRAT proofs.
+    Sat,
+}
+
+impl Method {
+    /// The method for a matrix with `cols` inputs: `requested`, or by default SAT when proofs
+    /// are asked for or the matrix is too wide to enumerate, the enumeration otherwise.
+    pub fn choose(requested: Option<Method>, cols: usize, proofs: bool) -> Result<Method> {
+        use crate::enumerate::MAX_INPUTS;
+        match requested {
+            Some(Method::Enumerate) if proofs => anyhow::bail!("proofs need the SAT method: the enumeration leaves no proof"),
+            Some(Method::Enumerate) if cols > MAX_INPUTS => {
+                anyhow::bail!("the enumeration is limited to {MAX_INPUTS} inputs (this matrix has {cols})")
+            }
+            Some(x) => Ok(x),
+            None if proofs || cols > MAX_INPUTS => Ok(Method::Sat),
+            None => Ok(Method::Enumerate),
+        }
+    }
+
+    /// Its name in program headers and messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::Enumerate => "helper-set enumeration",
+            Method::Sat => "SAT",
+        }
+    }
+}
+
+/// [`exact`] with either method. `threads` is used by the enumeration only; `on_k` hears
+/// `(k, "sat" | "unsat" | "timeout", seconds)`, where "unsat" means no program of k XORs
+/// (with the enumeration: of at most k).
+pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: usize, mut on_k: impl FnMut(usize, &str, f64)) -> Result<ExactReport> {
+    if method == Method::Sat {
+        return exact(m, opts, on_k);
+    }
+    Method::choose(Some(method), m.cols(), opts.proof_dir.is_some())?;
+    let tag = |t: &str| -> &'static str {
+        match t {
+            "found" => "sat",
+            "none" => "unsat",
+            _ => "timeout",
+        }
+    };
+    let r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on_k(k, tag(t), secs));
+    Ok(ExactReport {
+        program: r.program,
+        lower_bound: r.lower_bound,
+        optimal: r.optimal,
+        log: r.log.iter().map(|&(k, t, _, secs)| (k, tag(t), secs)).collect(),
+    })
 }
 
 /// What [`check_proof_dir`] established.

@@ -2,7 +2,7 @@
 
 import os
 import sys
-from typing import Any, ClassVar, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union, final
+from typing import Any, ClassVar, Iterable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, final
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -185,4 +185,6 @@ def exact(
     seconds: float = 60.0,
     proof_dir: Union[str, "os.PathLike[str]", None] = None,
     heuristic_seconds: float = 2.0,
+    method: Optional[Literal["enumerate", "sat"]] = None,
+    threads: Optional[int] = None,
 ) -> ExactResult: ...

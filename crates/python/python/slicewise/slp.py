@@ -7,7 +7,8 @@ is output ``y_r``; entry ``(r, c)`` is the coefficient of input ``x_c``.
 * :func:`optimize`: seeded, time-limited random restarts of the heuristics on local threads;
 * :func:`optimize_distributed`: the same restarts fanned out over a ``dask.distributed``
   cluster, every task with its own seed range;
-* :func:`exact`: SAT-exact search (CaDiCaL) for the optimum or a proven lower bound.
+* :func:`exact`: exact search for the optimum or a proven lower bound (helper-set enumeration
+  up to 20 inputs, CaDiCaL SAT with checkable DRAT proofs).
 
 Every returned :class:`Program` is verified against the matrix; programs pickle through their
 text form.
