@@ -109,6 +109,10 @@ struct OptimizeArgs {
     /// Largest window (gates) for --polish.
     #[arg(long, default_value_t = 48)]
     window: usize,
+    /// Polish with BP windows only: no rounds of exact re-synthesis of small windows (helper-set
+    /// enumeration) between them. Programs made before the exact rounds existed repeat with it.
+    #[arg(long)]
+    no_exact_windows: bool,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
@@ -129,6 +133,11 @@ struct OptimizeArgs {
     /// Largest window (gates) for --sat-polish.
     #[arg(long, default_value_t = 10)]
     sat_window: usize,
+    /// How --sat-polish solves windows without a depth bound: `sat` (CaDiCaL) or `enumerate`
+    /// (helper-set enumeration, effort × 100 nodes per call; windows with a depth bound always
+    /// go to SAT).
+    #[arg(long, value_enum, default_value = "sat")]
+    window_solver: ExactMethod,
     /// Largest number of window inputs for --sat-polish.
     #[arg(long, default_value_t = 8)]
     sat_inputs: usize,
@@ -413,6 +422,7 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
         bp_every: a.sat_bp_every,
         bp_window: a.window.max(3),
         call_time_limit: Duration::from_secs_f64(a.sat_call_limit),
+        enumerate: a.window_solver == ExactMethod::Enumerate,
         ..Default::default()
     };
     let start = std::time::Instant::now();
@@ -458,7 +468,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Pro
     let seed = a.polish_seed.unwrap_or(a.seed);
     let before = p.xor_count();
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds, deadline, a.window.max(3), a.max_depth);
+    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds, deadline, a.window.max(3), !a.no_exact_windows, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
     q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window));
     q
@@ -536,7 +546,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         polish_fraction: if any_word && m.rows().max(m.cols()) >= 64 { 0.6 } else { 0.4 },
         max_depth,
         arms,
-        polishers: default_polishers(a.window),
+        polishers: default_polishers(a.window, !a.no_exact_windows),
         chains: 4,
     };
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
@@ -587,6 +597,9 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     }
     if polished {
         repeat.push_str(&format!(" --polish-rounds {} --polish-seed {} --window {}", w.polish_rounds, w.polish_seed, a.window));
+        if a.no_exact_windows {
+            repeat.push_str(" --no-exact-windows");
+        }
     }
     let budget = match (limit, a.time_limit) {
         (Some(t), Some(_)) => format!("time limit {t} s"),

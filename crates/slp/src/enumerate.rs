@@ -49,6 +49,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
 use crate::matrix::{BitMatrix, Row};
 use crate::paar::nontrivial_targets;
 use crate::program::{Program, outputs_from_values};
@@ -168,6 +171,8 @@ impl State {
 /// Shared between the threads of one search.
 struct Shared {
     deadline: Instant,
+    /// Node budget (checked every 4096 nodes of a walker; deterministic on one thread).
+    node_limit: u64,
     stop: AtomicBool,
     timed_out: AtomicBool,
     nodes: AtomicU64,
@@ -185,6 +190,8 @@ struct Walker<'a> {
     nodes: u64,
     /// Scratch: candidate values of one node, per depth.
     scratch: Vec<Vec<u32>>,
+    /// When set, the candidates of every node are tried in a random order.
+    rng: Option<&'a mut ChaCha8Rng>,
 }
 
 impl Walker<'_> {
@@ -249,7 +256,7 @@ impl Walker<'_> {
             if self.shared.stop.load(Ordering::Relaxed) {
                 return false;
             }
-            if Instant::now() >= self.shared.deadline {
+            if self.nodes >= self.shared.node_limit || Instant::now() >= self.shared.deadline {
                 self.shared.timed_out.store(true, Ordering::Relaxed);
                 self.shared.stop.store(true, Ordering::Relaxed);
                 return false;
@@ -261,7 +268,10 @@ impl Walker<'_> {
         if r == 0 {
             return false;
         }
-        let cands = self.candidates(r);
+        let mut cands = self.candidates(r);
+        if let Some(rng) = self.rng.as_deref_mut() {
+            cands.shuffle(rng);
+        }
         let mut ok = false;
         for &h in &cands {
             if self.step(h, r) {
@@ -310,34 +320,53 @@ pub fn search_helpers(m: &BitMatrix, helpers: usize, threads: usize, deadline: I
     let n = m.cols();
     assert!(n <= MAX_INPUTS, "helper-set enumeration is limited to {MAX_INPUTS} inputs");
     let targets: Vec<u32> = nontrivial_targets(m).iter().map(|&t| t as u32).collect();
+    let (found, timed_out, nodes) = run(n, &targets, helpers, threads, deadline, u64::MAX, None);
+    if let Some(list) = found {
+        return (Answer::Found(program_from_values(m, &list)), nodes);
+    }
+    if timed_out { (Answer::Timeout, nodes) } else { (Answer::Exhausted, nodes) }
+}
+
+/// The search behind [`search_helpers`] and [`window_lines`]: the values of C when every target
+/// is reached (inputs first), whether the deadline or node limit stopped it, and the node count.
+fn run(
+    n: usize,
+    targets: &[u32],
+    helpers: usize,
+    threads: usize,
+    deadline: Instant,
+    node_limit: u64,
+    mut rng: Option<&mut ChaCha8Rng>,
+) -> (Option<Vec<u32>>, bool, u64) {
     let shared = Shared {
+        node_limit,
         deadline,
         stop: AtomicBool::new(false),
         timed_out: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         found: Mutex::new(None),
     };
-    let root = State::new(n, &targets);
-    let orbit_min = orbit_minima(n, &targets, &root);
+    let root = State::new(n, targets);
+    let orbit_min = orbit_minima(n, targets, &root);
     let orbit_min = orbit_min.as_slice();
     let finish = |w: &Walker<'_>| {
         shared.nodes.fetch_add(w.nodes, Ordering::Relaxed);
     };
     if root.missing.is_empty() || helpers == 0 || threads <= 1 {
-        let mut w = Walker { shared: &shared, orbit_min, st: root, helpers: Vec::new(), nodes: 0, scratch: Vec::new() };
+        let mut w = Walker { shared: &shared, orbit_min, st: root, helpers: Vec::new(), nodes: 0, scratch: Vec::new(), rng: rng.take() };
         if w.dfs(helpers) {
             *shared.found.lock().unwrap() = Some(w.st.list.clone());
         }
         finish(&w);
     } else {
         // The first helper's candidates are handed out one at a time.
-        let mut w0 = Walker { shared: &shared, orbit_min, st: State::new(n, &targets), helpers: Vec::new(), nodes: 0, scratch: Vec::new() };
+        let mut w0 = Walker { shared: &shared, orbit_min, st: State::new(n, targets), helpers: Vec::new(), nodes: 0, scratch: Vec::new(), rng: None };
         let first = w0.candidates(helpers);
         let next = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
-                    let mut w = Walker { shared: &shared, orbit_min, st: State::new(n, &targets), helpers: Vec::new(), nodes: 0, scratch: Vec::new() };
+                    let mut w = Walker { shared: &shared, orbit_min, st: State::new(n, targets), helpers: Vec::new(), nodes: 0, scratch: Vec::new(), rng: None };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= first.len() || shared.stop.load(Ordering::Relaxed) {
@@ -360,10 +389,33 @@ pub fn search_helpers(m: &BitMatrix, helpers: usize, threads: usize, deadline: I
     }
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let found = shared.found.lock().unwrap().take();
-    if let Some(list) = found {
-        return (Answer::Found(program_from_values(m, &list)), nodes);
+    (found, shared.timed_out.load(Ordering::Relaxed), nodes)
+}
+
+/// Outcome of [`window_lines`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowAnswer {
+    /// Lines `(a, b)` over signals `0..n` (inputs) and `n + i` (line i), every target on one.
+    Found(Vec<(usize, usize)>),
+    /// No program with at most that many XORs.
+    None,
+    /// The node budget ran out.
+    Budget,
+}
+
+/// A program for the distinct `targets` (weight ≥ 2) over `n` inputs with at most
+/// `targets.len() + helpers` XORs, on one thread, within `node_limit` search nodes: the exact
+/// step of window polishing ([`crate::satwin`]). With `rng`, the candidates are tried in random
+/// order, so that a budget with many solutions yields a random one. Deterministic.
+pub fn window_lines(n: usize, targets: &[Row], helpers: usize, node_limit: u64, rng: Option<&mut ChaCha8Rng>) -> WindowAnswer {
+    assert!(n <= MAX_INPUTS, "helper-set enumeration is limited to {MAX_INPUTS} inputs");
+    let t: Vec<u32> = targets.iter().map(|&t| t as u32).collect();
+    let far = Instant::now() + Duration::from_secs(1 << 30);
+    match run(n, &t, helpers, 1, far, node_limit, rng) {
+        (Some(list), _, _) => WindowAnswer::Found(program_from_values(&BitMatrix::from_rows(n, targets.to_vec()), &list).ops),
+        (None, true, _) => WindowAnswer::Budget,
+        (None, false, _) => WindowAnswer::None,
     }
-    if shared.timed_out.load(Ordering::Relaxed) { (Answer::Timeout, nodes) } else { (Answer::Exhausted, nodes) }
 }
 
 /// Rule 3's table. The input permutations τ that map the target set onto itself (see

@@ -138,6 +138,10 @@ pub trait Polisher: Send + Sync {
     fn name(&self) -> String;
     /// One round on `p` (which computes `m`), with its own seed.
     fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program;
+    /// Whether the chain also takes an equally long result (to keep moving on the plateau).
+    fn keeps_equal(&self) -> bool {
+        false
+    }
 }
 
 /// Window re-synthesis ([`resynth`]): 200 windows of up to `window` gates, 4 BP tries each.
@@ -157,11 +161,49 @@ impl Polisher for WindowPolisher {
     }
 }
 
+/// Exact window re-synthesis: one round is `windows` windows of [`crate::satwin`] (convex,
+/// up to 10 gates and 8 inputs) solved by helper-set enumeration ([`crate::enumerate`]) with a
+/// deterministic node budget; a window is replaced by its shortest program, or at random by an
+/// equally long one (moves on the plateau). Without a depth bound only: with one, the round
+/// returns the program unchanged (the BP rounds keep the bound).
+#[cfg(feature = "sat")]
+#[derive(Debug, Clone, Copy)]
+pub struct ExactWindowPolisher {
+    /// Windows per round.
+    pub windows: u64,
+}
+
+#[cfg(feature = "sat")]
+impl Polisher for ExactWindowPolisher {
+    fn name(&self) -> String {
+        "exact-windows".into()
+    }
+    fn keeps_equal(&self) -> bool {
+        true
+    }
+    fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
+        if max_depth.is_some() {
+            return p.clone();
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, ..Default::default() };
+        crate::satwin::sat_polish(p, m, &opts, &mut rng)
+    }
+}
+
 /// The polishers of `--polish` and of the portfolio's polish phase. Round `r` of a chain uses
-/// entry `r mod len`. Another polisher (for example exact SAT re-synthesis of windows) is one
-/// more `Box::new(...)` here.
-pub fn default_polishers(window: usize) -> Vec<Box<dyn Polisher>> {
-    vec![Box::new(WindowPolisher { window: window.max(3) })]
+/// entry `r mod len`: BP window re-synthesis with windows of up to `window` gates, and, with
+/// `exact` (the default; `--no-exact-windows` turns it off), exact re-synthesis of small
+/// windows. Another polisher is one more `Box::new(...)` here.
+pub fn default_polishers(window: usize, exact: bool) -> Vec<Box<dyn Polisher>> {
+    let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: window.max(3) })];
+    #[cfg(feature = "sat")]
+    if exact {
+        v.push(Box::new(ExactWindowPolisher { windows: 2000 }));
+    }
+    #[cfg(not(feature = "sat"))]
+    let _ = exact;
+    v
 }
 
 /// A chain of polish rounds: round `r` uses seed `seed + r`.
@@ -195,7 +237,8 @@ impl Chain {
         let pol = &polishers[(r % polishers.len() as u64) as usize];
         let mut q = pol.round(&self.best, m, self.seed.wrapping_add(r), max_depth);
         self.rounds += 1;
-        if q.xor_count() < self.best.xor_count() && max_depth.is_none_or(|d| q.depth() <= d) {
+        let count_ok = q.xor_count() < self.best.xor_count() || (pol.keeps_equal() && q.xor_count() == self.best.xor_count() && q.ops != self.best.ops);
+        if count_ok && max_depth.is_none_or(|d| q.depth() <= d) {
             if let Err(e) = q.verify(m) {
                 panic!("internal error: polisher {} produced a wrong program: {e}", pol.name());
             }
@@ -252,7 +295,8 @@ impl std::fmt::Debug for PortfolioOptions {
 }
 
 impl PortfolioOptions {
-    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with 48-gate windows, 4 chains,
+    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with 48-gate windows and exact
+    /// windows, 4 chains,
     /// the last 40 % of the time for polishing.
     pub fn for_matrix(m: &BitMatrix) -> Self {
         PortfolioOptions {
@@ -265,7 +309,7 @@ impl PortfolioOptions {
             polish_fraction: 0.4,
             max_depth: None,
             arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
-            polishers: default_polishers(48),
+            polishers: default_polishers(48, true),
             chains: 4,
         }
     }
@@ -711,7 +755,7 @@ mod tests {
         let w = &rep.winner;
         let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
         assert_eq!(p.xor_count(), w.run_count);
-        let (q, rounds) = crate::search::polish(&p, &m, w.polish_seed, Some(w.polish_rounds), Instant::now(), 48, None);
+        let (q, rounds) = crate::search::polish(&p, &m, w.polish_seed, Some(w.polish_rounds), Instant::now(), 48, true, None);
         assert_eq!(rounds, w.polish_rounds);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);

@@ -76,6 +76,9 @@ pub struct SatWinOptions {
     pub bp_every: u64,
     /// Largest BP window (gates).
     pub bp_window: usize,
+    /// Solve windows without a depth bound by helper-set enumeration ([`crate::enumerate`])
+    /// instead of SAT, with `effort` × 100 search nodes per call (deterministic as well).
+    pub enumerate: bool,
 }
 
 impl Default for SatWinOptions {
@@ -92,6 +95,7 @@ impl Default for SatWinOptions {
             plateau: 0.5,
             bp_every: 0,
             bp_window: 48,
+            enumerate: false,
         }
     }
 }
@@ -592,43 +596,78 @@ pub fn sat_polish_stats(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &
         let plateau = rng.random_bool(opts.plateau.clamp(0.0, 1.0));
         let arrival: Vec<usize> = if req.is_some() { ins.iter().map(|&s| arr[s]).collect() } else { vec![0; ins.len()] };
         let wp = WindowProblem { n: ins.len(), targets, arrival, required };
-        // Try k = len-1 (then shorter while it works); on the plateau k = len.
-        let mut k = len - 1;
         let mut found: Option<Vec<(usize, usize)>> = None;
-        if wp.targets.len() <= k {
-            loop {
+        let mut is_plateau = false;
+        if opts.enumerate && depth_bound.is_none() && wp.n <= crate::enumerate::MAX_INPUTS {
+            use crate::enumerate::{WindowAnswer, window_lines};
+            let t = wp.targets.len();
+            let nodes = opts.effort.saturating_mul(100);
+            // The shortest program with fewer than len XORs, if any; else, on the plateau, a
+            // random one with len.
+            let mut budget_out = false;
+            for k in t..len {
                 st.calls += 1;
-                match solve_window(&wp, k, opts.effort, opts.call_time_limit) {
-                    WinResult::Sat(l) => {
+                match window_lines(wp.n, &wp.targets, k - t, nodes, None) {
+                    WindowAnswer::Found(l) => {
                         found = Some(l);
-                        if k == 0 || k - 1 < wp.targets.len() {
-                            break;
-                        }
-                        k -= 1;
+                        break;
                     }
-                    WinResult::Effort => {
+                    WindowAnswer::None => {}
+                    WindowAnswer::Budget => {
                         st.effort_outs += 1;
+                        budget_out = true;
                         break;
                     }
-                    WinResult::Timeout => {
-                        st.time_outs += 1;
-                        break;
-                    }
-                    WinResult::Unsat => break,
                 }
             }
-        }
-        let mut is_plateau = false;
-        if found.is_none() && plateau && wp.targets.len() <= len {
-            st.calls += 1;
-            match solve_window(&wp, len, opts.effort, opts.call_time_limit) {
-                WinResult::Sat(l) => {
-                    found = Some(l);
-                    is_plateau = true;
+            if found.is_none() && !budget_out && plateau && t <= len {
+                st.calls += 1;
+                match window_lines(wp.n, &wp.targets, len - t, nodes, Some(rng)) {
+                    WindowAnswer::Found(l) => {
+                        found = Some(l);
+                        is_plateau = true;
+                    }
+                    WindowAnswer::Budget => st.effort_outs += 1,
+                    WindowAnswer::None => {}
                 }
-                WinResult::Effort => st.effort_outs += 1,
-                WinResult::Timeout => st.time_outs += 1,
-                WinResult::Unsat => {}
+            }
+        } else {
+            // Try k = len-1 (then shorter while it works); on the plateau k = len.
+            let mut k = len - 1;
+            if wp.targets.len() <= k {
+                loop {
+                    st.calls += 1;
+                    match solve_window(&wp, k, opts.effort, opts.call_time_limit) {
+                        WinResult::Sat(l) => {
+                            found = Some(l);
+                            if k == 0 || k - 1 < wp.targets.len() {
+                                break;
+                            }
+                            k -= 1;
+                        }
+                        WinResult::Effort => {
+                            st.effort_outs += 1;
+                            break;
+                        }
+                        WinResult::Timeout => {
+                            st.time_outs += 1;
+                            break;
+                        }
+                        WinResult::Unsat => break,
+                    }
+                }
+            }
+            if found.is_none() && plateau && wp.targets.len() <= len {
+                st.calls += 1;
+                match solve_window(&wp, len, opts.effort, opts.call_time_limit) {
+                    WinResult::Sat(l) => {
+                        found = Some(l);
+                        is_plateau = true;
+                    }
+                    WinResult::Effort => st.effort_outs += 1,
+                    WinResult::Timeout => st.time_outs += 1,
+                    WinResult::Unsat => {}
+                }
             }
         }
         let Some(lines) = found else { continue };
@@ -708,6 +747,25 @@ mod tests {
                 assert_eq!(q, q2);
             }
         }
+    }
+
+    /// The same with windows solved by helper-set enumeration: far more windows per second,
+    /// bit-for-bit reproducible (node budgets), and the exact-windows polisher of the portfolio.
+    #[test]
+    fn enumerated_windows_shorten_naive_mixslices() {
+        let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
+        let p = naive(&m);
+        let opts = SatWinOptions { rounds: Some(3000), enumerate: true, ..Default::default() };
+        let (q, st) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
+        q.verify(&m).unwrap();
+        assert!(q.xor_count() <= 52 && st.improvements > 0 && st.plateau_moves > 0, "{} {st:?}", q.xor_count());
+        let (q2, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
+        assert_eq!(q, q2);
+        use crate::portfolio::{ExactWindowPolisher, Polisher};
+        let r = ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, None);
+        r.verify(&m).unwrap();
+        assert!(r.xor_count() < p.xor_count());
+        assert_eq!(ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, Some(3)), p);
     }
 
     #[test]

@@ -167,7 +167,8 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
 }
 
 /// Polishes a program by rounds of local re-synthesis with windows of up to `window` gates
-/// (the polishers of [`crate::portfolio::default_polishers`]). Round r uses seed `seed + r`; it
+/// and, with `exact`, exact small windows (the polishers of
+/// [`crate::portfolio::default_polishers`]). Round r uses seed `seed + r`; it
 /// stops after `rounds` rounds if given (reproducible), else at `deadline`. Returns the best
 /// verified program and the number of rounds.
 pub fn polish(
@@ -177,9 +178,10 @@ pub fn polish(
     rounds: Option<u64>,
     deadline: Instant,
     window: usize,
+    exact: bool,
     max_depth: Option<usize>,
 ) -> (Program, u64) {
-    let polishers = crate::portfolio::default_polishers(window);
+    let polishers = crate::portfolio::default_polishers(window, exact);
     let mut chain = crate::portfolio::Chain::new(p.clone(), seed, 0);
     while rounds.map_or(Instant::now() < deadline, |n| chain.rounds < n) {
         chain.step(m, &polishers, max_depth);
