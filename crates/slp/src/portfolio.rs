@@ -164,8 +164,12 @@ impl Polisher for WindowPolisher {
 /// Exact window re-synthesis: one round is `windows` windows of [`crate::satwin`] (convex,
 /// up to 10 gates and 8 inputs) solved by helper-set enumeration ([`crate::enumerate`]) with a
 /// deterministic node budget; a window is replaced by its shortest program, or at random by an
-/// equally long one (moves on the plateau). Without a depth bound only: with one, the round
-/// returns the program unchanged (the BP rounds keep the bound).
+/// equally long one (moves on the plateau). The round returns where its walk ends
+/// ([`crate::satwin::sat_walk`]), and the chain keeps equally long results of this polisher
+/// ([`Polisher::keeps_equal`]), so the walk goes on across rounds: that is what finds the
+/// shortenings (one continuous walk beats many short ones from the same start). Without a
+/// depth bound only: with one, the round returns the program unchanged (the BP rounds keep the
+/// bound).
 #[cfg(feature = "sat")]
 #[derive(Debug, Clone, Copy)]
 pub struct ExactWindowPolisher {
@@ -187,7 +191,7 @@ impl Polisher for ExactWindowPolisher {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, ..Default::default() };
-        crate::satwin::sat_polish(p, m, &opts, &mut rng)
+        crate::satwin::sat_walk(p, m, &opts, &mut rng)
     }
 }
 
@@ -231,7 +235,9 @@ impl Chain {
         Chain { seed, start_count: p.xor_count(), best: p, rounds: 0, rounds_to_best: 0, start, last_improved: 0 }
     }
 
-    /// One round. Panics if a polisher returns a program that does not compute `m`.
+    /// One round: its result replaces `best` when shorter (or equally long and different, for a
+    /// polisher that [`Polisher::keeps_equal`]). Panics if a polisher returns a program that
+    /// does not compute `m`.
     pub fn step(&mut self, m: &BitMatrix, polishers: &[Box<dyn Polisher>], max_depth: Option<usize>) {
         let r = self.rounds;
         let pol = &polishers[(r % polishers.len() as u64) as usize];

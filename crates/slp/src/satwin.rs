@@ -504,6 +504,18 @@ pub fn sat_polish(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut Ch
 
 /// [`sat_polish`] with statistics.
 pub fn sat_polish_stats(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> (Program, SatWinStats) {
+    let (best, _, st) = polish_walk(p, m, opts, rng);
+    (best, st)
+}
+
+/// Where a walk of [`sat_polish`] ends: as short as the best program it met (it never gets
+/// longer), but after all its moves on the plateau, so a later walk can go on from there.
+pub fn sat_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> Program {
+    polish_walk(p, m, opts, rng).1
+}
+
+/// The walk: (best program, last program, statistics).
+fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> (Program, Program, SatWinStats) {
     let mut st = SatWinStats::default();
     let mut cur = p.clone();
     cur.prune();
@@ -694,7 +706,7 @@ pub fn sat_polish_stats(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &
     if let Err(e) = best.verify(m) {
         panic!("internal error: SAT window polishing produced a wrong program: {e}");
     }
-    (best, st)
+    (best, cur, st)
 }
 
 #[cfg(test)]
