@@ -34,4 +34,6 @@ run --circulant 02,02,03,04,05,03,05,07 --word-level --expand -a a2 --seed 7000 
 run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a2 --resynth 300 --seed 6 --runs 1 --no-exact-windows --polish-rounds 57 --polish-seed 6 --window 48 -o $P/whirlpool_mds.420.slp
 run $T/groestl_mixbytes.txt --word-level --expand -a a1 --resynth 800 --seed 219 --runs 1 --no-exact-windows --polish-rounds 425 --polish-seed 219 --window 48 -o $P/groestl_mixbytes.359.slp
 run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --no-exact-windows --polish-rounds 608 --polish-seed 3000009000086 --window 48 -o $P/groestl_mixbytes.358.slp
+run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --polish-rounds 224 --polish-seed 3000009000086 --window 48 -o $P/groestl_mixbytes.357.slp
+run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a1 --resynth 300 --seed 7 --runs 1 --polish-rounds 264 --polish-seed 7 --window 48 -o $P/whirlpool_mds.399.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

@@ -71,7 +71,7 @@ struct State {
     /// The values of `reach`, in the order they became reachable.
     reach_list: Vec<u32>,
     /// For a value in `reach`: the number of helpers in C when it became reachable.
-    reach_time: Vec<u8>,
+    reach_time: Vec<u32>,
     /// Targets not in C.
     missing: Vec<u32>,
 }
@@ -133,7 +133,7 @@ impl State {
     }
 
     /// Adds `v` to C; `time` is the number of helpers in C afterwards.
-    fn add(&mut self, v: u32, time: u8) {
+    fn add(&mut self, v: u32, time: u32) {
         for i in 0..self.list.len() {
             let w = self.list[i] ^ v;
             if !test(&self.reach, w) {
@@ -147,7 +147,7 @@ impl State {
     }
 
     /// Adds every reachable target, repeatedly.
-    fn close(&mut self, time: u8) {
+    fn close(&mut self, time: u32) {
         loop {
             let mut changed = false;
             let mut i = 0;
@@ -289,7 +289,7 @@ impl Walker<'_> {
     /// Adds helper `h`, recurses, and rolls back unless the search succeeded.
     fn step(&mut self, h: u32, r: usize) -> bool {
         let mark = self.st.mark();
-        let time = (self.helpers.len() + 1) as u8;
+        let time = (self.helpers.len() + 1) as u32;
         self.st.add(h, time);
         self.st.close(time);
         self.helpers.push(h);

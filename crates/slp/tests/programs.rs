@@ -59,8 +59,10 @@ fn record_programs_meet_their_claims() {
         ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
         ("groestl_mixbytes.359.slp", "groestl_mixbytes", 359, 13),
         ("groestl_mixbytes.358.slp", "groestl_mixbytes", 358, 17),
+        ("groestl_mixbytes.357.slp", "groestl_mixbytes", 357, 18),
         ("whirlpool_mds.slp", "whirlpool_mds", RECORD_WHIRLPOOL, usize::MAX),
         ("whirlpool_mds.420.slp", "whirlpool_mds", 420, 7),
+        ("whirlpool_mds.399.slp", "whirlpool_mds", 399, 13),
     ];
     for &(file, matrix, xors, depth) in claims {
         let path = root().join("crates/slp/programs").join(file);
