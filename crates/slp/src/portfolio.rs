@@ -164,12 +164,11 @@ impl Polisher for WindowPolisher {
 /// Exact window re-synthesis: one round is `windows` windows of [`crate::satwin`] (convex,
 /// up to 10 gates and 8 inputs) solved by helper-set enumeration ([`crate::enumerate`]) with a
 /// deterministic node budget; a window is replaced by its shortest program, or at random by an
-/// equally long one (moves on the plateau). The round returns where its walk ends
+/// equally long one (moves on the plateau); with a depth bound, a found program is kept only
+/// when it meets the window's depths. The round returns where its walk ends
 /// ([`crate::satwin::sat_walk`]), and the chain keeps equally long results of this polisher
 /// ([`Polisher::keeps_equal`]), so the walk goes on across rounds: that is what finds the
-/// shortenings (one continuous walk beats many short ones from the same start). Without a
-/// depth bound only: with one, the round returns the program unchanged (the BP rounds keep the
-/// bound).
+/// shortenings (one continuous walk beats many short ones from the same start).
 #[cfg(feature = "sat")]
 #[derive(Debug, Clone, Copy)]
 pub struct ExactWindowPolisher {
@@ -186,11 +185,8 @@ impl Polisher for ExactWindowPolisher {
         true
     }
     fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
-        if max_depth.is_some() {
-            return p.clone();
-        }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, ..Default::default() };
+        let opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, max_depth, ..Default::default() };
         crate::satwin::sat_walk(p, m, &opts, &mut rng)
     }
 }

@@ -76,8 +76,10 @@ pub struct SatWinOptions {
     pub bp_every: u64,
     /// Largest BP window (gates).
     pub bp_window: usize,
-    /// Solve windows without a depth bound by helper-set enumeration ([`crate::enumerate`])
-    /// instead of SAT, with `effort` × 100 search nodes per call (deterministic as well).
+    /// Solve windows by helper-set enumeration ([`crate::enumerate`]) instead of SAT, with
+    /// `effort` × 100 search nodes per call (deterministic as well). The enumeration ignores
+    /// depths: with a depth bound, a program it finds is kept only if it meets the window's
+    /// depths (up to four candidate orders per length), so it may miss one that SAT finds.
     pub enumerate: bool,
 }
 
@@ -290,6 +292,21 @@ pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Durati
             WinResult::Sat((0..k).map(|i| (pick(&op1[i]), pick(&op2[i]))).collect())
         }
     }
+}
+
+/// Programs the enumeration tries per window length when a depth bound is on.
+const DEPTH_TRIES: usize = 4;
+
+/// Whether `lines` (over the window inputs `0..w.n`, line i = signal n + i) put every target at
+/// a depth within its bound, the inputs arriving at their arrival depths.
+fn meets_depths(w: &WindowProblem, lines: &[(usize, usize)]) -> bool {
+    let mut val: Vec<Row> = (0..w.n).map(|j| 1 << j).collect();
+    let mut dep: Vec<usize> = w.arrival.clone();
+    for &(a, b) in lines {
+        val.push(val[a] ^ val[b]);
+        dep.push(dep[a].max(dep[b]) + 1);
+    }
+    w.targets.iter().zip(&w.required).all(|(&t, &r)| val.iter().zip(&dep).any(|(&v, &d)| v == t && d <= r))
 }
 
 /// Users of every signal (operation indices).
@@ -610,37 +627,52 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
         let wp = WindowProblem { n: ins.len(), targets, arrival, required };
         let mut found: Option<Vec<(usize, usize)>> = None;
         let mut is_plateau = false;
-        if opts.enumerate && depth_bound.is_none() && wp.n <= crate::enumerate::MAX_INPUTS {
+        if opts.enumerate && wp.n <= crate::enumerate::MAX_INPUTS {
             use crate::enumerate::{WindowAnswer, window_lines};
             let t = wp.targets.len();
             let nodes = opts.effort.saturating_mul(100);
+            // The enumeration ignores depths: with a depth bound, a program it finds is kept
+            // only if it meets them, and up to DEPTH_TRIES orders of the candidates are tried
+            // (a heuristic: a program within the bound may be missed).
+            let tries = if depth_bound.is_some() { DEPTH_TRIES } else { 1 };
+            let fits = |l: &[(usize, usize)]| depth_bound.is_none() || meets_depths(&wp, l);
             // The shortest program with fewer than len XORs, if any; else, on the plateau, a
             // random one with len.
             let mut budget_out = false;
-            for k in t..len {
-                st.calls += 1;
-                match window_lines(wp.n, &wp.targets, k - t, nodes, None) {
-                    WindowAnswer::Found(l) => {
-                        found = Some(l);
-                        break;
-                    }
-                    WindowAnswer::None => {}
-                    WindowAnswer::Budget => {
-                        st.effort_outs += 1;
-                        budget_out = true;
-                        break;
+            'k: for k in t..len {
+                for attempt in 0..tries {
+                    st.calls += 1;
+                    match window_lines(wp.n, &wp.targets, k - t, nodes, if attempt == 0 { None } else { Some(&mut *rng) }) {
+                        WindowAnswer::Found(l) if fits(&l) => {
+                            found = Some(l);
+                            break 'k;
+                        }
+                        WindowAnswer::Found(_) => {}
+                        WindowAnswer::None => continue 'k,
+                        WindowAnswer::Budget => {
+                            st.effort_outs += 1;
+                            budget_out = true;
+                            break 'k;
+                        }
                     }
                 }
             }
             if found.is_none() && !budget_out && plateau && t <= len {
-                st.calls += 1;
-                match window_lines(wp.n, &wp.targets, len - t, nodes, Some(rng)) {
-                    WindowAnswer::Found(l) => {
-                        found = Some(l);
-                        is_plateau = true;
+                for _ in 0..tries {
+                    st.calls += 1;
+                    match window_lines(wp.n, &wp.targets, len - t, nodes, Some(&mut *rng)) {
+                        WindowAnswer::Found(l) if fits(&l) => {
+                            found = Some(l);
+                            is_plateau = true;
+                            break;
+                        }
+                        WindowAnswer::Found(_) => {}
+                        WindowAnswer::Budget => {
+                            st.effort_outs += 1;
+                            break;
+                        }
+                        WindowAnswer::None => break,
                     }
-                    WindowAnswer::Budget => st.effort_outs += 1,
-                    WindowAnswer::None => {}
                 }
             }
         } else {
@@ -777,7 +809,10 @@ mod tests {
         let r = ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, None);
         r.verify(&m).unwrap();
         assert!(r.xor_count() < p.xor_count());
-        assert_eq!(ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, Some(3)), p);
+        let d = p.depth();
+        let r = ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, Some(d));
+        r.verify(&m).unwrap();
+        assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
     }
 
     #[test]
@@ -790,5 +825,22 @@ mod tests {
         q.verify(&m).unwrap();
         assert!(q.depth() <= d);
         assert!(q.xor_count() <= p.xor_count());
+    }
+
+    /// Enumerated windows under a depth bound: a found program is kept only when it meets the
+    /// window's depths, so the bound holds, and the program still gets shorter.
+    #[test]
+    fn enumerated_windows_keep_depth_bound() {
+        let w = WindowProblem { n: 3, targets: vec![0b111], arrival: vec![0, 0, 1], required: vec![2] };
+        // (x0 + x1) + x2: depth 2; (x1 + x2) + x0: depth 3 because x2 arrives at depth 1.
+        assert!(meets_depths(&w, &[(0, 1), (3, 2)]));
+        assert!(!meets_depths(&w, &[(1, 2), (3, 0)]));
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let p = crate::paar::paar(&m, None);
+        let d = p.depth();
+        let opts = SatWinOptions { rounds: Some(3000), max_depth: Some(d), enumerate: true, ..Default::default() };
+        let (q, st) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(5));
+        q.verify(&m).unwrap();
+        assert!(q.depth() <= d && q.xor_count() < p.xor_count(), "depth {d}: {} XORs, depth {} {st:?}", q.xor_count(), q.depth());
     }
 }
