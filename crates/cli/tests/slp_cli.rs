@@ -167,6 +167,7 @@ fn exact_enumerates_by_default() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.lines().next().unwrap().contains("optimal"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("# optimality by helper-set enumeration")), "{text}");
     assert_eq!(header_count(&text), 14);
     let err = stderr(&o);
     assert!(err.contains("k = 13: unsat") && err.contains("helper-set enumeration"), "{err}");

@@ -753,7 +753,7 @@ impl Method {
         }
     }
 
-    /// Its name in program headers and messages.
+    /// Its name in messages.
     pub fn describe(self) -> &'static str {
         match self {
             Method::Enumerate => "helper-set enumeration",
@@ -777,7 +777,13 @@ pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: u
             _ => "timeout",
         }
     };
-    let r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on_k(k, tag(t), secs));
+    let mut r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on_k(k, tag(t), secs));
+    if let Some(p) = &mut r.program {
+        p.meta.notes.push(format!(
+            "{} by helper-set enumeration (exhaustive, no proof file; `--method sat --proof DIR` gives checkable DRAT proofs)",
+            if r.optimal { "optimality" } else { "lower bound" }
+        ));
+    }
     Ok(ExactReport {
         program: r.program,
         lower_bound: r.lower_bound,
