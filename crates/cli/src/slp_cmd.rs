@@ -155,6 +155,12 @@ struct OptimizeArgs {
     /// re-synthesis (`--runs N` rounds for a reproducible result, else until the time limit).
     #[arg(long, requires = "word_level")]
     expand: bool,
+    /// Every run first splits the matrix along its block involutions (a row swap r <-> r +- k
+    /// with a matching column swap, as in circulant and Hadamard matrices), recursively, solves
+    /// the pieces with the algorithm and re-synthesizes the assembled program. The portfolio
+    /// (`-a auto`) has such `split:` arms for every matrix with a block involution.
+    #[arg(long, conflicts_with = "word_level")]
+    split: bool,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -326,6 +332,9 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
     if a.word_level {
         return word_level(&a, &input, &desc, threads, limit);
     }
+    if auto && a.split {
+        bail!("--split runs one algorithm split along block involutions (-a a2, rnbp, ...); -a auto already has split arms");
+    }
     // `--start` polishes a given program: no search, so no portfolio.
     if auto && a.start.is_none() {
         return optimize_auto(&a, &input, &desc, threads, limit, false);
@@ -338,6 +347,7 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
         runs: a.runs,
         max_depth: a.max_depth,
         resynth: a.resynth,
+        split: a.split,
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
@@ -517,8 +527,8 @@ fn byte_form_note(f: &ByteForm, input: &Input) -> String {
 /// (given as bytes, or recognised in the binary matrix) gets the word arms beside the bit arms
 /// (two of them below 64x64).
 fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>, word_only: bool) -> Result<ExitCode> {
-    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio, word_arms};
-    use slicewise_slp::search::run_once;
+    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio, split_arms, word_arms};
+    use slicewise_slp::search::{run_once, run_split};
     let m = &input.matrix;
     let max_depth = if word_only { None } else { a.max_depth };
     // Word arms ignore depth bounds, and the Horner layers must fit one 128-column matrix.
@@ -527,6 +537,10 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         bail!("--word-level needs a matrix over GF(2^8): a hex-byte file, --circulant, or a binary matrix made of 8x8 multiplication blocks");
     }
     let mut arms = if word_only { Vec::new() } else { default_arms(m.rows(), m.cols(), m.is_invertible()) };
+    // Split programs are deep (the pieces are stacked), so they join only without a depth bound.
+    if !word_only && max_depth.is_none() {
+        arms.extend(split_arms(m));
+    }
     if let Some(f) = &form {
         // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
         // Below 64x64 the word arms rarely win (AES: 108 against 95), so only two join the bit arms.
@@ -552,13 +566,14 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
         match (&form, arm.word) {
             (Some(f), true) => {
-                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth };
+                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth, split: false };
                 let wp = slicewise_slp::word::synthesize(&f.bytes, f.poly, &o)?;
                 let mut p = f.to_matrix_order(wp.expand());
                 p.verify(m).ok()?;
                 p.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {} bit XORs", wp.xor_count(), wp.xtime_count(), wp.bit_cost()));
                 Some(p)
             }
+            _ if arm.split => run_split(m, arm.algorithm, seed, max_depth, arm.resynth),
             _ => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
         }
     };
@@ -672,6 +687,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
         runs: a.runs,
         max_depth: None,
         resynth: a.resynth,
+        split: false,
     };
     let Some(mut wp) = synthesize(bytes, field, &opts) else { bail!("word-level synthesis failed (matrix too large?)") };
     wp.meta.notes.push(format!("matrix: {} ({desc}); verified on unit vectors", byte_form_note(&form, input)));
@@ -774,6 +790,7 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         runs: None,
         max_depth: None,
         resynth: 0,
+        split: false,
     };
     let upper = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
     if !a.out.quiet

@@ -283,9 +283,10 @@ fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
 /// seed `seed + r`, so a run is reproducible on its own. The search stops after `seconds` (at
 /// least one run completes) or after `runs` runs, whichever comes first; with `runs` and
 /// `seconds=None` the result is deterministic. Runs with the interpreter released, on
-/// `threads` threads (default: all cores). Returns the best program, verified.
+/// `threads` threads (default: all cores). With `split`, every run first splits the matrix
+/// along its block involutions (the CLI's `--split`). Returns the best program, verified.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0))]
+#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false))]
 #[allow(clippy::too_many_arguments)]
 fn optimize(
     py: Python<'_>,
@@ -297,6 +298,7 @@ fn optimize(
     runs: Option<u64>,
     max_depth: Option<usize>,
     resynth: usize,
+    split: bool,
 ) -> PyResult<Program> {
     let m = to_matrix(matrix)?;
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
@@ -308,7 +310,7 @@ fn optimize(
         return Err(PyValueError::new_err("runs must be at least 1"));
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth };
+    let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth, split };
     let report = py.detach(|| search(&m, &opts, &|_, _| {}, &|_| {}));
     let report = report.ok_or_else(|| PyValueError::new_err(format!("no program found (is the depth bound {max_depth:?} achievable?)")))?;
     report.program.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
@@ -379,6 +381,7 @@ fn exact(
             runs: None,
             max_depth: None,
             resynth: 0,
+            split: false,
         };
         let upper = search(&m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
         let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());

@@ -5,6 +5,7 @@
 //! * heuristics: [`paar`], [`bp`] (Boyar–Peralta, RNBP, A1, A2 with incremental distances),
 //!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
+//! * [`split`]: divide and conquer along block involutions (the `split:` arms);
 //! * [`portfolio`]: the default (`-a auto`): a bandit over algorithms and re-synthesis budgets,
 //!   then polishing chains;
 //! * [`enumerate`]: exact search by enumerating helper sets (up to 20 inputs);
@@ -29,6 +30,7 @@ pub mod sat;
 #[cfg(feature = "sat")]
 pub mod satwin;
 pub mod search;
+pub mod split;
 pub mod sxor;
 pub mod word;
 

@@ -8,7 +8,9 @@
 //!    ([`word_arms`]; the caller's generator runs them). A bandit gives more runs to the arms whose programs come closest to
 //!    the best count so far, per unit of (estimated) cost. The best few distinct programs are
 //!    kept.
-//! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs.
+//!    With split arms ([`split_arms`]) their best programs are kept apart as well.
+//! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs
+//!    (alternately from the best split programs, see `chain_starts`).
 //!    Chains that fall behind and stop improving are restarted from the leading chain's starting
 //!    program with a fresh seed.
 //!
@@ -61,23 +63,39 @@ pub struct Arm {
     /// Word level (`--word-level --expand`): the heuristic and re-synthesis work on the binary
     /// layers of the matrix over GF(2^8), and the run's program is the expanded word program.
     pub word: bool,
+    /// Split along block involutions first (`--split`, [`crate::search::run_split`]).
+    pub split: bool,
 }
 
 impl Arm {
     /// A bit-level arm.
     pub fn bits(algorithm: Algorithm, resynth: usize) -> Self {
-        Arm { algorithm, resynth, word: false }
+        Arm { algorithm, resynth, word: false, split: false }
     }
 
-    /// `a1+resynth300`, `word:a2+resynth300`.
+    /// `a1+resynth300`, `word:a2+resynth300`, `split:rnbp+resynth500`.
     pub fn name(&self) -> String {
         let base = if self.resynth > 0 { format!("{}+resynth{}", self.algorithm.name(), self.resynth) } else { self.algorithm.name().to_string() };
-        if self.word { format!("word:{base}") } else { base }
+        if self.word {
+            format!("word:{base}")
+        } else if self.split {
+            format!("split:{base}")
+        } else {
+            base
+        }
     }
 
-    /// The flags that run this arm alone: `-a a1 --resynth 300` (and `--word-level --expand`).
+    /// The flags that run this arm alone: `-a a1 --resynth 300` (and `--word-level --expand`
+    /// or `--split`).
     pub fn flags(&self) -> String {
-        format!("{}-a {} --resynth {}", if self.word { "--word-level --expand " } else { "" }, self.algorithm.name(), self.resynth)
+        let prefix = if self.word {
+            "--word-level --expand "
+        } else if self.split {
+            "--split "
+        } else {
+            ""
+        };
+        format!("{prefix}-a {} --resynth {}", self.algorithm.name(), self.resynth)
     }
 
     /// Deterministic cost estimate of one run, in units of one heuristic pass. An s-XOR run
@@ -117,6 +135,19 @@ pub fn default_arms(rows: usize, cols: usize, invertible: bool) -> Vec<Arm> {
         }
     }
     arms
+}
+
+/// The split arms ([`crate::split`]) for `m`: A2 and RNBP leaves with the small re-synthesis
+/// budget of [`default_arms`], if `m` has a block involution (none otherwise). The leaves of a
+/// full split are small, so the algorithm matters little, and re-synthesis rarely shortens a
+/// split program (its windows are runs of consecutive gates); the polish chains do.
+pub fn split_arms(m: &BitMatrix) -> Vec<Arm> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    if crate::split::find_splits(m, &mut rng).is_empty() {
+        return Vec::new();
+    }
+    let lo = default_arms(m.rows(), m.cols(), false).iter().map(|a| a.resynth).min().unwrap_or(0);
+    [Algorithm::A2, Algorithm::Rnbp].into_iter().map(|a| Arm { split: true, ..Arm::bits(a, lo) }).collect()
 }
 
 /// The word-level arms for a matrix over GF(2^8) whose Horner scheme has `layer_rows` binary
@@ -441,6 +472,8 @@ struct Explore {
     upto: u64,
     /// Best distinct programs with their arm, ordered by (count, depth, seed).
     top: Vec<(Program, usize)>,
+    /// The same for the split arms alone.
+    top_split: Vec<(Program, usize)>,
     best_time: Duration,
 }
 
@@ -478,6 +511,7 @@ pub fn portfolio(
         stats: Stats::new(opts.arms.len()),
         upto: 0,
         top: Vec::new(),
+        top_split: Vec::new(),
         best_time: Duration::ZERO,
     });
     let cv = Condvar::new();
@@ -535,6 +569,9 @@ pub fn portfolio(
                     g.best_time = start.elapsed();
                 }
                 improve(&p, runs);
+                if opts.arms[arm].split {
+                    insert_top(&mut g.top_split, p.clone(), arm, keep);
+                }
                 insert_top(&mut g.top, p, arm, keep);
             }
             cv.notify_all();
@@ -557,9 +594,8 @@ pub fn portfolio(
             a.best = Some(a.best.map_or(*c, |b: usize| b.min(*c)));
         }
     }
-    let top = ex.top;
-    let (first, _) = top.first()?;
-    let explore_best = first.xor_count();
+    let explore_best = ex.top.first()?.0.xor_count();
+    let top = chain_starts(ex.top, ex.top_split);
     let mut found_after = ex.best_time;
     let mut polish_best = explore_best;
 
@@ -682,6 +718,31 @@ pub fn portfolio(
 /// `--seed s --runs 1 --polish-rounds L` repeats it), then distinct derived seeds.
 fn chain_seed(p: &Program, n: usize) -> u64 {
     p.meta.seed.wrapping_add((n as u64).wrapping_mul(1_000_003_000_017))
+}
+
+/// The starting programs of the polish chains (chain i starts from entry i, restarts from the
+/// leading chain's entry): the best programs, and if split arms ran, alternately the best
+/// split programs. A split program is longer before polishing than the best BP runs (Khazad:
+/// about 530 against 495) but polishes far lower (about 380 against 440), so ranking by count
+/// alone would never polish one.
+fn chain_starts(top: Vec<(Program, usize)>, split: Vec<(Program, usize)>) -> Vec<(Program, usize)> {
+    if split.is_empty() {
+        return top;
+    }
+    let mut out: Vec<(Program, usize)> = Vec::new();
+    let mut a = top.into_iter();
+    let mut b = split.into_iter();
+    loop {
+        let (x, y) = (a.next(), b.next());
+        if x.is_none() && y.is_none() {
+            return out;
+        }
+        for (p, arm) in x.into_iter().chain(y) {
+            if !out.iter().any(|(q, _)| q.ops == p.ops && q.outputs == p.outputs) {
+                out.push((p, arm));
+            }
+        }
+    }
 }
 
 fn insert_top(top: &mut Vec<(Program, usize)>, p: Program, arm: usize, keep: usize) {

@@ -104,11 +104,13 @@ pub struct SearchOptions {
     pub max_depth: Option<usize>,
     /// Local re-synthesis iterations applied to each run's program (0: off).
     pub resynth: usize,
+    /// Split along block involutions first ([`run_split`]; `--split`).
+    pub split: bool,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { algorithm: Algorithm::A2, threads: 1, seed: 0, time_limit: None, runs: Some(1), max_depth: None, resynth: 0 }
+        SearchOptions { algorithm: Algorithm::A2, threads: 1, seed: 0, time_limit: None, runs: Some(1), max_depth: None, resynth: 0, split: false }
     }
 }
 
@@ -162,6 +164,33 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
     p.meta.seed = seed;
     if let Err(e) = p.verify(m) {
         panic!("internal error: {} produced a wrong program (seed {seed}): {e}", alg.name());
+    }
+    Some(p)
+}
+
+/// One run of a split arm ([`crate::split`]): the matrix is split along block involutions
+/// as far as they go (deeper splits polish lower: Khazad 373–398 after 25 s of polishing,
+/// against 402–427 with two levels), every leaf is one run of `alg` (falling
+/// back to A2 where `alg` does not apply), and the assembled program gets `resynth_iters`
+/// iterations of local re-synthesis. Without a block involution this is a plain run. The
+/// program is verified against `m`; `None` if it exceeds `max_depth`.
+pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usize>, resynth_iters: usize) -> Option<Program> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7370_6c69_7400_0000);
+    let mut leaf = |sub: &BitMatrix, s: u64| run_once(sub, alg, s, None, 0).or_else(|| run_once(sub, Algorithm::A2, s, None, 0));
+    let mut p = crate::split::split_program(m, usize::MAX, &mut rng, &mut leaf)?;
+    let name = format!("split:{}", alg.name());
+    if resynth_iters > 0 {
+        p = resynth(&p, &ResynthOptions { iterations: resynth_iters, max_depth, ..Default::default() }, &mut rng);
+        p.meta.algorithm = format!("{name}+resynth");
+    } else {
+        p.meta.algorithm = name;
+    }
+    if max_depth.is_some_and(|d| p.depth() > d) {
+        return None;
+    }
+    p.meta.seed = seed;
+    if let Err(e) = p.verify(m) {
+        panic!("internal error: split:{} produced a wrong program (seed {seed}): {e}", alg.name());
     }
     Some(p)
 }
@@ -225,7 +254,12 @@ pub fn search(
             if runs_limit.is_some_and(|l| r >= l) {
                 break;
             }
-            let p = run_once(m, opts.algorithm, opts.seed.wrapping_add(r), opts.max_depth, opts.resynth);
+            let seed = opts.seed.wrapping_add(r);
+            let p = if opts.split {
+                run_split(m, opts.algorithm, seed, opts.max_depth, opts.resynth)
+            } else {
+                run_once(m, opts.algorithm, seed, opts.max_depth, opts.resynth)
+            };
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(p) = p {
                 let mut g = best.lock().expect("poisoned");

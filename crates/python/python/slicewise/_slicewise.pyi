@@ -178,6 +178,7 @@ def optimize(
     runs: Optional[int] = None,
     max_depth: Optional[int] = None,
     resynth: int = 0,
+    split: bool = False,
 ) -> Program: ...
 def exact(
     matrix: _MatrixLike,
