@@ -396,3 +396,35 @@ fn auto_winner_repeats_from_its_header() {
     assert!(h.contains("arm: "), "{h}");
     assert_eq!(h.contains("polish-rounds:"), line.contains("--polish-rounds"), "{h} / {line}");
 }
+
+/// `--split` runs one algorithm on the pieces of the block-involution split: reproducible by
+/// seed, verified, named in the header. `-a auto` refuses it (its split arms are automatic) and
+/// lists those arms for a matrix with a block involution (Whirlwind's M1, 32x32), and a split
+/// winner repeats from its header line.
+#[test]
+fn split_runs_are_reproducible_and_the_portfolio_has_split_arms() {
+    let m = vectors("bench/Whirlwind_M1.txt");
+    let args = ["slp", "optimize", m.to_str().unwrap(), "--split", "-a", "a2", "--runs", "3", "--seed", "4", "-j", "2", "-q"];
+    let a = run(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let text = stdout(&a);
+    assert_eq!(text, stdout(&run(&args)));
+    assert!(text.lines().next().unwrap().contains("algorithm: split:a2"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.slp");
+    std::fs::write(&f, &text).unwrap();
+    let v = run(&["slp", "verify", m.to_str().unwrap(), f.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stderr(&v));
+    let bad = run(&["slp", "optimize", m.to_str().unwrap(), "--split", "--runs", "1", "-q"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("already has split arms"), "{}", stderr(&bad));
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "--runs", "60", "--polish-rounds", "48", "-j", "2", "--seed", "5", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("split:a2+resynth300") && text.contains("split:rnbp+resynth300"), "{text}");
+    let h = text.lines().next().unwrap();
+    assert!(h.contains("arm: split:"), "{h}");
+    let (line, rep) = repeat_winner(&text);
+    assert!(line.contains("--split"), "{line}");
+    assert_eq!(body(&text), body(&rep), "{line}");
+}

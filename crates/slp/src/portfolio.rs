@@ -10,7 +10,8 @@
 //!    kept.
 //!    With split arms ([`split_arms`]) their best programs are kept apart as well.
 //! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs
-//!    (alternately from the best split programs, see `chain_starts`).
+//!    (alternately from the best split programs, see `chain_starts`; after 30 % of the phase
+//!    the family, split or not, whose best chain is behind restarts from the leader's start).
 //!    Chains that fall behind and stop improving are restarted from the leading chain's starting
 //!    program with a fresh seed.
 //!
@@ -52,6 +53,12 @@ const STALL_MIN_FRACTION: f64 = 0.2;
 pub const SLICE: u64 = 8;
 /// Cost of one s-XOR run in heuristic passes ([`Arm::cost`]).
 const SXOR_COST: f64 = 60.0;
+/// Smallest matrices with split arms: on 16×16 matrices they cost more than they bring
+/// (FSE_SKOP15_4x4_4 45 and FSE_LiWang16_i_4x4_4 44 with them, 44 and 43 without, 15 s).
+pub const SPLIT_MIN_DIM: usize = 32;
+/// Fraction of the polish phase after which the chains from split programs and the others are
+/// compared once, and the chains of the family that is behind restart from the leader's start.
+const RACE_FRACTION: f64 = 0.3;
 
 /// One arm of the portfolio: a heuristic and the local re-synthesis applied to each run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,12 +145,12 @@ pub fn default_arms(rows: usize, cols: usize, invertible: bool) -> Vec<Arm> {
 }
 
 /// The split arms ([`crate::split`]) for `m`: A2 and RNBP leaves with the small re-synthesis
-/// budget of [`default_arms`], if `m` has a block involution (none otherwise). The leaves of a
+/// budget of [`default_arms`], if `m` is at least [`SPLIT_MIN_DIM`] wide or high and splits at
+/// least two levels deep ([`crate::split::split_levels`]; none otherwise). The leaves of a
 /// full split are small, so the algorithm matters little, and re-synthesis rarely shortens a
 /// split program (its windows are runs of consecutive gates); the polish chains do.
 pub fn split_arms(m: &BitMatrix) -> Vec<Arm> {
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    if crate::split::find_splits(m, &mut rng).is_empty() {
+    if m.rows().max(m.cols()) < SPLIT_MIN_DIM || crate::split::split_levels(m) < 2 {
         return Vec::new();
     }
     let lo = default_arms(m.rows(), m.cols(), false).iter().map(|a| a.resynth).min().unwrap_or(0);
@@ -617,6 +624,12 @@ pub fn portfolio(
     let mut retired: Vec<Chain> = Vec::new();
     let mut done_rounds = 0u64;
     let mut epoch = 0u64;
+    // The race between split and other starts (see below): decided once, after RACE_FRACTION
+    // of the polish rounds (with a round budget) or of the polish time.
+    let is_split = |c: &Chain| opts.arms[top[c.start].1].split;
+    let mut race_open = chains.iter().any(is_split) && !chains.iter().all(is_split);
+    let polish_start = Instant::now();
+    let race_time = deadline.map(|d| d.saturating_duration_since(polish_start).mul_f64(RACE_FRACTION));
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     let nothing_to_do = polish_budget == Some(0) || (polish_budget.is_none() && deadline.is_none());
     while !nothing_to_do && !out_of_time() && polish_budget.is_none_or(|b| done_rounds < b) {
@@ -656,11 +669,28 @@ pub fn portfolio(
             found_after = start.elapsed();
         }
         // Restart chains that are two or more behind and have not improved for 4 epochs, from
-        // the leading chain's starting program with a new seed.
+        // the leading chain's starting program with a new seed. When the race is decided, every
+        // chain of the family (split or not) whose best is behind the other's restarts.
         let lead = (0..chains.len()).min_by_key(|&i| (chains[i].best.xor_count(), chains[i].best.depth(), i)).unwrap_or(0);
+        let race_over = race_open
+            && match (polish_budget, race_time) {
+                (Some(b), _) => done_rounds as f64 >= RACE_FRACTION * b as f64,
+                (None, Some(t)) => polish_start.elapsed() >= t,
+                (None, None) => false,
+            };
+        let mut losers: Option<bool> = None;
+        if race_over {
+            race_open = false;
+            let best_of = |split: bool| chains.iter().filter(|c| is_split(c) == split).map(|c| c.best.xor_count()).min().unwrap_or(usize::MAX);
+            let (b_split, b_other) = (best_of(true), best_of(false));
+            if b_split != b_other {
+                losers = Some(b_split > b_other);
+            }
+        }
         for i in 0..chains.len() {
             let c = &chains[i];
-            if i != lead && c.best.xor_count() >= gbest + 2 && epoch >= c.last_improved + 4 {
+            let lost = losers.is_some_and(|l| is_split(c) == l);
+            if i != lead && (lost || (c.best.xor_count() >= gbest + 2 && epoch >= c.last_improved + 4)) {
                 let s = chains[lead].start;
                 let n = restarts[s];
                 restarts[s] += 1;

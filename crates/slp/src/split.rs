@@ -26,7 +26,7 @@
 //! to 190). Only the row involutions that swap aligned blocks of `k` rows (`r ↔ r ± k`) are
 //! tried; the column involution is then found by matching columns.
 
-use rand::{Rng, RngCore};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::matrix::{BitMatrix, Row};
@@ -90,6 +90,21 @@ pub fn find_splits(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Vec<Split> {
         k /= 2;
     }
     out
+}
+
+/// How many levels deep `m` splits when the largest blocks are taken at every level: 0 without
+/// a block involution; a level counts only if both of its pieces split that deep. Circulants of
+/// even order split one level (their halves are not symmetric again), Hadamard matrices of
+/// order 2^k over bytes k levels. The portfolio adds split arms from two levels on: one-level
+/// splits (Grøstl, Whirlpool, M_8_8) polish worse than BP runs.
+pub fn split_levels(m: &BitMatrix) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let Some(s) = find_splits(m, &mut rng).into_iter().next() else { return 0 };
+    let top = split_levels(&s.top_matrix(m));
+    if s.pairs().is_empty() {
+        return 1 + top;
+    }
+    1 + top.min(split_levels(&s.difference_matrix(m)))
 }
 
 /// The column involution π that goes with the row involution `sigma`, if there is one.
@@ -243,7 +258,6 @@ fn merge_equal_values(p: &mut Program) {
 mod tests {
     use super::*;
     use crate::matrix::{circulant, expand_gf256};
-    use rand::SeedableRng;
 
     fn leaf_paar(m: &BitMatrix, _seed: u64) -> Option<Program> {
         Some(crate::paar::paar(m, None))
@@ -285,9 +299,13 @@ mod tests {
         // byte blocks of 32, 16 and 8 rows swap (and no bit-level swap fits).
         let h = [1u8, 3, 4, 5, 6, 8, 0xb, 7];
         let bytes: Vec<Vec<u8>> = (0..8).map(|i| (0..8).map(|j| h[i ^ j]).collect()).collect();
-        assert_eq!(check_splits_and_programs(&expand_gf256(&bytes, 0x11d)), 3);
+        let khazad = expand_gf256(&bytes, 0x11d);
+        assert_eq!(check_splits_and_programs(&khazad), 3);
+        assert_eq!(split_levels(&khazad), 3);
         // Grøstl's MixBytes, a circulant: only the half rotation is an involution.
-        assert_eq!(check_splits_and_programs(&expand_gf256(&circulant(&[2, 2, 3, 4, 5, 3, 5, 7]), 0x11b)), 1);
+        let groestl = expand_gf256(&circulant(&[2, 2, 3, 4, 5, 3, 5, 7]), 0x11b);
+        assert_eq!(check_splits_and_programs(&groestl), 1);
+        assert_eq!(split_levels(&groestl), 1);
     }
 
     #[test]
