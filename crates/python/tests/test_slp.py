@@ -69,6 +69,14 @@ def test_optimize_verified_and_reproducible():
     assert again == p  # every run is reproducible on its own
 
 
+def test_optimize_split_runs():
+    # Whirlwind's M1 (32x32) splits three levels deep; split runs are reproducible and verified.
+    m = VECTORS / "slp" / "bench" / "Whirlwind_M1.txt"
+    p = slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=2, split=True)
+    assert p.verify(m) and p.algorithm.startswith("split:rnbp")
+    assert slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=1, split=True) == p
+
+
 def test_optimize_on_time_limit_and_depth_bound():
     p = slp.optimize(RANDOM8, seconds=0.5, threads=2, max_depth=3)
     assert p.depth <= 3 and p.verify(RANDOM8)
