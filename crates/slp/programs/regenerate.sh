@@ -38,4 +38,5 @@ run $T/groestl_mixbytes.txt --word-level --expand -a a1 --resynth 800 --seed 219
 run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --no-exact-windows --polish-rounds 608 --polish-seed 3000009000086 --window 48 -o $P/groestl_mixbytes.358.slp
 run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --polish-rounds 224 --polish-seed 3000009000086 --window 48 -o $P/groestl_mixbytes.357.slp
 run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a1 --resynth 300 --seed 7 --runs 1 --polish-rounds 264 --polish-seed 7 --window 48 -o $P/whirlpool_mds.399.slp
+run $T/bench/Khazad.txt --split -a rnbp --resynth 0 --seed 2 --runs 1 --polish-rounds 372 --polish-seed 2 -o $P/khazad.365.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

@@ -36,10 +36,14 @@ const RECORD_AES_DEPTH4: usize = 96;
 const RECORD_WHIRLPOOL: usize = 421;
 
 /// The matrix `test-vectors/slp/NAME.txt`, or for `whirlpool_mds` (not in the catalogue) the
-/// circulant circ(01,01,04,01,08,05,02,09) over GF(2^8)/0x11D of the Whirlpool specification.
+/// circulant circ(01,01,04,01,08,05,02,09) over GF(2^8)/0x11D of the Whirlpool specification,
+/// or for `khazad` the benchmark matrix `test-vectors/slp/bench/Khazad.txt`.
 fn matrix_named(name: &str) -> slicewise_slp::BitMatrix {
     if name == "whirlpool_mds" {
         return expand_gf256(&circulant(&[1, 1, 4, 1, 8, 5, 2, 9]), 0x11d);
+    }
+    if name == "khazad" {
+        return parse_matrix(&std::fs::read_to_string(root().join("test-vectors/slp/bench/Khazad.txt")).unwrap()).unwrap();
     }
     parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/{name}.txt"))).unwrap()).unwrap()
 }
@@ -65,6 +69,7 @@ fn record_programs_meet_their_claims() {
         ("whirlpool_mds.slp", "whirlpool_mds", RECORD_WHIRLPOOL, usize::MAX),
         ("whirlpool_mds.420.slp", "whirlpool_mds", 420, 7),
         ("whirlpool_mds.399.slp", "whirlpool_mds", 399, 13),
+        ("khazad.365.slp", "khazad", 365, 25),
     ];
     for &(file, matrix, xors, depth) in claims {
         let path = root().join("crates/slp/programs").join(file);
