@@ -158,7 +158,8 @@ struct OptimizeArgs {
     /// Every run first splits the matrix along its block involutions (a row swap r <-> r +- k
     /// with a matching column swap, as in circulant and Hadamard matrices), recursively, solves
     /// the pieces with the algorithm and re-synthesizes the assembled program. The portfolio
-    /// (`-a auto`) has such `split:` arms for every matrix with a block involution.
+    /// (`-a auto`) has such `split:` arms for matrices of at least 32x32 that split two levels
+    /// deep (Hadamard-like), when no depth bound is given.
     #[arg(long, conflicts_with = "word_level")]
     split: bool,
     #[command(flatten)]

@@ -234,7 +234,7 @@ pub fn search(
     on_run: &(dyn Fn(u64) + Sync),
 ) -> Option<SearchReport> {
     let start = Instant::now();
-    let runs_limit = if opts.algorithm.is_deterministic() && opts.resynth == 0 { Some(1) } else { opts.runs };
+    let runs_limit = if opts.algorithm.is_deterministic() && opts.resynth == 0 && !opts.split { Some(1) } else { opts.runs };
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

@@ -76,13 +76,13 @@ impl Split {
 pub fn find_splits(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Vec<Split> {
     let n = m.rows();
     let mut out = Vec::new();
-    if n < 2 || n % 2 != 0 {
+    if n < 2 || !n.is_multiple_of(2) {
         return out;
     }
     let mut k = n / 2;
     while k >= 1 {
-        if n % (2 * k) == 0 {
-            let sigma: Vec<usize> = (0..n).map(|r| if (r / k) % 2 == 0 { r + k } else { r - k }).collect();
+        if n.is_multiple_of(2 * k) {
+            let sigma: Vec<usize> = (0..n).map(|r| if (r / k).is_multiple_of(2) { r + k } else { r - k }).collect();
             if let Some(s) = column_involution(m, sigma, rng) {
                 out.push(s);
             }
