@@ -17,13 +17,14 @@
 //! 3. the matrix D of the coefficients `M[r][c] + M[r][π(c)]` on the `s_c`,
 //! 4. one XOR per nonzero row of D: `y_σ(r) = y_r + (D·s)_r`.
 //!
-//! R and D are split again the same way, down to a random number of levels, and the leaves are
-//! solved by one run of a BP heuristic. For a 2×2 block matrix this is the Karatsuba-like
+//! R and D are split again the same way, down to a given number of levels (the portfolio's
+//! split runs go as deep as the splits go), and the leaves are solved by one run of a BP
+//! heuristic. For a 2×2 block matrix this is the Karatsuba-like
 //! `[[A, B], [B, A]]·(x, y) = (A·x + B·y, A·x + B·y + (A + B)·(x + y))`: three half-size
-//! products instead of four. The assembled program is long (Khazad: 490–580 XORs against 460
-//! for a BP run), but its structure is one that the greedy heuristics do not find, and
-//! polishing takes it far below them (Khazad about 380, Whirlwind_M1 170 where BP runs polish
-//! to 190). Only the row involutions that swap aligned blocks of `k` rows (`r ↔ r ± k`) are
+//! products instead of four. The assembled program is long (Khazad: about 530 XORs against
+//! 490–500 for a BP run), but its structure is one that the greedy heuristics do not find, and
+//! polishing takes it far below them (Khazad 365–398 in one chain of 25–36 s, Whirlwind_M1
+//! 172–175 in the 15 s portfolio, where chains from BP runs end near 190). Only the row involutions that swap aligned blocks of `k` rows (`r ↔ r ± k`) are
 //! tried; the column involution is then found by matching columns.
 
 use rand::{Rng, RngCore, SeedableRng};
