@@ -418,6 +418,9 @@ fn split_runs_are_reproducible_and_the_portfolio_has_split_arms() {
     let bad = run(&["slp", "optimize", m.to_str().unwrap(), "--split", "--runs", "1", "-q"]);
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("already has split arms"), "{}", stderr(&bad));
+    let word = run(&["slp", "optimize", m.to_str().unwrap(), "--split", "--word-level", "-a", "a2", "--runs", "1", "-q"]);
+    assert!(!word.status.success());
+    assert!(stderr(&word).contains("cannot be used with"), "{}", stderr(&word));
     let o = run(&["slp", "optimize", m.to_str().unwrap(), "--runs", "60", "--polish-rounds", "48", "-j", "2", "--seed", "5", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
