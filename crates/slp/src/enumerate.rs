@@ -198,11 +198,19 @@ impl Walker<'_> {
     /// Candidates at the current node with `r` helpers left (rules 1 and 2).
     fn candidates(&mut self, r: usize) -> Vec<u32> {
         let i = self.helpers.len();
-        // suf[j] = max(h_j, …, h_{i-1}); suf[i] = none.
-        let mut suf = vec![0u32; i + 1];
+        // suf[j] = max(h_j, …, h_{i-1}); suf[i] = none. On the stack for up to 31 helpers.
+        let mut suf_stack = [0u32; 32];
+        let mut suf_heap = Vec::new();
+        let suf: &mut [u32] = if i < 32 {
+            &mut suf_stack[..=i]
+        } else {
+            suf_heap.resize(i + 1, 0);
+            &mut suf_heap
+        };
         for j in (0..i).rev() {
             suf[j] = suf[j + 1].max(self.helpers[j]);
         }
+        let suf = &*suf;
         let st = &self.st;
         let ok = |h: u32| -> bool {
             if h == 0 || test(&st.in_c, h) || !test(&st.reach, h) {
@@ -347,7 +355,7 @@ fn run(
         found: Mutex::new(None),
     };
     let root = State::new(n, targets);
-    let orbit_min = orbit_minima(n, targets, &root);
+    let orbit_min = cached_orbit_minima(n, targets, &root);
     let orbit_min = orbit_min.as_slice();
     let finish = |w: &Walker<'_>| {
         shared.nodes.fetch_add(w.nodes, Ordering::Relaxed);
@@ -438,6 +446,28 @@ fn orbit_minima(n: usize, targets: &[u32], root: &State) -> Vec<u32> {
         table[v as usize] = group.iter().map(|tau| apply(tau, v)).min().unwrap_or(v);
     }
     table
+}
+
+/// [`orbit_minima`], remembered for the last target set of this thread: window polishing asks
+/// for the same window with several budgets in a row, and finding the group costs more than a
+/// small enumeration.
+fn cached_orbit_minima(n: usize, targets: &[u32], root: &State) -> std::rc::Rc<Vec<u32>> {
+    type Key = (usize, Vec<u32>);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Key, std::rc::Rc<Vec<u32>>)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(((ln, lt), table)) = last.as_ref()
+            && *ln == n
+            && lt == targets
+        {
+            return table.clone();
+        }
+        let table = std::rc::Rc::new(orbit_minima(n, targets, root));
+        *last = Some(((n, targets.to_vec()), table.clone()));
+        table
+    })
 }
 
 /// The program that adds the values of `list` (inputs first) in order, each as the sum of two

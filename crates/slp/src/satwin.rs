@@ -309,14 +309,65 @@ fn meets_depths(w: &WindowProblem, lines: &[(usize, usize)]) -> bool {
     w.targets.iter().zip(&w.required).all(|(&t, &r)| val.iter().zip(&dep).any(|(&v, &d)| v == t && d <= r))
 }
 
-/// Users of every signal (operation indices).
-fn users(p: &Program) -> Vec<Vec<usize>> {
-    let mut u = vec![Vec::new(); p.n_signals()];
-    for (i, &(a, b)) in p.ops.iter().enumerate() {
-        u[a].push(i);
-        u[b].push(i);
+/// What [`polish_walk`] needs of the current program besides the program itself.
+struct Derived {
+    /// [`users`].
+    us: Users,
+    /// Whether a signal is an output.
+    is_out: Vec<bool>,
+    /// [`required_depths`] under a depth bound.
+    req: Option<Vec<usize>>,
+    /// Signal depths (only read under a depth bound).
+    arr: Vec<usize>,
+}
+
+impl Derived {
+    fn of(p: &Program, depth_bound: Option<usize>) -> Self {
+        let mut is_out = vec![false; p.n_signals()];
+        for o in &p.outputs {
+            if let Out::Sig(s) = o {
+                is_out[*s] = true;
+            }
+        }
+        let req = depth_bound.map(|d| required_depths(p, d));
+        let arr = if depth_bound.is_some() { p.signal_depths() } else { Vec::new() };
+        Derived { us: users(p), is_out, req, arr }
     }
-    u
+}
+
+/// The users of every signal (operation indices, ascending), in one allocation.
+struct Users {
+    /// Signal s's users are `list[start[s]..start[s + 1]]`.
+    start: Vec<usize>,
+    list: Vec<usize>,
+}
+
+impl std::ops::Index<usize> for Users {
+    type Output = [usize];
+    fn index(&self, s: usize) -> &[usize] {
+        &self.list[self.start[s]..self.start[s + 1]]
+    }
+}
+
+/// Users of every signal (operation indices).
+fn users(p: &Program) -> Users {
+    let mut start = vec![0usize; p.n_signals() + 1];
+    for &(a, b) in &p.ops {
+        start[a + 1] += 1;
+        start[b + 1] += 1;
+    }
+    for s in 0..p.n_signals() {
+        start[s + 1] += start[s];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0usize; 2 * p.ops.len()];
+    for (i, &(a, b)) in p.ops.iter().enumerate() {
+        for s in [a, b] {
+            list[fill[s]] = i;
+            fill[s] += 1;
+        }
+    }
+    Users { start, list }
 }
 
 /// Required depth of every signal for a program depth bound `d` (`usize::MAX` for dead ones).
@@ -342,7 +393,7 @@ fn required_depths(p: &Program, d: usize) -> Vec<usize> {
 }
 
 /// A convex window grown from a random gate: sorted operation indices.
-fn grow_window(p: &Program, us: &[Vec<usize>], opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> Option<Vec<usize>> {
+fn grow_window(p: &Program, us: &Users, opts: &SatWinOptions, rng: &mut ChaCha8Rng) -> Option<Vec<usize>> {
     let n = p.n_inputs;
     let k = p.ops.len();
     if k == 0 {
@@ -350,14 +401,17 @@ fn grow_window(p: &Program, us: &[Vec<usize>], opts: &SatWinOptions, rng: &mut C
     }
     let size = rng.random_range(opts.min_window.min(k)..=opts.max_window.min(k));
     let mut inw = vec![false; k];
+    let mut trial = vec![false; k];
     let seed = rng.random_range(0..k);
     inw[seed] = true;
-    let mut count = 1;
+    // The window's gates, ascending.
+    let mut members = vec![seed];
+    let mut cand: Vec<usize> = Vec::new();
     let mut fails = 0;
-    while count < size && fails < 8 {
+    while members.len() < size && fails < 8 {
         // Candidates: operands and users of the window's gates.
-        let mut cand: Vec<usize> = Vec::new();
-        for g in (0..k).filter(|&g| inw[g]) {
+        cand.clear();
+        for &g in &members {
             let (a, b) = p.ops[g];
             for s in [a, b] {
                 if s >= n && !inw[s - n] {
@@ -382,59 +436,64 @@ fn grow_window(p: &Program, us: &[Vec<usize>], opts: &SatWinOptions, rng: &mut C
             break;
         }
         let c = cand[rng.random_range(0..cand.len())];
-        let mut trial = inw.clone();
+        trial.copy_from_slice(&inw);
         trial[c] = true;
-        close_convex(p, &mut trial);
-        let tc = trial.iter().filter(|&&x| x).count();
-        if tc > opts.max_window || window_inputs(p, &trial).len() > opts.max_inputs {
+        // close_convex adds gates between the first and the last member only.
+        let (lo, hi) = (members[0].min(c), members[members.len() - 1].max(c));
+        close_convex(p, &mut trial, lo, hi);
+        let tc = trial[lo..=hi].iter().filter(|&&x| x).count();
+        if tc > opts.max_window || window_inputs(p, &trial, lo, hi).len() > opts.max_inputs {
             fails += 1;
             continue;
         }
-        inw = trial;
-        count = tc;
+        std::mem::swap(&mut inw, &mut trial);
+        members.clear();
+        members.extend((lo..=hi).filter(|&g| inw[g]));
     }
-    if count < 2 {
+    if members.len() < 2 {
         return None;
     }
-    Some((0..k).filter(|&g| inw[g]).collect())
+    Some(members)
 }
 
-/// Adds every gate on a path between two window gates.
-fn close_convex(p: &Program, inw: &mut [bool]) {
+/// Adds every gate on a path between two window gates, the first and the last of which are
+/// `lo` and `hi` (every such gate lies between them).
+fn close_convex(p: &Program, inw: &mut [bool], lo: usize, hi: usize) {
     let n = p.n_inputs;
-    let k = p.ops.len();
-    // desc: reachable from the window (strictly after some window gate).
-    let mut desc = vec![false; k];
-    for i in 0..k {
+    let len = hi - lo + 1;
+    // desc[i - lo]: reachable from the window (strictly after some window gate).
+    let mut desc = vec![false; len];
+    for i in lo..=hi {
         let (a, b) = p.ops[i];
-        let from = |s: usize| s >= n && (inw[s - n] || desc[s - n]);
+        let from = |s: usize| s >= n + lo && (inw[s - n] || desc[s - n - lo]);
         if from(a) || from(b) {
-            desc[i] = true;
+            desc[i - lo] = true;
         }
     }
-    // anc: reaches the window.
-    let mut anc = vec![false; k];
-    for i in (0..k).rev() {
-        if inw[i] || anc[i] {
+    // anc[i - lo]: reaches the window.
+    let mut anc = vec![false; len];
+    for i in (lo..=hi).rev() {
+        if inw[i] || anc[i - lo] {
             let (a, b) = p.ops[i];
             for s in [a, b] {
-                if s >= n {
-                    anc[s - n] = true;
+                if s >= n + lo {
+                    anc[s - n - lo] = true;
                 }
             }
         }
     }
-    for i in 0..k {
-        if desc[i] && anc[i] {
+    for i in lo..=hi {
+        if desc[i - lo] && anc[i - lo] {
             inw[i] = true;
         }
     }
 }
 
-fn window_inputs(p: &Program, inw: &[bool]) -> Vec<usize> {
+/// The inputs of the window `inw`, whose gates lie in `lo..=hi`, ascending.
+fn window_inputs(p: &Program, inw: &[bool], lo: usize, hi: usize) -> Vec<usize> {
     let n = p.n_inputs;
     let mut ins = Vec::new();
-    for (i, &(a, b)) in p.ops.iter().enumerate() {
+    for (i, &(a, b)) in p.ops.iter().enumerate().take(hi + 1).skip(lo) {
         if inw[i] {
             for s in [a, b] {
                 if (s < n || !inw[s - n]) && !ins.contains(&s) {
@@ -487,10 +546,11 @@ fn splice(p: &Program, win: &[usize], ins: &[usize], outs: &[(usize, Row)], line
     }
     let mut q = Program::new(n, p.outputs.len());
     q.meta = p.meta.clone();
+    let mut stack = Vec::new();
     for o in &p.outputs {
         if let Out::Sig(s) = o {
             let root = redirect[*s];
-            let mut stack = vec![(root, false)];
+            stack.push((root, false));
             while let Some((x, expanded)) = stack.pop() {
                 if newid[x] != usize::MAX {
                     continue;
@@ -539,6 +599,9 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
     let depth_bound = opts.max_depth.map(|d| d.max(cur.depth()));
     let mut best = cur.clone();
     let target = m;
+    // What the windows need to know of `cur`, recomputed only when `cur` changes.
+    let mut derived: Option<Derived> = None;
+    let mut local: Vec<Row> = Vec::new();
     loop {
         if opts.rounds.is_some_and(|r| st.windows >= r) || opts.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
@@ -553,30 +616,26 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
             if q.xor_count() < cur.xor_count() && q.matrix() == *target && depth_bound.is_none_or(|d| q.depth() <= d) {
                 st.bp_improvements += 1;
                 cur = q;
+                derived = None;
                 if cur.xor_count() < best.xor_count() {
                     best = cur.clone();
                 }
             }
         }
         let n = cur.n_inputs;
-        let us = users(&cur);
-        let Some(win) = grow_window(&cur, &us, opts, rng) else {
+        let Derived { us, is_out, req, arr } = derived.get_or_insert_with(|| Derived::of(&cur, depth_bound));
+        let (us, is_out, req, arr) = (&*us, &*is_out, &*req, &*arr);
+        let Some(win) = grow_window(&cur, us, opts, rng) else {
             continue;
         };
         let mut inw = vec![false; cur.ops.len()];
         for &g in &win {
             inw[g] = true;
         }
-        let ins = window_inputs(&cur, &inw);
-        let vals = cur.values();
-        let mut is_out = vec![false; cur.n_signals()];
-        for o in &cur.outputs {
-            if let Out::Sig(s) = o {
-                is_out[*s] = true;
-            }
-        }
-        // Window-local values.
-        let mut local: Vec<Row> = vec![0; cur.n_signals()];
+        let ins = window_inputs(&cur, &inw, win[0], win[win.len() - 1]);
+        // Window-local values (every entry read below is written first: the operands of a
+        // window gate are window inputs or earlier window gates).
+        local.resize(cur.n_signals(), 0);
         for (j, &s) in ins.iter().enumerate() {
             local[s] = 1u128 << j;
         }
@@ -584,9 +643,6 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
             let (a, b) = cur.ops[g];
             local[n + g] = local[a] ^ local[b];
         }
-        let _ = vals;
-        let req = depth_bound.map(|d| required_depths(&cur, d));
-        let arr = cur.signal_depths();
         let mut outs: Vec<(usize, Row)> = Vec::new();
         let mut targets: Vec<Row> = Vec::new();
         let mut required: Vec<usize> = Vec::new();
@@ -731,6 +787,7 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
             st.plateau_moves += 1;
         }
         cur = q;
+        derived = None;
         if cur.xor_count() < best.xor_count() || (cur.xor_count() == best.xor_count() && cur.depth() < best.depth()) {
             best = cur.clone();
         }
