@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, bail, ensure};
 use clap::{Args, Subcommand};
 use slicewise_slp::emit::{Emit, EmitContext, emit, program_from_rust};
 use slicewise_slp::parse::{Input, MatrixFormat, ParseOptions, circulant_input, parse_field, parse_input};
@@ -100,12 +100,15 @@ struct OptimizeArgs {
     #[arg(long)]
     polish: Option<f64>,
     /// Polish for exactly this many rounds instead (reproducible; with `-a auto`: over all
-    /// polish chains, default two thirds of --runs).
-    #[arg(long)]
-    polish_rounds: Option<u64>,
-    /// Seed of polish round 0 (round r uses seed + r; default: --seed).
-    #[arg(long)]
-    polish_seed: Option<u64>,
+    /// polish chains, default two thirds of --runs). A list `R1,R2,…` with as many
+    /// --polish-seed values polishes in segments, each continuing from where the one before
+    /// ended (how a portfolio winner descended from another chain repeats)
+    #[arg(long, value_delimiter = ',')]
+    polish_rounds: Vec<u64>,
+    /// Seed of polish round 0 (round r uses seed + r; default: --seed); a list with
+    /// --polish-rounds R1,R2,…
+    #[arg(long, value_delimiter = ',')]
+    polish_seed: Vec<u64>,
     /// Largest window (gates) for --polish.
     #[arg(long, default_value_t = 48)]
     window: usize,
@@ -383,8 +386,8 @@ fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
         bail!("no program found (is the depth bound {:?} achievable?)", a.max_depth);
     };
     let mut p = report.program.clone();
-    if a.polish.is_some() || a.polish_rounds.is_some() {
-        p = polish_cli(&a, p, m);
+    if a.polish.is_some() || !a.polish_rounds.is_empty() {
+        p = polish_cli(&a, p, m)?;
     }
     if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
         p = sat_polish_cli(&a, p, m)?;
@@ -473,16 +476,33 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
-/// `--polish S` / `--polish-rounds N` on one program (seeds `--polish-seed`, default `--seed`).
-fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
-    let secs = a.polish.unwrap_or(0.0);
-    let seed = a.polish_seed.unwrap_or(a.seed);
+/// `--polish S` / `--polish-rounds N` on one program (seeds `--polish-seed`, default `--seed`),
+/// or the segments `--polish-rounds R1,R2,… --polish-seed S1,S2,…`.
+fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Result<Program> {
     let before = p.xor_count();
+    let (window, exact) = (a.window.max(3), !a.no_exact_windows);
+    if a.polish_rounds.len() > 1 || a.polish_seed.len() > 1 {
+        ensure!(
+            a.polish_rounds.len() == a.polish_seed.len(),
+            "polish segments need as many --polish-rounds as --polish-seed values (got {} and {})",
+            a.polish_rounds.len(),
+            a.polish_seed.len()
+        );
+        ensure!(a.polish.is_none(), "--polish (seconds) cannot be combined with polish segments");
+        let segments: Vec<(u64, u64)> = a.polish_seed.iter().copied().zip(a.polish_rounds.iter().copied()).collect();
+        let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, window, exact, a.max_depth);
+        q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
+        let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
+        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}", list.join(", then "), a.window));
+        return Ok(q);
+    }
+    let secs = a.polish.unwrap_or(0.0);
+    let seed = a.polish_seed.first().copied().unwrap_or(a.seed);
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds, deadline, a.window.max(3), !a.no_exact_windows, a.max_depth);
+    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, window, exact, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
     q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window));
-    q
+    Ok(q)
 }
 
 /// The matrix part of a command line that repeats this input.
@@ -531,6 +551,10 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio, split_arms, word_arms};
     use slicewise_slp::search::{run_once, run_split};
     let m = &input.matrix;
+    ensure!(
+        a.polish_rounds.len() <= 1 && a.polish_seed.len() <= 1,
+        "polish segments (lists in --polish-rounds / --polish-seed) repeat one winner: give them with its arm (-a ALG --runs 1), not with -a auto"
+    );
     let max_depth = if word_only { None } else { a.max_depth };
     // Word arms ignore depth bounds, and the Horner layers must fit one 128-column matrix.
     let form = byte_form(input).filter(|f| (word_only || max_depth.is_none()) && f.layers() > 0 && f.bytes.len() * f.layers() <= 128);
@@ -549,20 +573,30 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         arms.extend(word_arms(f.bytes.len() * f.layers(), f.bytes[0].len(), few));
     }
     let any_word = arms.iter().any(|a| a.word);
+    let any_split = arms.iter().any(|a| a.split);
+    let large = m.rows().max(m.cols()) >= 64;
     let opts = PortfolioOptions {
         threads,
         seed: a.seed,
         time_limit: limit.map(Duration::from_secs_f64),
         runs: a.runs,
-        polish_rounds: a.polish_rounds,
+        polish_rounds: a.polish_rounds.first().copied(),
         polish_time: a.polish.map(Duration::from_secs_f64),
-        // Expanded programs of 64x64 byte matrices are large (~370 gates), so polishing gets
-        // more of the time there.
-        polish_fraction: if any_word && m.rows().max(m.cols()) >= 64 { 0.6 } else { 0.4 },
+        // Programs of 64x64 matrices are large (~370 gates) and a chain needs hundreds of
+        // rounds to come down, so polishing gets more of the time there; most of it when split
+        // arms are in, whose programs start long and polish lowest.
+        polish_fraction: match (large, any_split, any_word) {
+            (true, true, _) => 0.9,
+            (true, false, true) => 0.6,
+            _ => 0.4,
+        },
         max_depth,
         arms,
         polishers: default_polishers(a.window, !a.no_exact_windows),
-        chains: 4,
+        // Against the clock, a 64x64 matrix gets one chain per thread: each chain then runs at
+        // full speed (FSE_SKOP15_i_8x8_8: 351-352 with 2 chains against 357-359 with 4, 60 s).
+        // With --runs the count stays fixed, so that the result does not depend on the threads.
+        chains: if large && limit.is_some() && a.runs.is_none() { threads.max(1) } else { 4 },
     };
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
         match (&form, arm.word) {
@@ -594,12 +628,14 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     };
     let w = &rep.winner;
     let mut p = rep.program.clone();
-    let polished = w.polish_rounds > 0;
+    let polished = !w.polish.is_empty();
+    let join = |f: fn(&(u64, u64)) -> u64| w.polish.iter().map(|x| f(x).to_string()).collect::<Vec<_>>().join(",");
+    let (polish_seeds, polish_rounds) = (join(|x| x.0), join(|x| x.1));
     p.meta.algorithm = format!("auto:{}{}", p.meta.algorithm, if polished { "+polish" } else { "" });
     p.meta.seed = w.run_seed;
     p.meta.extra.push(format!("arm: {}", w.arm.name()));
     if polished {
-        p.meta.extra.push(format!("polish-seed: {}  polish-rounds: {}", w.polish_seed, w.polish_rounds));
+        p.meta.extra.push(format!("polish-seed: {polish_seeds}  polish-rounds: {polish_rounds}"));
     }
     let mut repeat = format!("slicewise slp optimize {}", matrix_flags(&a.input));
     if w.arm.word
@@ -612,7 +648,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         repeat.push_str(&format!(" --max-depth {d}"));
     }
     if polished {
-        repeat.push_str(&format!(" --polish-rounds {} --polish-seed {} --window {}", w.polish_rounds, w.polish_seed, a.window));
+        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {}", a.window));
         if a.no_exact_windows {
             repeat.push_str(" --no-exact-windows");
         }
@@ -638,7 +674,12 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         w.run_seed,
         w.arm.name(),
         w.run_count,
-        if polished { format!(", then {} polish rounds from seed {}", w.polish_rounds, w.polish_seed) } else { String::new() }
+        if polished {
+            let list: Vec<String> = w.polish.iter().map(|(s, r)| format!("{r} polish rounds from seed {s}")).collect();
+            format!(", then {}", list.join(", then "))
+        } else {
+            String::new()
+        }
     ));
     p.meta.notes.push(format!("repeat the winner alone: {repeat}"));
     if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
@@ -653,7 +694,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
             p.depth(),
             w.arm.name(),
             w.run_seed,
-            if polished { format!(", polish seed {} rounds {}", w.polish_seed, w.polish_rounds) } else { String::new() },
+            if polished { format!(", polish seed {polish_seeds} rounds {polish_rounds}") } else { String::new() },
             m.naive_xor_count(),
             rep.runs,
             rep.polish_rounds,
@@ -714,10 +755,10 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     let mut best = form.to_matrix_order(wp.expand());
     best.verify(&input.matrix).map_err(|e| anyhow::anyhow!("internal error: expansion does not verify: {e}"))?;
     let expanded = best.xor_count();
-    if a.polish.is_some() || a.polish_rounds.is_some() {
+    if a.polish.is_some() || !a.polish_rounds.is_empty() {
         // Polish the expanded program instead of the re-synthesis rounds below (this is how
         // `-a auto` works on it, so its winners repeat with `--runs 1 --polish-rounds N`).
-        let mut best = polish_cli(a, best, &input.matrix);
+        let mut best = polish_cli(a, best, &input.matrix)?;
         best.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {expanded} bit XORs", wp.xor_count(), wp.xtime_count()));
         let text = render(&best, input, desc, &a.out)?;
         write_output(&a.out, &text)?;

@@ -81,6 +81,37 @@ fn polish_is_reproducible_and_never_worse() {
     assert!(stdout(&a).lines().next().unwrap().contains("rnbp+polish"));
 }
 
+/// `--polish-rounds R1,R2 --polish-seed S1,S2` (how a portfolio winner that descends from
+/// another chain repeats) is the second segment polishing the first one's result; bad lists are
+/// refused.
+#[test]
+fn polish_segments_continue_from_the_previous_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = vectors("aes_mixcolumns.txt");
+    let m = m.to_str().unwrap();
+    let body = |t: &str| t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    let both = run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "6,5", "--polish-seed", "3,900", "-q"]);
+    assert!(both.status.success(), "{}", stderr(&both));
+    assert!(stdout(&both).contains("6 rounds from seed 3, then 5 rounds from seed 900"), "{}", stdout(&both));
+    let first = dir.path().join("first.slp");
+    let o = run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "6", "--polish-seed", "3", "-q", "-o", first.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let second = run(&["slp", "optimize", m, "--start", first.to_str().unwrap(), "--polish-rounds", "5", "--polish-seed", "900", "-q"]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert_eq!(body(&stdout(&both)), body(&stdout(&second)));
+    for bad in [
+        vec!["-a", "rnbp", "--runs", "1", "--polish-rounds", "6,5", "--polish-seed", "3"],
+        vec!["-a", "rnbp", "--runs", "1", "--polish-rounds", "6,5", "--polish-seed", "3,4", "--polish", "2"],
+        vec!["--runs", "4", "--polish-rounds", "6,5", "--polish-seed", "3,4"],
+    ] {
+        let mut args = vec!["slp", "optimize", m, "-q"];
+        args.extend(bad.iter().copied());
+        let o = run(&args);
+        assert!(!o.status.success() && stdout(&o).is_empty(), "{bad:?} was accepted");
+        assert!(stderr(&o).contains("polish"), "{bad:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn depth_bound() {
     let m = vectors("aes_mixcolumns.txt");

@@ -10,10 +10,9 @@
 //!    kept.
 //!    With split arms ([`split_arms`]) their best programs are kept apart as well.
 //! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs
-//!    (alternately from the best split programs, see `chain_starts`; after two epochs the
-//!    family, split or not, whose best chain is behind restarts from the leader's start).
-//!    Chains that fall behind and stop improving are restarted from the leading chain's starting
-//!    program with a fresh seed.
+//!    (alternately from the best split programs, see `chain_starts`). A chain that falls behind
+//!    and stops improving continues from the leading chain's best program with a fresh seed, so
+//!    the chains end up walking around the best program in parallel.
 //!
 //! **Reproducibility.** The arm of run `r` is a function of the seed, `r` and the results of
 //! runs `0 .. r - LAG` only (the workers wait for those), and the polish phase proceeds in
@@ -21,9 +20,10 @@
 //! results. So with `runs` (and `polish_rounds`) and no time limit the whole portfolio is a
 //! function of the seed, for any number of threads. With a time limit, which runs and rounds
 //! complete depends on the clock, but the winning program is always one run
-//! (`arm`, `run seed`) followed by one chain of polish rounds (`polish seed`, `rounds`), and
-//! [`crate::search::run_once`] + [`crate::search::polish`] repeat exactly that
-//! ([`PortfolioReport::winner`]).
+//! (`arm`, `run seed`) followed by polish segments (`polish seed`, `rounds`), each continuing
+//! from the end of the one before (one segment, or more when the winning chain descends from
+//! another chain's best), and [`crate::search::run_once`] + [`crate::search::polish_segments`]
+//! repeat exactly that ([`PortfolioReport::winner`]).
 //!
 //! **Plugging in another polisher.** Implement [`Polisher`] and add it to
 //! [`default_polishers`]: round `r` of a chain uses polisher `r mod len`.
@@ -56,12 +56,6 @@ const SXOR_COST: f64 = 60.0;
 /// Smallest matrices with split arms: on 16×16 matrices they cost more than they bring
 /// (FSE_SKOP15_4x4_4 45 and FSE_LiWang16_i_4x4_4 44 with them, 44 and 43 without, 15 s).
 pub const SPLIT_MIN_DIM: usize = 32;
-/// Epochs of the polish phase after which the chains from split programs and the others are
-/// compared once, and the chains of the family that is behind restart from the leader's start.
-/// The verdict shows early: after 8 rounds a chain from a split program was 19 XORs ahead of
-/// one from an RNBP program on Whirlwind_M1 (194 against 213) and 14 ahead on Khazad, and 19
-/// and 31 behind on Whirlwind_M0 and FSE_SKOP15_8x8_4, and these leads held at 64 rounds.
-const RACE_EPOCHS: u64 = 2;
 
 /// One arm of the portfolio: a heuristic and the local re-synthesis applied to each run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,6 +256,9 @@ pub struct Chain {
     pub start_count: usize,
     /// Index of the starting program among the portfolio's candidates.
     pub start: usize,
+    /// The polish segments `(seed, rounds)` that lead from that starting program to this
+    /// chain's own starting program (empty for a chain from a run's program).
+    pub lineage: Vec<(u64, u64)>,
     /// Epoch of the last improvement.
     last_improved: u64,
 }
@@ -269,7 +266,21 @@ pub struct Chain {
 impl Chain {
     /// A chain starting at `p`.
     pub fn new(p: Program, seed: u64, start: usize) -> Self {
-        Chain { seed, start_count: p.xor_count(), best: p, rounds: 0, rounds_to_best: 0, start, last_improved: 0 }
+        Chain { seed, start_count: p.xor_count(), best: p, rounds: 0, rounds_to_best: 0, start, lineage: Vec::new(), last_improved: 0 }
+    }
+
+    /// A chain that continues from `lead`'s best program with its own `seed`.
+    pub fn descend(lead: &Chain, seed: u64) -> Self {
+        Chain { lineage: lead.segments(), ..Chain::new(lead.best.clone(), seed, lead.start) }
+    }
+
+    /// The polish segments from the starting program of [`Chain::start`] to [`Chain::best`].
+    pub fn segments(&self) -> Vec<(u64, u64)> {
+        let mut v = self.lineage.clone();
+        if self.rounds_to_best > 0 {
+            v.push((self.seed, self.rounds_to_best));
+        }
+        v
     }
 
     /// One round: its result replaces `best` when shorter (or equally long and different, for a
@@ -369,17 +380,17 @@ pub struct ArmReport {
     pub best: Option<usize>,
 }
 
-/// How the winning program arises: one run, then one chain of polish rounds.
+/// How the winning program arises: one run, then polish segments.
 #[derive(Debug, Clone)]
 pub struct Winner {
     /// The arm of the run.
     pub arm: Arm,
     /// The run's seed (`--seed S --runs 1` with [`Arm::flags`]).
     pub run_seed: u64,
-    /// The polish chain's seed (`--polish-seed`).
-    pub polish_seed: u64,
-    /// Polish rounds to repeat (`--polish-rounds`; 0: none).
-    pub polish_rounds: u64,
+    /// The polish segments `(seed, rounds)` that lead from the run's program to the winner,
+    /// each continuing from the end of the one before (`--polish-seed S1,S2
+    /// --polish-rounds R1,R2`; empty: no polishing). See [`crate::search::polish_segments`].
+    pub polish: Vec<(u64, u64)>,
     /// Count before polishing.
     pub run_count: usize,
 }
@@ -627,9 +638,6 @@ pub fn portfolio(
     let mut retired: Vec<Chain> = Vec::new();
     let mut done_rounds = 0u64;
     let mut epoch = 0u64;
-    // The race between split and other starts (see below): decided once, after RACE_EPOCHS.
-    let is_split = |c: &Chain| opts.arms[top[c.start].1].split;
-    let mut race_open = chains.iter().any(is_split) && !chains.iter().all(is_split);
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     let nothing_to_do = polish_budget == Some(0) || (polish_budget.is_none() && deadline.is_none());
     while !nothing_to_do && !out_of_time() && polish_budget.is_none_or(|b| done_rounds < b) {
@@ -668,28 +676,18 @@ pub fn portfolio(
             polish_best = gbest;
             found_after = start.elapsed();
         }
-        // Restart chains that are two or more behind and have not improved for 4 epochs, from
-        // the leading chain's starting program with a new seed. When the race is decided, every
-        // chain of the family (split or not) whose best is behind the other's restarts.
+        // A chain that is two or more behind and has not improved for 4 epochs continues from
+        // the leading chain's best program with a new seed. (Restarting from the leader's
+        // starting program instead wastes the chain late in the phase: on 64x64 matrices a
+        // chain needs hundreds of rounds to come down, and a restarted one never catches up.)
         let lead = (0..chains.len()).min_by_key(|&i| (chains[i].best.xor_count(), chains[i].best.depth(), i)).unwrap_or(0);
-        let race_over = race_open && epoch >= RACE_EPOCHS;
-        let mut losers: Option<bool> = None;
-        if race_over {
-            race_open = false;
-            let best_of = |split: bool| chains.iter().filter(|c| is_split(c) == split).map(|c| c.best.xor_count()).min().unwrap_or(usize::MAX);
-            let (b_split, b_other) = (best_of(true), best_of(false));
-            if b_split != b_other {
-                losers = Some(b_split > b_other);
-            }
-        }
         for i in 0..chains.len() {
             let c = &chains[i];
-            let lost = losers.is_some_and(|l| is_split(c) == l);
-            if i != lead && (lost || (c.best.xor_count() >= gbest + 2 && epoch >= c.last_improved + 4)) {
+            if i != lead && c.best.xor_count() >= gbest + 2 && epoch >= c.last_improved + 4 {
                 let s = chains[lead].start;
                 let n = restarts[s];
                 restarts[s] += 1;
-                let fresh = Chain { last_improved: epoch, ..Chain::new(top[s].0.clone(), chain_seed(&top[s].0, n), s) };
+                let fresh = Chain { last_improved: epoch, ..Chain::descend(&chains[lead], chain_seed(&top[s].0, n)) };
                 retired.push(std::mem::replace(&mut chains[i], fresh));
                 chains_started += 1;
             }
@@ -699,29 +697,13 @@ pub fn portfolio(
         .iter()
         .chain(retired.iter())
         .enumerate()
-        .min_by_key(|(i, c)| (c.best.xor_count(), c.best.depth(), c.rounds_to_best > 0, *i))
+        .min_by_key(|(i, c)| (c.best.xor_count(), c.best.depth(), !c.segments().is_empty(), *i))
         .map(|(_, c)| c.clone())
         .expect("at least one chain");
     let (start_prog, arm_idx) = &top[win.start];
-    let mut program = win.best.clone();
-    let winner = if win.rounds_to_best > 0 {
-        Winner {
-            arm: opts.arms[*arm_idx],
-            run_seed: start_prog.meta.seed,
-            polish_seed: win.seed,
-            polish_rounds: win.rounds_to_best,
-            run_count: start_prog.xor_count(),
-        }
-    } else {
-        program = start_prog.clone();
-        Winner {
-            arm: opts.arms[*arm_idx],
-            run_seed: start_prog.meta.seed,
-            polish_seed: win.seed,
-            polish_rounds: 0,
-            run_count: start_prog.xor_count(),
-        }
-    };
+    let polish = win.segments();
+    let program = if polish.is_empty() { start_prog.clone() } else { win.best.clone() };
+    let winner = Winner { arm: opts.arms[*arm_idx], run_seed: start_prog.meta.seed, polish, run_count: start_prog.xor_count() };
     if let Err(e) = program.verify(m) {
         panic!("internal error: the portfolio produced a wrong program: {e}");
     }
@@ -843,11 +825,36 @@ mod tests {
         let w = &rep.winner;
         let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
         assert_eq!(p.xor_count(), w.run_count);
-        let (q, rounds) = crate::search::polish(&p, &m, w.polish_seed, Some(w.polish_rounds), Instant::now(), 48, true, None);
-        assert_eq!(rounds, w.polish_rounds);
+        let q = crate::search::polish_segments(&p, &m, &w.polish, 48, true, None);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
         assert!(rep.program.xor_count() <= rep.explore_best);
+    }
+
+    /// A chain that descends from another repeats from the run's program by its segments.
+    #[test]
+    fn a_descended_chain_repeats_by_its_segments() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let p = run_once(&m, Algorithm::Rnbp, 4, None, 0).unwrap();
+        let polishers = default_polishers(48, true);
+        let mut a = Chain::new(p.clone(), 17, 0);
+        for _ in 0..6 {
+            a.step(&m, &polishers, None);
+        }
+        assert!(a.rounds_to_best > 0 && a.best.xor_count() < p.xor_count());
+        let mut b = Chain::descend(&a, 99);
+        assert_eq!(b.lineage, vec![(17, a.rounds_to_best)]);
+        for _ in 0..6 {
+            b.step(&m, &polishers, None);
+        }
+        let mut c = Chain::descend(&b, 5);
+        for _ in 0..4 {
+            c.step(&m, &polishers, None);
+        }
+        assert_eq!(c.lineage.len(), 1 + usize::from(b.rounds_to_best > 0));
+        let q = crate::search::polish_segments(&p, &m, &c.segments(), 48, true, None);
+        assert_eq!((q.ops, q.outputs), (c.best.ops.clone(), c.best.outputs.clone()));
+        c.best.verify(&m).unwrap();
     }
 
     #[test]

@@ -221,6 +221,14 @@ pub fn polish(
     (chain.best, chain.rounds)
 }
 
+/// Polish segments `(seed, rounds)` one after the other, each a chain of exactly `rounds`
+/// rounds (round r with seed `seed + r`) from where the one before ended: what the portfolio's
+/// winner reports in [`crate::portfolio::Winner::polish`]. Deterministic.
+pub fn polish_segments(p: &Program, m: &BitMatrix, segments: &[(u64, u64)], window: usize, exact: bool, max_depth: Option<usize>) -> Program {
+    let now = Instant::now();
+    segments.iter().fold(p.clone(), |q, &(seed, rounds)| polish(&q, m, seed, Some(rounds), now, window, exact, max_depth).0)
+}
+
 fn better(a: &Program, b: &Program) -> bool {
     (a.xor_count(), a.depth(), a.meta.seed) < (b.xor_count(), b.depth(), b.meta.seed)
 }
