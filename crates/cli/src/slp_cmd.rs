@@ -102,7 +102,7 @@ struct OptimizeArgs {
     /// Polish for exactly this many rounds instead (reproducible; with `-a auto`: over all
     /// polish chains, default two thirds of --runs). A list `R1,R2,…` with as many
     /// --polish-seed values polishes in segments, each continuing from where the one before
-    /// ended (how a portfolio winner descended from another chain repeats)
+    /// ended (how a portfolio winner descended from another chain repeats).
     #[arg(long, value_delimiter = ',')]
     polish_rounds: Vec<u64>,
     /// Seed of polish round 0 (round r uses seed + r; default: --seed); a list with
@@ -594,7 +594,8 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         arms,
         polishers: default_polishers(a.window, !a.no_exact_windows),
         // Against the clock, a 64x64 matrix gets one chain per thread: each chain then runs at
-        // full speed (FSE_SKOP15_i_8x8_8: 351-352 with 2 chains against 357-359 with 4, 60 s).
+        // full speed (FSE_SKOP15_i_8x8_8, prototype runs of 60 s: 351-352 with 2 chains against
+        // 357-359 with 4).
         // With --runs the count stays fixed, so that the result does not depend on the threads.
         chains: if large && limit.is_some() && a.runs.is_none() { threads.max(1) } else { 4 },
     };
