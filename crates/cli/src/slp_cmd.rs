@@ -116,6 +116,11 @@ struct OptimizeArgs {
     /// enumeration) between them. Programs made before the exact rounds existed repeat with it.
     #[arg(long)]
     no_exact_windows: bool,
+    /// Share (0 to 1) of the exact polish rounds whose windows are small (at most 8 gates and
+    /// 6 inputs instead of 10 and 8): they move faster, the large ones find longer rewrites.
+    /// Programs made before the small windows existed repeat with `--small-windows 0`.
+    #[arg(long, default_value_t = 0.5, value_parser = share)]
+    small_windows: f64,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
@@ -476,11 +481,24 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
+/// `--window`, `--no-exact-windows`, `--small-windows`.
+fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
+    slicewise_slp::portfolio::PolishConfig { window: a.window.max(3), exact: !a.no_exact_windows, small_windows: a.small_windows }
+}
+
+/// A number from 0 to 1.
+fn share(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 1, got {s:?}")),
+    }
+}
+
 /// `--polish S` / `--polish-rounds N` on one program (seeds `--polish-seed`, default `--seed`),
 /// or the segments `--polish-rounds R1,R2,… --polish-seed S1,S2,…`.
 fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Result<Program> {
     let before = p.xor_count();
-    let (window, exact) = (a.window.max(3), !a.no_exact_windows);
+    let c = polish_config(a);
     if a.polish_rounds.len() > 1 || a.polish_seed.len() > 1 {
         ensure!(
             a.polish_rounds.len() == a.polish_seed.len(),
@@ -490,7 +508,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
         );
         ensure!(a.polish.is_none(), "--polish (seconds) cannot be combined with polish segments");
         let segments: Vec<(u64, u64)> = a.polish_seed.iter().copied().zip(a.polish_rounds.iter().copied()).collect();
-        let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, window, exact, a.max_depth);
+        let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, &c, a.max_depth);
         q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
         let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
         q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}", list.join(", then "), a.window));
@@ -499,7 +517,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     let secs = a.polish.unwrap_or(0.0);
     let seed = a.polish_seed.first().copied().unwrap_or(a.seed);
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, window, exact, a.max_depth);
+    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
     q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window));
     Ok(q)
@@ -592,7 +610,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         },
         max_depth,
         arms,
-        polishers: default_polishers(a.window, !a.no_exact_windows),
+        polishers: default_polishers(&polish_config(a)),
         // Against the clock, a 64x64 matrix gets one chain per thread: each chain then runs at
         // full speed (FSE_SKOP15_i_8x8_8, prototype runs of 60 s: 351-352 with 2 chains against
         // 357-359 with 4).
@@ -652,6 +670,8 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {}", a.window));
         if a.no_exact_windows {
             repeat.push_str(" --no-exact-windows");
+        } else {
+            repeat.push_str(&format!(" --small-windows {}", a.small_windows));
         }
     }
     let budget = match (limit, a.time_limit) {

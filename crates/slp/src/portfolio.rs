@@ -197,7 +197,8 @@ impl Polisher for WindowPolisher {
 }
 
 /// Exact window re-synthesis: one round is `windows` windows of [`crate::satwin`] (convex,
-/// up to 10 gates and 8 inputs) solved by helper-set enumeration ([`crate::enumerate`]) with a
+/// up to 10 gates and 8 inputs, or with probability `small` per round up to 8 gates and 6
+/// inputs) solved by helper-set enumeration ([`crate::enumerate`]) with a
 /// deterministic node budget; a window is replaced by its shortest program, or at random by an
 /// equally long one (moves on the plateau); with a depth bound, a found program is kept only
 /// when it meets the window's depths. The round returns where its walk ends
@@ -209,7 +210,18 @@ impl Polisher for WindowPolisher {
 pub struct ExactWindowPolisher {
     /// Windows per round.
     pub windows: u64,
+    /// Probability that a round uses small windows (at most [`SMALL_WINDOW`] gates and
+    /// [`SMALL_WINDOW_INPUTS`] inputs). Their node budget goes further, so the walk moves
+    /// faster; the large windows find the longer rewrites. 0: every round uses the large
+    /// windows, and the round draws nothing extra from its generator (programs made before
+    /// this existed repeat with it).
+    pub small: f64,
 }
+
+/// Gates of a small exact window ([`ExactWindowPolisher::small`]).
+pub const SMALL_WINDOW: usize = 8;
+/// Inputs of a small exact window.
+pub const SMALL_WINDOW_INPUTS: usize = 6;
 
 #[cfg(feature = "sat")]
 impl Polisher for ExactWindowPolisher {
@@ -221,23 +233,43 @@ impl Polisher for ExactWindowPolisher {
     }
     fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, max_depth, ..Default::default() };
+        let mut opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, max_depth, ..Default::default() };
+        if self.small > 0.0 && rng.random_bool(self.small.min(1.0)) {
+            opts.max_window = SMALL_WINDOW;
+            opts.max_inputs = SMALL_WINDOW_INPUTS;
+        }
         crate::satwin::sat_walk(p, m, &opts, &mut rng)
     }
 }
 
-/// The polishers of `--polish` and of the portfolio's polish phase. Round `r` of a chain uses
-/// entry `r mod len`: BP window re-synthesis with windows of up to `window` gates, and, with
-/// `exact` (the default; `--no-exact-windows` turns it off), exact re-synthesis of small
-/// windows. Another polisher is one more `Box::new(...)` here.
-pub fn default_polishers(window: usize, exact: bool) -> Vec<Box<dyn Polisher>> {
-    let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: window.max(3) })];
-    #[cfg(feature = "sat")]
-    if exact {
-        v.push(Box::new(ExactWindowPolisher { windows: 2000 }));
+/// Which polishers a chain uses ([`default_polishers`]); the CLI's `--window`,
+/// `--no-exact-windows` and `--small-windows`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolishConfig {
+    /// Largest BP window (gates).
+    pub window: usize,
+    /// Rounds of exact re-synthesis of small windows between the BP rounds.
+    pub exact: bool,
+    /// Share of the exact rounds that use the smaller windows ([`ExactWindowPolisher::small`]).
+    pub small_windows: f64,
+}
+
+impl Default for PolishConfig {
+    fn default() -> Self {
+        PolishConfig { window: 48, exact: true, small_windows: 0.5 }
     }
-    #[cfg(not(feature = "sat"))]
-    let _ = exact;
+}
+
+/// The polishers of `--polish` and of the portfolio's polish phase. Round `r` of a chain uses
+/// entry `r mod len`: BP window re-synthesis with windows of up to `c.window` gates, and, with
+/// `c.exact` (the default; `--no-exact-windows` turns it off), exact re-synthesis of small
+/// windows. Another polisher is one more `Box::new(...)` here.
+pub fn default_polishers(c: &PolishConfig) -> Vec<Box<dyn Polisher>> {
+    let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: c.window.max(3) })];
+    #[cfg(feature = "sat")]
+    if c.exact {
+        v.push(Box::new(ExactWindowPolisher { windows: 2000, small: c.small_windows }));
+    }
     v
 }
 
@@ -363,7 +395,7 @@ impl PortfolioOptions {
             polish_fraction: 0.4,
             max_depth: None,
             arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
-            polishers: default_polishers(48, true),
+            polishers: default_polishers(&PolishConfig::default()),
             chains: 4,
         }
     }
@@ -825,7 +857,7 @@ mod tests {
         let w = &rep.winner;
         let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
         assert_eq!(p.xor_count(), w.run_count);
-        let q = crate::search::polish_segments(&p, &m, &w.polish, 48, true, None);
+        let q = crate::search::polish_segments(&p, &m, &w.polish, &PolishConfig::default(), None);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
         assert!(rep.program.xor_count() <= rep.explore_best);
@@ -836,7 +868,7 @@ mod tests {
     fn a_descended_chain_repeats_by_its_segments() {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
         let p = run_once(&m, Algorithm::Rnbp, 4, None, 0).unwrap();
-        let polishers = default_polishers(48, true);
+        let polishers = default_polishers(&PolishConfig::default());
         let mut a = Chain::new(p.clone(), 17, 0);
         for _ in 0..6 {
             a.step(&m, &polishers, None);
@@ -852,7 +884,7 @@ mod tests {
             c.step(&m, &polishers, None);
         }
         assert_eq!(c.lineage.len(), 1 + usize::from(b.rounds_to_best > 0));
-        let q = crate::search::polish_segments(&p, &m, &c.segments(), 48, true, None);
+        let q = crate::search::polish_segments(&p, &m, &c.segments(), &PolishConfig::default(), None);
         assert_eq!((q.ops, q.outputs), (c.best.ops.clone(), c.best.outputs.clone()));
         c.best.verify(&m).unwrap();
     }

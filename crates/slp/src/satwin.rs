@@ -863,11 +863,11 @@ mod tests {
         let (q2, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
         assert_eq!(q, q2);
         use crate::portfolio::{ExactWindowPolisher, Polisher};
-        let r = ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, None);
+        let r = ExactWindowPolisher { windows: 500, small: 0.0 }.round(&p, &m, 7, None);
         r.verify(&m).unwrap();
         assert!(r.xor_count() < p.xor_count());
         let d = p.depth();
-        let r = ExactWindowPolisher { windows: 500 }.round(&p, &m, 7, Some(d));
+        let r = ExactWindowPolisher { windows: 500, small: 0.0 }.round(&p, &m, 7, Some(d));
         r.verify(&m).unwrap();
         assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
     }

@@ -195,9 +195,8 @@ pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usi
     Some(p)
 }
 
-/// Polishes a program by rounds of local re-synthesis with windows of up to `window` gates
-/// and, with `exact`, exact small windows (the polishers of
-/// [`crate::portfolio::default_polishers`]). Round r uses seed `seed + r`; it
+/// Polishes a program by rounds of local re-synthesis (the polishers of
+/// [`crate::portfolio::default_polishers`] for `c`). Round r uses seed `seed + r`; it
 /// stops after `rounds` rounds if given (reproducible), else at `deadline`. Returns the best
 /// verified program and the number of rounds.
 pub fn polish(
@@ -206,11 +205,10 @@ pub fn polish(
     seed: u64,
     rounds: Option<u64>,
     deadline: Instant,
-    window: usize,
-    exact: bool,
+    c: &crate::portfolio::PolishConfig,
     max_depth: Option<usize>,
 ) -> (Program, u64) {
-    let polishers = crate::portfolio::default_polishers(window, exact);
+    let polishers = crate::portfolio::default_polishers(c);
     let mut chain = crate::portfolio::Chain::new(p.clone(), seed, 0);
     while rounds.map_or(Instant::now() < deadline, |n| chain.rounds < n) {
         chain.step(m, &polishers, max_depth);
@@ -224,9 +222,9 @@ pub fn polish(
 /// Polish segments `(seed, rounds)` one after the other, each a chain of exactly `rounds`
 /// rounds (round r with seed `seed + r`) from where the one before ended: what the portfolio's
 /// winner reports in [`crate::portfolio::Winner::polish`]. Deterministic.
-pub fn polish_segments(p: &Program, m: &BitMatrix, segments: &[(u64, u64)], window: usize, exact: bool, max_depth: Option<usize>) -> Program {
+pub fn polish_segments(p: &Program, m: &BitMatrix, segments: &[(u64, u64)], c: &crate::portfolio::PolishConfig, max_depth: Option<usize>) -> Program {
     let now = Instant::now();
-    segments.iter().fold(p.clone(), |q, &(seed, rounds)| polish(&q, m, seed, Some(rounds), now, window, exact, max_depth).0)
+    segments.iter().fold(p.clone(), |q, &(seed, rounds)| polish(&q, m, seed, Some(rounds), now, c, max_depth).0)
 }
 
 fn better(a: &Program, b: &Program) -> bool {
