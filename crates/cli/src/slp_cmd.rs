@@ -203,6 +203,13 @@ struct ExactArgs {
     /// Worker threads of the enumeration (default: all cores). The SAT method uses one.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
+    /// Prove a lower bound through the matrix without these columns (0 is the first column of
+    /// the file): setting an input to 0 removes at least one XOR of any program, so the matrix
+    /// needs as many XORs more than the smaller one, whose bound the search then proves (with
+    /// --proof, with DRAT proofs and `restriction.json`, which `check-proof` checks too).
+    /// Each column must have a 1 in a row that has a 1 in a kept column.
+    #[arg(long, value_delimiter = ',', value_name = "COLS")]
+    drop_inputs: Vec<usize>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -838,28 +845,49 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     if m.cols() > 64 || m.rows() > 64 {
         bail!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols());
     }
+    // With --drop-inputs the search runs on the matrix without those columns (`sm`).
+    let drop = if a.drop_inputs.is_empty() {
+        None
+    } else {
+        Some(slicewise_slp::restrict::check_drop(m, &a.drop_inputs).map_err(|e| anyhow::anyhow!("--drop-inputs: {e}"))?)
+    };
+    let smaller = drop.as_ref().map(|d| slicewise_slp::restrict::drop_columns(m, d));
+    let sm = smaller.as_ref().unwrap_or(m);
     let method = Method::choose(
         a.method.map(|x| if x == ExactMethod::Sat { Method::Sat } else { Method::Enumerate }),
-        m.cols(),
+        sm.cols(),
         a.proof.is_some(),
     )?;
     let start = std::time::Instant::now();
-    // Upper bound from a short heuristic search.
-    let h = SearchOptions {
-        algorithm: Algorithm::Mix,
-        threads: 1,
-        seed: 0,
-        time_limit: Some(Duration::from_secs_f64(a.heuristic_time.min(a.time_limit / 2.0))),
-        runs: None,
-        max_depth: None,
-        resynth: 0,
-        split: false,
+    // Upper bound from a short heuristic search (for each matrix with --drop-inputs).
+    let heuristic = |mm: &slicewise_slp::BitMatrix, secs: f64| {
+        let h = SearchOptions {
+            algorithm: Algorithm::Mix,
+            threads: 1,
+            seed: 0,
+            time_limit: Some(Duration::from_secs_f64(secs)),
+            runs: None,
+            max_depth: None,
+            resynth: 0,
+            split: false,
+        };
+        search(mm, &h, &|_, _| {}, &|_| {}).map(|r| r.program)
     };
-    let upper = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
-    if !a.out.quiet
-        && let Some(u) = &upper
-    {
-        eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+    let hsecs = a.heuristic_time.min(a.time_limit / 2.0);
+    let (whole, upper) = match &smaller {
+        None => (None, heuristic(m, hsecs)),
+        Some(s) => (heuristic(m, hsecs / 2.0), heuristic(s, hsecs / 2.0)),
+    };
+    if !a.out.quiet {
+        if let Some(u) = &whole {
+            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+        }
+        if let (Some(d), Some(s)) = (&drop, &smaller) {
+            let u = upper.as_ref().map_or("none".to_string(), |u| format!("{} XORs", u.xor_count()));
+            eprintln!("slp exact: searching the {}x{} matrix without columns {d:?} (heuristic upper bound {u})", s.rows(), s.cols());
+        } else if let Some(u) = &upper {
+            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+        }
     }
     let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
     let quiet = a.out.quiet;
@@ -872,19 +900,49 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         force: a.force,
         ..ExactOptions::new(remaining)
     };
-    let report = exact_with(m, method, &opts, threads, |k, tag, t| {
+    let report = exact_with(sm, method, &opts, threads, |k, tag, t| {
         if !quiet {
             eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)");
         }
     })?;
-    let Some(p) = &report.program else { bail!("no program found within the time limit") };
-    let text = render(p, &input, &desc, &a.out)?;
+    let (Some(d), Some(s)) = (&drop, &smaller) else {
+        let Some(p) = &report.program else { bail!("no program found within the time limit") };
+        let text = render(p, &input, &desc, &a.out)?;
+        write_output(&a.out, &text)?;
+        if !a.out.quiet {
+            eprintln!(
+                "slp exact: {} XORs, {} ({}); {:.1} s",
+                p.xor_count(),
+                if report.optimal { "optimal".to_string() } else { format!("lower bound {}", report.lower_bound) },
+                method.describe(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    // The bound for the whole matrix; the program printed is the heuristic one for it.
+    let bound = slicewise_slp::restrict::lift(d, report.lower_bound);
+    if let Some(dir) = &a.proof {
+        slicewise_slp::restrict::write_restriction(dir, m, d, report.lower_bound)?;
+    }
+    let Some(mut p) = whole else { bail!("no program found for the whole matrix within the heuristic time") };
+    p.set_bound_note(p.xor_count() <= bound, bound);
+    p.meta.notes.push(format!(
+        "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {d:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {} XORs ({}{})",
+        s.rows(),
+        s.cols(),
+        report.lower_bound,
+        method.describe(),
+        if a.proof.is_some() { ", DRAT proofs kept" } else { "" }
+    ));
+    let text = render(&p, &input, &desc, &a.out)?;
     write_output(&a.out, &text)?;
     if !a.out.quiet {
         eprintln!(
-            "slp exact: {} XORs, {} ({}); {:.1} s",
+            "slp exact: {} XORs, lower bound {bound} = {} + {} dropped columns ({} for the smaller matrix); {:.1} s",
             p.xor_count(),
-            if report.optimal { "optimal".to_string() } else { format!("lower bound {}", report.lower_bound) },
+            report.lower_bound,
+            d.len(),
             method.describe(),
             start.elapsed().as_secs_f64()
         );
@@ -894,15 +952,24 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
 
 fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {
     let r = slicewise_slp::sat::check_proof_dir(&a.dir, &a.checker)?;
-    println!(
-        "OK: {} CNFs rebuilt identically (k = {:?}), {} UNSAT proofs verified by {} (k = {:?}): no program has fewer than {} XORs",
+    let head = format!(
+        "OK: {} CNFs rebuilt identically (k = {:?}), {} UNSAT proofs verified by {} (k = {:?})",
         r.cnfs_matched.len(),
         r.cnfs_matched,
         r.proofs_verified.len(),
         a.checker.display(),
-        r.proofs_verified,
-        r.lower_bound
+        r.proofs_verified
     );
+    match &r.restriction {
+        Some((m, d, bound)) => println!(
+            "{head}: the matrix without columns {d:?} needs at least {} XORs, so the {}x{} matrix (fingerprint {}) needs at least {bound}",
+            r.lower_bound,
+            m.rows(),
+            m.cols(),
+            m.fingerprint()
+        ),
+        None => println!("{head}: no program has fewer than {} XORs", r.lower_bound),
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -213,6 +213,74 @@ fn exact_enumerates_by_default() {
     assert!(stderr(&o).contains("limited to 20 inputs"), "{}", stderr(&o));
 }
 
+/// `--drop-inputs`: the bound of the matrix without some columns, plus one per column
+/// (`restrict.rs`). MixSlices without 8 of its columns has optimum 16 (enumeration, in about
+/// a second), so MixSlices needs at least 24. Bad column lists are refused.
+#[test]
+fn exact_drop_inputs_lifts_the_bound() {
+    let m = vectors("proest_mixslices.txt");
+    let o = run(&["slp", "exact", m.to_str().unwrap(), "--drop-inputs", "1,5,9,13,2,6,10,14", "-t", "60", "--heuristic-time", "1", "-j", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("lower-bound: 24") && !header.contains("optimal"), "{header}");
+    assert!(text.lines().any(|l| l.starts_with("# lower bound 24 by restriction") && l.contains("16x8 matrix without them needs at least 16")), "{text}");
+    assert!(stderr(&o).contains("lower bound 24 = 16 + 8 dropped columns"), "{}", stderr(&o));
+    // The program printed is one for the whole matrix.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.slp");
+    std::fs::write(&p, &text).unwrap();
+    let v = run(&["slp", "verify", m.to_str().unwrap(), p.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stderr(&v));
+    for (bad, why) in [("1,1", "listed twice"), ("16", "does not exist"), ("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "at least one column must stay")] {
+        let o = run(&["slp", "exact", m.to_str().unwrap(), "--drop-inputs", bad, "-t", "5"]);
+        assert!(!o.status.success(), "{bad}");
+        assert!(stderr(&o).contains(why), "{bad}: {}", stderr(&o));
+    }
+    // Column 1 of this matrix is zero: setting x1 to 0 removes nothing.
+    let f = dir.path().join("z.txt");
+    std::fs::write(&f, "1001\n0010\n1010\n").unwrap();
+    let o = run(&["slp", "exact", f.to_str().unwrap(), "--drop-inputs", "1"]);
+    assert!(!o.status.success() && stderr(&o).contains("column 1 has no 1"), "{}", stderr(&o));
+}
+
+/// `--drop-inputs` with `--proof`: the proof directory holds the smaller matrix's proofs and
+/// `restriction.json`, and `check-proof` lifts their bound to the whole matrix, refusing a
+/// `restriction.json` that does not match. (The DRAT checker here is a stand-in that accepts
+/// everything, so this tests the bookkeeping; `scripts/test-trust.sh` runs `rate`.)
+#[cfg(unix)]
+#[test]
+fn check_proof_lifts_a_restricted_bound() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("m.txt");
+    // y0 = x0+x1+x2+x4, y1 = x0+x1+x3+x4, y2 = x2+x3+x4: without x4, the optimum is 4.
+    std::fs::write(&f, "11101\n11011\n00111\n").unwrap();
+    let proof = dir.path().join("proof");
+    let o = run(&["slp", "exact", f.to_str().unwrap(), "--drop-inputs", "4", "-t", "60", "--proof", proof.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().next().unwrap().contains("lower-bound: 5"), "{}", stdout(&o));
+    let r = std::fs::read_to_string(proof.join("restriction.json")).unwrap();
+    assert!(r.contains("\"dropped\": [\n    4\n  ]") && r.contains("\"lower_bound\": 5"), "{r}");
+    assert_eq!(std::fs::read_to_string(proof.join("matrix.txt")).unwrap(), "1110\n1101\n0011\n");
+    let checker = dir.path().join("accept-all");
+    std::fs::write(&checker, "#!/bin/sh\necho 's VERIFIED'\n").unwrap();
+    std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let check = |expect_ok: bool| {
+        let o = run(&["slp", "check-proof", proof.to_str().unwrap(), "--checker", checker.to_str().unwrap()]);
+        assert_eq!(o.status.success(), expect_ok, "{}{}", stdout(&o), stderr(&o));
+        o
+    };
+    let o = check(true);
+    assert!(stdout(&o).contains("without columns [4] needs at least 4 XORs, so the 3x5 matrix"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("needs at least 5"), "{}", stdout(&o));
+    // A claim one higher, or a whole matrix that does not give matrix.txt, is refused.
+    std::fs::write(proof.join("restriction.json"), r.replace("\"lower_bound\": 5", "\"lower_bound\": 6")).unwrap();
+    assert!(stderr(&check(false)).contains("claims lower bound 6"));
+    std::fs::write(proof.join("restriction.json"), r.replace("11011", "11001")).unwrap();
+    assert!(stderr(&check(false)).contains("is not matrix.txt"));
+}
+
 #[test]
 fn exact_reports_lower_bound_on_timeout() {
     let m = vectors("proest_mixslices.txt");

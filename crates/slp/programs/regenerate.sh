@@ -40,4 +40,5 @@ run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 3
 run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a1 --resynth 300 --seed 7 --runs 1 --polish-rounds 264 --polish-seed 7 --small-windows 0 --window 48 -o $P/whirlpool_mds.399.slp
 run $T/bench/Khazad.txt --split -a rnbp --resynth 0 --seed 2 --runs 1 --polish-rounds 372 --polish-seed 2 --small-windows 0 -o $P/khazad.365.slp
 run $T/bench/Khazad.txt --split -a rnbp --resynth 200 --seed 64 --runs 1 --polish-rounds 280,144,232,200,128,266 --polish-seed 64,2000006000098,3000009000115,5000015000149,6000018000166,7000021000183 --small-windows 0 -o $P/khazad.359.slp
+run $T/bench/Khazad.txt --split -a a2 --resynth 200 --seed 20 --runs 1 --polish-rounds 232,16,64,112,192,56,472,104,50 --polish-seed 20,1000003000037,2000006000054,3000009000071,4000012000088,5000015000105,6000018000122,9000027000173,10000030000190 --window 48 --small-windows 0.5 -o $P/khazad.357.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

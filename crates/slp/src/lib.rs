@@ -23,6 +23,7 @@ pub mod parse;
 pub mod portfolio;
 pub mod program;
 pub mod resynth;
+pub mod restrict;
 #[cfg(feature = "sat")]
 pub mod cadical;
 #[cfg(feature = "sat")]

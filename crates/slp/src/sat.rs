@@ -589,7 +589,8 @@ pub struct ExactOptions {
     /// Stop after this k (the lower bound is then at most `max_k + 1`).
     pub max_k: Option<usize>,
     /// Use a non-empty proof directory anyway, after deleting the files a previous run left
-    /// there (`kK.cnf`, `kK.drat`, `matrix.txt`, `options.json`, `result.json`, `README.txt`).
+    /// there (`kK.cnf`, `kK.drat`, `matrix.txt`, `options.json`, `result.json`, `README.txt`,
+    /// `restriction.json`).
     pub force: bool,
 }
 
@@ -603,7 +604,7 @@ impl ExactOptions {
 /// Whether `name` is a file that [`exact`] writes into a proof directory.
 fn is_proof_file(name: &str) -> bool {
     let k_file = |ext: &str| name.strip_prefix('k').and_then(|r| r.strip_suffix(ext)).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-    k_file(".cnf") || k_file(".drat") || ["matrix.txt", "options.json", "result.json", "README.txt"].contains(&name)
+    k_file(".cnf") || k_file(".drat") || ["matrix.txt", "options.json", "result.json", "README.txt", crate::restrict::RESTRICTION_FILE].contains(&name)
 }
 
 /// Creates the proof directory, or empties one a previous run left (only with `force`; any
@@ -801,6 +802,9 @@ pub struct ProofCheck {
     pub proofs_verified: Vec<usize>,
     /// The lower bound the verified proofs establish: no program has fewer XORs.
     pub lower_bound: usize,
+    /// With `restriction.json` ([`crate::restrict`]): the whole matrix, its dropped columns,
+    /// and the bound the proofs establish for it (`lower_bound` + the number of columns).
+    pub restriction: Option<(BitMatrix, Vec<usize>, usize)>,
 }
 
 /// Re-checks a proof directory written by [`exact`]: rebuilds the CNF of every `kK.cnf` from
@@ -853,7 +857,8 @@ pub fn check_proof_dir(dir: &Path, checker: &Path) -> Result<ProofCheck> {
         bound = k + 1;
     }
     anyhow::ensure!(res.lower_bound == bound, "result.json claims lower bound {}, the proofs give {bound}", res.lower_bound);
-    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound })
+    let restriction = crate::restrict::check_restriction(dir, &m, bound)?;
+    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound, restriction })
 }
 
 #[cfg(test)]
