@@ -203,13 +203,14 @@ struct ExactArgs {
     /// Worker threads of the enumeration (default: all cores). The SAT method uses one.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
-    /// Prove a lower bound through the matrix without these columns (0 is the first column of
-    /// the file): setting an input to 0 removes at least one XOR of any program, so the matrix
-    /// needs as many XORs more than the smaller one, whose bound the search then proves (with
-    /// --proof, with DRAT proofs and `restriction.json`, which `check-proof` checks too).
-    /// Each column must have a 1 in a row that has a 1 in a kept column.
-    #[arg(long, value_delimiter = ',', value_name = "COLS")]
-    drop_inputs: Vec<usize>,
+    /// Prove a lower bound through the matrix without these columns (`1,5,9`; 0 is the first
+    /// column of the file): setting an input to 0 removes at least one XOR of any program, so
+    /// the matrix needs as many XORs more than the smaller one, whose bound the search then
+    /// proves (with --proof, with DRAT proofs and `restriction.json`, which `check-proof`
+    /// checks too). Each column must have a 1 in a row that has a 1 in a kept column. `auto`
+    /// tries column sets by the enumeration within the time limit and keeps the best.
+    #[arg(long, value_name = "COLS|auto")]
+    drop_inputs: Option<String>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -845,11 +846,18 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     if m.cols() > 64 || m.rows() > 64 {
         bail!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols());
     }
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     // With --drop-inputs the search runs on the matrix without those columns (`sm`).
-    let drop = if a.drop_inputs.is_empty() {
-        None
-    } else {
-        Some(slicewise_slp::restrict::check_drop(m, &a.drop_inputs).map_err(|e| anyhow::anyhow!("--drop-inputs: {e}"))?)
+    let drop = match a.drop_inputs.as_deref() {
+        None => None,
+        Some("auto") => return exact_drop_auto(&a, &input, &desc, threads),
+        Some(list) => {
+            let cols = list
+                .split(',')
+                .map(|c| c.trim().parse::<usize>().map_err(|_| anyhow::anyhow!("--drop-inputs: expected `auto` or column numbers like 1,5,9, got {c:?}")))
+                .collect::<Result<Vec<_>>>()?;
+            Some(slicewise_slp::restrict::check_drop(m, &cols).map_err(|e| anyhow::anyhow!("--drop-inputs: {e}"))?)
+        }
     };
     let smaller = drop.as_ref().map(|d| slicewise_slp::restrict::drop_columns(m, d));
     let sm = smaller.as_ref().unwrap_or(m);
@@ -891,7 +899,6 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     }
     let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
     let quiet = a.out.quiet;
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let opts = ExactOptions {
         proof_dir: a.proof.clone(),
         upper,
@@ -920,34 +927,96 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     };
-    // The bound for the whole matrix; the program printed is the heuristic one for it.
-    let bound = slicewise_slp::restrict::lift(d, report.lower_bound);
     if let Some(dir) = &a.proof {
         slicewise_slp::restrict::write_restriction(dir, m, d, report.lower_bound)?;
     }
+    let how = format!("{}{}", method.describe(), if a.proof.is_some() { ", DRAT proofs kept" } else { "" });
+    print_restricted(&a, &input, &desc, whole, d, (s.rows(), s.cols()), report.lower_bound, &how, start)
+}
+
+/// Output of `slp exact --drop-inputs`: the heuristic program for the whole matrix, with the
+/// bound that `sub_bound` for the matrix without the columns `d` (of size `sub`) proves.
+#[allow(clippy::too_many_arguments)]
+fn print_restricted(
+    a: &ExactArgs,
+    input: &Input,
+    desc: &str,
+    whole: Option<Program>,
+    d: &[usize],
+    sub: (usize, usize),
+    sub_bound: usize,
+    how: &str,
+    start: std::time::Instant,
+) -> Result<ExitCode> {
+    let bound = slicewise_slp::restrict::lift(d, sub_bound);
     let Some(mut p) = whole else { bail!("no program found for the whole matrix within the heuristic time") };
     p.set_bound_note(p.xor_count() <= bound, bound);
     p.meta.notes.push(format!(
-        "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {d:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {} XORs ({}{})",
-        s.rows(),
-        s.cols(),
-        report.lower_bound,
-        method.describe(),
-        if a.proof.is_some() { ", DRAT proofs kept" } else { "" }
+        "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {d:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {sub_bound} XORs ({how})",
+        sub.0, sub.1
     ));
-    let text = render(&p, &input, &desc, &a.out)?;
+    let text = render(&p, input, desc, &a.out)?;
     write_output(&a.out, &text)?;
     if !a.out.quiet {
         eprintln!(
-            "slp exact: {} XORs, lower bound {bound} = {} + {} dropped columns ({} for the smaller matrix); {:.1} s",
+            "slp exact: {} XORs, lower bound {bound} = {sub_bound} + {} dropped columns (smaller matrix: {how}); {:.1} s",
             p.xor_count(),
-            report.lower_bound,
             d.len(),
-            method.describe(),
             start.elapsed().as_secs_f64()
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `slp exact --drop-inputs auto`: [`slicewise_slp::restrict::search_drop`] within the time
+/// limit, after a short heuristic search for the whole matrix's program.
+fn exact_drop_auto(a: &ExactArgs, input: &Input, desc: &str, threads: usize) -> Result<ExitCode> {
+    let m = &input.matrix;
+    ensure!(
+        a.proof.is_none(),
+        "--drop-inputs auto searches with the enumeration, which keeps no proofs: run it without --proof, then give the columns it prints to --drop-inputs with --proof"
+    );
+    ensure!(a.method != Some(ExactMethod::Sat), "--drop-inputs auto searches with the enumeration (not --method sat)");
+    ensure!(
+        m.cols() <= slicewise_slp::enumerate::MAX_INPUTS,
+        "--drop-inputs auto uses the enumeration, limited to {} inputs (this matrix has {})",
+        slicewise_slp::enumerate::MAX_INPUTS,
+        m.cols()
+    );
+    let start = std::time::Instant::now();
+    let h = SearchOptions {
+        algorithm: Algorithm::Mix,
+        threads: 1,
+        seed: 0,
+        time_limit: Some(Duration::from_secs_f64(a.heuristic_time.min(a.time_limit / 2.0))),
+        runs: None,
+        max_depth: None,
+        resynth: 0,
+        split: false,
+    };
+    let whole = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
+    if !a.out.quiet
+        && let Some(u) = &whole
+    {
+        eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+    }
+    let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
+    let quiet = a.out.quiet;
+    let tried = slicewise_slp::restrict::search_drop(m, threads, remaining, 0, |t| {
+        if !quiet {
+            eprintln!(
+                "slp exact: without columns {:?}: {} {} ({:.2} s) -> lower bound {}",
+                t.drop,
+                if t.optimal { "optimum" } else { "at least" },
+                t.sub_bound,
+                t.secs,
+                t.bound()
+            );
+        }
+    });
+    let Some(best) = tried.first() else { bail!("no column set can be dropped from this matrix") };
+    let how = "helper-set enumeration; columns chosen by --drop-inputs auto";
+    print_restricted(a, input, desc, whole, &best.drop, (m.rows(), m.cols() - best.drop.len()), best.sub_bound, how, start)
 }
 
 fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {

@@ -232,11 +232,21 @@ fn exact_drop_inputs_lifts_the_bound() {
     std::fs::write(&p, &text).unwrap();
     let v = run(&["slp", "verify", m.to_str().unwrap(), p.to_str().unwrap()]);
     assert!(v.status.success(), "{}", stderr(&v));
-    for (bad, why) in [("1,1", "listed twice"), ("16", "does not exist"), ("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "at least one column must stay")] {
+    for (bad, why) in [("1,1", "listed twice"), ("1,x", "expected `auto` or column numbers"), ("16", "does not exist"), ("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "at least one column must stay")] {
         let o = run(&["slp", "exact", m.to_str().unwrap(), "--drop-inputs", bad, "-t", "5"]);
         assert!(!o.status.success(), "{bad}");
         assert!(stderr(&o).contains(why), "{bad}: {}", stderr(&o));
     }
+    // `auto` tries column sets itself; on random8_s1 (optimum 12) every bound stays below 13.
+    let r8 = vectors("random8_s1.txt");
+    let o = run(&["slp", "exact", r8.to_str().unwrap(), "--drop-inputs", "auto", "-t", "3", "--heuristic-time", "0.5", "-j", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let header = stdout(&o).lines().next().unwrap().to_string();
+    let lb: usize = header.split("lower-bound: ").nth(1).map_or(12, |x| x.trim().parse().unwrap());
+    assert!(header.contains("optimal") || (8..=12).contains(&lb), "{header}");
+    assert!(stderr(&o).contains("without columns [") && stderr(&o).contains("columns chosen by --drop-inputs auto"), "{}", stderr(&o));
+    let o = run(&["slp", "exact", r8.to_str().unwrap(), "--drop-inputs", "auto", "--proof", dir.path().join("p").to_str().unwrap()]);
+    assert!(!o.status.success() && stderr(&o).contains("keeps no proofs"), "{}", stderr(&o));
     // Column 1 of this matrix is zero: setting x1 to 0 removes nothing.
     let f = dir.path().join("z.txt");
     std::fs::write(&f, "1001\n0010\n1010\n").unwrap();
