@@ -868,19 +868,7 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     )?;
     let start = std::time::Instant::now();
     // Upper bound from a short heuristic search (for each matrix with --drop-inputs).
-    let heuristic = |mm: &slicewise_slp::BitMatrix, secs: f64| {
-        let h = SearchOptions {
-            algorithm: Algorithm::Mix,
-            threads: 1,
-            seed: 0,
-            time_limit: Some(Duration::from_secs_f64(secs)),
-            runs: None,
-            max_depth: None,
-            resynth: 0,
-            split: false,
-        };
-        search(mm, &h, &|_, _| {}, &|_| {}).map(|r| r.program)
-    };
+    let heuristic = slicewise_slp::search::quick_program;
     let hsecs = a.heuristic_time.min(a.time_limit / 2.0);
     let (whole, upper) = match &smaller {
         None => (None, heuristic(m, hsecs)),
@@ -984,17 +972,7 @@ fn exact_drop_auto(a: &ExactArgs, input: &Input, desc: &str, threads: usize) -> 
         m.cols()
     );
     let start = std::time::Instant::now();
-    let h = SearchOptions {
-        algorithm: Algorithm::Mix,
-        threads: 1,
-        seed: 0,
-        time_limit: Some(Duration::from_secs_f64(a.heuristic_time.min(a.time_limit / 2.0))),
-        runs: None,
-        max_depth: None,
-        resynth: 0,
-        split: false,
-    };
-    let whole = search(m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
+    let whole = slicewise_slp::search::quick_program(m, a.heuristic_time.min(a.time_limit / 2.0));
     if !a.out.quiet
         && let Some(u) = &whole
     {

@@ -345,8 +345,16 @@ impl ExactResult {
 /// (CaDiCaL; with `proof_dir`, the CNF of every k and the DRAT proof of every UNSAT answer are
 /// kept there); by default `"sat"` with `proof_dir` or above 20 inputs, `"enumerate"`
 /// otherwise. `threads` (default: all cores) is used by the enumeration. Matrices up to 64×64.
+///
+/// `drop_inputs` (a list of columns, 0 first, or `"auto"`) proves the bound through the matrix
+/// without those columns: setting an input to 0 removes at least one XOR, so the whole matrix
+/// needs as many more (`crates/slp/src/restrict.rs`). The search then runs on the smaller
+/// matrix (its proofs, with `proof_dir`, come with `restriction.json`); `lower_bound` is the
+/// lifted bound, `program` the heuristic program for the whole matrix, and `log` the smaller
+/// matrix's. `"auto"` tries column sets with the enumeration (no proofs).
 #[pyfunction]
-#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0, method = None, threads = None))]
+#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0, method = None, threads = None, drop_inputs = None))]
+#[allow(clippy::too_many_arguments)]
 fn exact(
     py: Python<'_>,
     matrix: &Bound<'_, PyAny>,
@@ -355,8 +363,26 @@ fn exact(
     heuristic_seconds: f64,
     method: Option<&str>,
     threads: Option<usize>,
+    drop_inputs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ExactResult> {
-    let m = to_matrix(matrix)?;
+    let whole = to_matrix(matrix)?;
+    // `None`: no restriction; `Some(None)`: "auto"; `Some(Some(cols))`: these columns.
+    let drop: Option<Option<Vec<usize>>> = match drop_inputs {
+        None => None,
+        Some(d) if d.extract::<String>().is_ok_and(|s| s == "auto") => Some(None),
+        Some(d) => {
+            let cols: Vec<usize> = d.extract().map_err(|_| PyTypeError::new_err("drop_inputs must be a list of column numbers or \"auto\""))?;
+            Some(Some(slicewise_slp::restrict::check_drop(&whole, &cols).map_err(|e| PyValueError::new_err(format!("drop_inputs: {e}")))?))
+        }
+    };
+    if let Some(None) = drop {
+        return exact_drop_auto(py, &whole, seconds, proof_dir.is_some(), method, heuristic_seconds, threads);
+    }
+    let cols = drop.flatten();
+    let m = match &cols {
+        Some(d) => slicewise_slp::restrict::drop_columns(&whole, d),
+        None => whole.clone(),
+    };
     if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
         return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
     }
@@ -373,32 +399,79 @@ fn exact(
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let report = py.detach(|| {
         let start = std::time::Instant::now();
-        let h = SearchOptions {
-            algorithm: Algorithm::Mix,
-            threads: 1,
-            seed: 0,
-            time_limit: Some(Duration::from_secs_f64(heuristic_seconds.min(seconds / 2.0))),
-            runs: None,
-            max_depth: None,
-            resynth: 0,
-            split: false,
-        };
-        let upper = search(&m, &h, &|_, _| {}, &|_| {}).map(|r| r.program);
+        // With a restriction, half the heuristic time goes to the whole matrix's program.
+        let hsecs = heuristic_seconds.min(seconds / 2.0) / if cols.is_some() { 2.0 } else { 1.0 };
+        let whole_program = cols.as_ref().and_then(|_| slicewise_slp::search::quick_program(&whole, hsecs));
+        let upper = slicewise_slp::search::quick_program(&m, hsecs);
         let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        exact_with(&m, method, &ExactOptions { proof_dir, upper, ..ExactOptions::new(remaining) }, threads, |_, _, _| {})
+        let r = exact_with(&m, method, &ExactOptions { proof_dir: proof_dir.clone(), upper, ..ExactOptions::new(remaining) }, threads, |_, _, _| {});
+        if let (Ok(r), Some(d), Some(dir)) = (&r, &cols, &proof_dir) {
+            slicewise_slp::restrict::write_restriction(dir, &whole, d, r.lower_bound)?;
+        }
+        r.map(|r| (r, whole_program))
     });
-    let report = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
-    if let Some(p) = &report.program {
-        p.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
-    }
+    let (report, whole_program) = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
     let log = PyList::empty(py);
     for (k, tag, t) in &report.log {
         log.append((*k, *tag, *t))?;
     }
-    Ok(ExactResult {
-        program: report.program.map(|p| Program { p }),
-        lower_bound: report.lower_bound,
-        optimal: report.optimal,
-        log: log.unbind(),
-    })
+    match &cols {
+        Some(d) => restricted_result(&whole, whole_program, d, report.lower_bound, log),
+        None => {
+            if let Some(p) = &report.program {
+                p.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
+            }
+            Ok(ExactResult { program: report.program.map(|p| Program { p }), lower_bound: report.lower_bound, optimal: report.optimal, log: log.unbind() })
+        }
+    }
+}
+
+/// The result of a restricted search: the whole matrix's heuristic program with the lifted bound.
+fn restricted_result(whole: &BitMatrix, program: Option<RsProgram>, d: &[usize], sub_bound: usize, log: Bound<'_, PyList>) -> PyResult<ExactResult> {
+    let bound = slicewise_slp::restrict::lift(d, sub_bound);
+    let program = program.map(|mut p| {
+        p.set_bound_note(p.xor_count() <= bound, bound);
+        p.meta.notes.push(format!("lower bound {bound} by restriction: inputs {d:?} set to 0, the smaller matrix needs at least {sub_bound} XORs"));
+        p
+    });
+    if let Some(p) = &program {
+        p.verify(whole).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
+    }
+    let optimal = program.as_ref().is_some_and(|p| p.xor_count() <= bound);
+    Ok(ExactResult { program: program.map(|p| Program { p }), lower_bound: bound, optimal, log: log.unbind() })
+}
+
+/// `exact(..., drop_inputs="auto")`: [`slicewise_slp::restrict::search_drop`]; `log` lists
+/// `(columns, bound for the smaller matrix, seconds)` per set tried.
+fn exact_drop_auto(
+    py: Python<'_>,
+    whole: &BitMatrix,
+    seconds: f64,
+    proofs: bool,
+    method: Option<&str>,
+    heuristic_seconds: f64,
+    threads: Option<usize>,
+) -> PyResult<ExactResult> {
+    if proofs || method == Some("sat") {
+        return Err(PyValueError::new_err("drop_inputs=\"auto\" searches with the enumeration, which keeps no proofs: give the columns it finds as a list for proofs"));
+    }
+    if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
+        return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
+    }
+    if whole.cols() > slicewise_slp::enumerate::MAX_INPUTS {
+        return Err(PyValueError::new_err(format!("drop_inputs=\"auto\" uses the enumeration, limited to {} inputs", slicewise_slp::enumerate::MAX_INPUTS)));
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let (program, tried) = py.detach(|| {
+        let start = std::time::Instant::now();
+        let program = slicewise_slp::search::quick_program(whole, heuristic_seconds.min(seconds / 2.0));
+        let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
+        (program, slicewise_slp::restrict::search_drop(whole, threads, remaining, 0, |_| {}))
+    });
+    let Some(best) = tried.first() else { return Err(PyValueError::new_err("no column set can be dropped from this matrix")) };
+    let log = PyList::empty(py);
+    for t in &tried {
+        log.append((t.drop.clone(), t.sub_bound, t.secs))?;
+    }
+    restricted_result(whole, program, &best.drop, best.sub_bound, log)
 }

@@ -137,6 +137,28 @@ def test_exact_enumerates_by_default():
         slp.exact(RANDOM8, method="bfs")
 
 
+def test_exact_drop_inputs(tmp_path):
+    # RANDOM8 without column 7: its optimum plus one bounds RANDOM8 (optimum 12) from below.
+    r = slp.exact(RANDOM8, seconds=30, heuristic_seconds=0.2, drop_inputs=[7])
+    assert 8 <= r.lower_bound <= 12 and r.program.verify(RANDOM8)
+    assert r.optimal == (r.program.xor_count == r.lower_bound)
+    assert any(tag == "unsat" for _, tag, _ in r.log)
+    # With proofs: restriction.json next to the smaller matrix's proofs.
+    p = slp.exact(RANDOM8, seconds=60, heuristic_seconds=0.2, drop_inputs=[7], proof_dir=tmp_path)
+    assert p.lower_bound == r.lower_bound
+    assert '"dropped"' in (tmp_path / "restriction.json").read_text()
+    a = slp.exact(RANDOM8, seconds=3, heuristic_seconds=0.2, drop_inputs="auto", threads=1)
+    assert a.lower_bound <= 12 and a.program.verify(RANDOM8)
+    cols, sub_bound, secs = a.log[0]
+    assert a.lower_bound == len(cols) + sub_bound
+    with pytest.raises(ValueError, match="listed twice"):
+        slp.exact(RANDOM8, seconds=5, drop_inputs=[1, 1])
+    with pytest.raises(ValueError, match="keeps no proofs"):
+        slp.exact(RANDOM8, seconds=5, drop_inputs="auto", proof_dir=tmp_path / "x")
+    with pytest.raises(TypeError):
+        slp.exact(RANDOM8, seconds=5, drop_inputs="all")
+
+
 def test_exact_limits():
     with pytest.raises(ValueError, match="64x64"):
         slp.exact([[1] * 65, [0] * 65], seconds=1)

@@ -23,11 +23,11 @@
 //! DRAT proof, [`crate::sat`]) therefore proves a bound for M. The smaller matrix has fewer
 //! inputs and lighter rows, so its searches are far cheaper: for Prøst's MixSlices the direct
 //! enumeration proves 23 in about 100 s, while the matrix without six of its columns needs
-//! at least 22 XORs after a minute, so MixSlices needs at least 28.
+//! at least 23 XORs after 94 s, so MixSlices needs at least 29 (docs/slp.md).
 //!
 //! The bound is loose in two ways: an input may be added directly by several lines, and a
 //! program for the smaller matrix need not come from one for M. Which J gives the best
-//! bound is found by trying ([`candidates`]).
+//! bound is found by trying ([`search_drop`]).
 
 use crate::matrix::{BitMatrix, Row};
 
@@ -81,6 +81,8 @@ pub struct Tried {
     pub optimal: bool,
     /// Seconds spent on it.
     pub secs: f64,
+    /// Seconds of its last refutation (how close the next one may be).
+    pub last_refutation: f64,
 }
 
 impl Tried {
@@ -94,9 +96,10 @@ impl Tried {
 /// [`crate::enumerate::MAX_INPUTS`] columns) within `time_limit`, by the enumeration on
 /// `threads` threads. First a scan: for every size from 1 to n − 2, two admissible sets drawn
 /// with `seed`, each with an equal share of 40 % of the time. Then the rest of the time goes to
-/// the best set of the scan whose smaller matrix is not settled yet (ties: the one that reached
-/// its bound fastest). Every set tried is reported to `on_try` and returned, best first
-/// (largest bound, then fewest seconds). Which sets get tried depends on `seed` and on the
+/// the best set whose smaller matrix is not settled yet (ties: the one whose last refutation
+/// took least time), and, if that one gets settled before the time is up, to the next set that
+/// could still beat the best bound. Every set tried is reported to `on_try`; the sets are
+/// returned once each, best first (largest bound, then quickest last refutation). Which sets get tried depends on `seed` and on the
 /// speed of the machine; every bound it reports is proven all the same.
 pub fn search_drop(m: &BitMatrix, threads: usize, time_limit: std::time::Duration, seed: u64, mut on_try: impl FnMut(&Tried)) -> Vec<Tried> {
     use rand::SeedableRng;
@@ -120,11 +123,14 @@ pub fn search_drop(m: &BitMatrix, threads: usize, time_limit: std::time::Duratio
         }
     }
     let mut tried: Vec<Tried> = Vec::new();
+    // Runs the enumeration on `m` without `d`; a set run again replaces its earlier entry.
     let mut run = |d: &[usize], secs: f64, tried: &mut Vec<Tried>| {
         let t0 = std::time::Instant::now();
         let r = crate::enumerate::exact(&drop_columns(m, d), threads, std::time::Duration::from_secs_f64(secs), None, None, |_, _, _, _| {});
-        let t = Tried { drop: d.to_vec(), sub_bound: r.lower_bound, optimal: r.optimal, secs: t0.elapsed().as_secs_f64() };
+        let last_refutation = r.log.iter().rev().find(|l| l.1 == "none").map_or(0.0, |l| l.3);
+        let t = Tried { drop: d.to_vec(), sub_bound: r.lower_bound, optimal: r.optimal, secs: t0.elapsed().as_secs_f64(), last_refutation };
         on_try(&t);
+        tried.retain(|u| u.drop != d);
         tried.push(t);
     };
     let total = time_limit.as_secs_f64();
@@ -132,13 +138,19 @@ pub fn search_drop(m: &BitMatrix, threads: usize, time_limit: std::time::Duratio
     for d in &sets {
         run(d, share, &mut tried);
     }
-    let order = |a: &Tried, b: &Tried| b.bound().cmp(&a.bound()).then(a.secs.total_cmp(&b.secs));
+    let order = |a: &Tried, b: &Tried| b.bound().cmp(&a.bound()).then(a.last_refutation.total_cmp(&b.last_refutation));
     tried.sort_by(order);
-    let rest = total - start.elapsed().as_secs_f64();
-    if let Some(best) = tried.iter().find(|t| !t.optimal).map(|t| t.drop.clone())
-        && rest > 0.0
-    {
-        run(&best, rest, &mut tried);
+    // Deepen: the best unsettled set whose next refutation would beat the best bound, once each.
+    let mut deepened: Vec<Vec<usize>> = Vec::new();
+    loop {
+        let rest = total - start.elapsed().as_secs_f64();
+        let best = tried.first().map_or(0, Tried::bound);
+        let Some(d) = tried.iter().find(|t| !t.optimal && t.bound() + 1 > best && !deepened.contains(&t.drop)).map(|t| t.drop.clone()) else { break };
+        if rest <= 0.0 {
+            break;
+        }
+        run(&d, rest, &mut tried);
+        deepened.push(d);
         tried.sort_by(order);
     }
     tried

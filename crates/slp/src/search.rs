@@ -231,6 +231,22 @@ fn better(a: &Program, b: &Program) -> bool {
     (a.xor_count(), a.depth(), a.meta.seed) < (b.xor_count(), b.depth(), b.meta.seed)
 }
 
+/// A quick upper bound for the exact searches: restarts of [`Algorithm::Mix`] on one thread,
+/// seed 0, for `seconds`.
+pub fn quick_program(m: &BitMatrix, seconds: f64) -> Option<Program> {
+    let o = SearchOptions {
+        algorithm: Algorithm::Mix,
+        threads: 1,
+        seed: 0,
+        time_limit: Some(std::time::Duration::from_secs_f64(seconds.max(0.0))),
+        runs: None,
+        max_depth: None,
+        resynth: 0,
+        split: false,
+    };
+    search(m, &o, &|_, _| {}, &|_| {}).map(|r| r.program)
+}
+
 /// Runs restarts until the time limit or run count is reached. `on_improve` is called with
 /// every new best program and the number of completed runs; `on_run` after every run.
 pub fn search(

@@ -188,4 +188,5 @@ def exact(
     heuristic_seconds: float = 2.0,
     method: Optional[Literal["enumerate", "sat"]] = None,
     threads: Optional[int] = None,
+    drop_inputs: Union[Sequence[int], Literal["auto"], None] = None,
 ) -> ExactResult: ...
