@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Trust checks (docs/reliability.md), the fast parts, for CI:
 #   1. SAT proofs: `slp exact --proof` directories re-checked by the independent DRAT checker
-#      `rate` (random8_s1 optimum 12, MixSlices lower bound 21) and the `check-proof` command;
+#      `rate` (random8_s1 optimum 12, MixSlices lower bound 21) and the `check-proof` command,
+#      also on a bound lifted by restriction (`--drop-inputs`);
 #   2. constant time: the ctgrind harness under Valgrind Memcheck (0 reports required), and the
 #      T-table negative controls (reports required); the dudect-style timing test for the
 #      AVX-512/VAES/GFNI kernels Valgrind cannot run, with its negative control;
@@ -49,6 +50,13 @@ if target/debug/slicewise slp exact "$proof_dir/m.txt" --proof "$proof_dir/p" -t
   ok "slicewise slp check-proof on four rows of random8_s1"
 else
   bad "slicewise slp exact --proof / check-proof on four rows of random8_s1"
+fi
+# The same through a restriction: the matrix without column 7, lifted by check-proof.
+if target/debug/slicewise slp exact "$proof_dir/m.txt" --drop-inputs 7 --proof "$proof_dir/r" -t 120 --heuristic-time 0.2 -q >/dev/null &&
+  target/debug/slicewise slp check-proof "$proof_dir/r" | tee "$proof_dir/r.out" && grep -q "without columns \[7\]" "$proof_dir/r.out"; then
+  ok "slicewise slp check-proof on a restricted bound (four rows of random8_s1 without column 7)"
+else
+  bad "slicewise slp exact --drop-inputs --proof / check-proof"
 fi
 rm -rf "$proof_dir"
 
