@@ -207,8 +207,9 @@ struct ExactArgs {
     /// column of the file): setting an input to 0 removes at least one XOR of any program, so
     /// the matrix needs as many XORs more than the smaller one, whose bound the search then
     /// proves (with --proof, with DRAT proofs and `restriction.json`, which `check-proof`
-    /// checks too). Each column must have a 1 in a row that has a 1 in a kept column. `auto`
-    /// tries column sets by the enumeration within the time limit and keeps the best.
+    /// checks too; --max-k then counts XORs of the smaller matrix). Each column must have a 1
+    /// in a row that has a 1 in a kept column. `auto` tries column sets by the enumeration
+    /// within the time limit and keeps the best.
     #[arg(long, value_name = "COLS|auto")]
     drop_inputs: Option<String>,
     #[command(flatten)]

@@ -265,6 +265,8 @@ impl Default for PolishConfig {
 /// `c.exact` (the default; `--no-exact-windows` turns it off), exact re-synthesis of small
 /// windows. Another polisher is one more `Box::new(...)` here.
 pub fn default_polishers(c: &PolishConfig) -> Vec<Box<dyn Polisher>> {
+    // Only the `sat` feature adds the exact rounds.
+    #[cfg_attr(not(feature = "sat"), allow(unused_mut))]
     let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: c.window.max(3) })];
     #[cfg(feature = "sat")]
     if c.exact {
