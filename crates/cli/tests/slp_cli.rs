@@ -257,6 +257,10 @@ fn exact_drop_inputs_lifts_the_bound() {
     assert!(stderr(&o).contains("without columns [") && stderr(&o).contains("columns chosen by --drop-inputs auto"), "{}", stderr(&o));
     let o = run(&["slp", "exact", r8.to_str().unwrap(), "--drop-inputs", "auto", "--proof", dir.path().join("p").to_str().unwrap()]);
     assert!(!o.status.success() && stderr(&o).contains("keeps no proofs"), "{}", stderr(&o));
+    let o = run(&["slp", "exact", r8.to_str().unwrap(), "--drop-inputs", "auto", "--method", "sat"]);
+    assert!(!o.status.success() && stderr(&o).contains("not --method sat"), "{}", stderr(&o));
+    let o = run(&["slp", "exact", vectors("aes_mixcolumns.txt").to_str().unwrap(), "--drop-inputs", "auto"]);
+    assert!(!o.status.success() && stderr(&o).contains("limited to 20 inputs"), "{}", stderr(&o));
     // Column 1 of this matrix is zero: setting x1 to 0 removes nothing.
     let f = dir.path().join("z.txt");
     std::fs::write(&f, "1001\n0010\n1010\n").unwrap();
