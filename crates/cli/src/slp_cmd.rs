@@ -200,9 +200,25 @@ struct ExactArgs {
     /// --proof. Default: `sat` with --proof or above 20 inputs, `enumerate` otherwise.
     #[arg(long, value_enum)]
     method: Option<ExactMethod>,
-    /// Worker threads of the enumeration (default: all cores). The SAT method uses one.
+    /// Worker threads (default: all cores): the enumeration's workers, or SAT solvers run at
+    /// once (on k, k + 1, …, and on the caps' searches).
     #[arg(long, short = 'j')]
     threads: Option<usize>,
+    /// SAT: levels of caps from the restriction lemma (0: none). At level 1 the search first
+    /// proves a bound for the matrix without each column (with --proof, in `cap-C`
+    /// sub-directories that `check-proof` checks too); in every CNF, at most k minus that bound
+    /// lines may then add the column's input directly. Level 2 does the same inside each of
+    /// those searches.
+    #[arg(long, value_name = "LEVELS", default_value_t = 0)]
+    caps: usize,
+    /// SAT with caps: share of the time limit for the caps' searches.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.3, value_parser = share)]
+    cap_share: f64,
+    /// SAT with caps on more than one thread: split each k into cubes on the cap that allows
+    /// the fewest lines (which line it counts first), one solver (and one DRAT proof) per
+    /// cube, the threads on the cubes of one k at a time (instead of on k, k + 1, … at once).
+    #[arg(long)]
+    cubes: bool,
     /// Prove a lower bound through the matrix without these columns (`1,5,9`; 0 is the first
     /// column of the file): setting an input to 0 removes at least one XOR of any program, so
     /// the matrix needs as many XORs more than the smaller one, whose bound the search then
@@ -838,7 +854,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
 }
 
 fn exact(a: ExactArgs) -> Result<ExitCode> {
-    use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, exact_with};
+    use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, Progress, exact_with};
     let (input, desc) = load_matrix(&a.input)?;
     let m = &input.matrix;
     if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.heuristic_time.is_finite() && a.heuristic_time >= 0.0) {
@@ -894,11 +910,25 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
         encoding: EncodeOptions::from_env(),
         max_k: a.max_k,
         force: a.force,
+        caps: a.caps,
+        cap_share: a.cap_share,
+        split: a.cubes,
         ..ExactOptions::new(remaining)
     };
-    let report = exact_with(sm, method, &opts, threads, |k, tag, t| {
-        if !quiet {
-            eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)");
+    let report = exact_with(sm, method, &opts, threads, |p| {
+        if quiet {
+            return;
+        }
+        match p {
+            Progress::K(k, tag, t) => eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)"),
+            Progress::Cap(c) => eprintln!(
+                "slp exact: cap: without column{} {:?}: {} {} XORs ({:.2} s)",
+                if c.cap.inputs.len() > 1 { "s" } else { "" },
+                c.cap.inputs,
+                if c.optimal { "optimum" } else { "at least" },
+                c.cap.sub_bound,
+                c.secs
+            ),
         }
     })?;
     let (Some(d), Some(s)) = (&drop, &smaller) else {
@@ -1000,7 +1030,7 @@ fn exact_drop_auto(a: &ExactArgs, input: &Input, desc: &str, threads: usize) -> 
 
 fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {
     let r = slicewise_slp::sat::check_proof_dir(&a.dir, &a.checker)?;
-    let head = format!(
+    let mut head = format!(
         "OK: {} CNFs rebuilt identically (k = {:?}), {} UNSAT proofs verified by {} (k = {:?})",
         r.cnfs_matched.len(),
         r.cnfs_matched,
@@ -1008,6 +1038,13 @@ fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {
         a.checker.display(),
         r.proofs_verified
     );
+    if !r.caps.is_empty() {
+        head.push_str(&format!(
+            ", with {} caps whose directories check too ({} DRAT proofs in all, cubes and caps included)",
+            r.caps.len(),
+            r.total_proofs()
+        ));
+    }
     match &r.restriction {
         Some((m, d, bound)) => println!(
             "{head}: the matrix without columns {d:?} needs at least {} XORs, so the {}x{} matrix (fingerprint {}) needs at least {bound}",

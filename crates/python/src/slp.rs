@@ -404,7 +404,7 @@ fn exact(
         let whole_program = cols.as_ref().and_then(|_| slicewise_slp::search::quick_program(&whole, hsecs));
         let upper = slicewise_slp::search::quick_program(&m, hsecs);
         let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        let r = exact_with(&m, method, &ExactOptions { proof_dir: proof_dir.clone(), upper, ..ExactOptions::new(remaining) }, threads, |_, _, _| {});
+        let r = exact_with(&m, method, &ExactOptions { proof_dir: proof_dir.clone(), upper, ..ExactOptions::new(remaining) }, threads, |_| {});
         if let (Ok(r), Some(d), Some(dir)) = (&r, &cols, &proof_dir) {
             slicewise_slp::restrict::write_restriction(dir, &whole, d, r.lower_bound)?;
         }

@@ -10,6 +10,7 @@
 //!   then polishing chains;
 //! * [`enumerate`]: exact search by enumerating helper sets (up to 20 inputs);
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
+//! * [`satcaps`]: caps from the restriction lemma inside the SAT encoding, with their proofs;
 //! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
 //! * [`emit`]: text, in-place, JSON, Rust and C output.
@@ -30,6 +31,8 @@ pub mod cadical;
 pub mod sat;
 #[cfg(feature = "sat")]
 pub mod satwin;
+#[cfg(feature = "sat")]
+pub mod satcaps;
 pub mod search;
 pub mod split;
 pub mod sxor;

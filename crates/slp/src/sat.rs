@@ -46,6 +46,8 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -55,6 +57,7 @@ use crate::matrix::{BitMatrix, Row};
 use crate::paar::nontrivial_targets;
 pub use crate::matrix::target_automorphisms;
 use crate::program::{Program, outputs_from_values};
+pub use crate::satcaps::{Cap, CapReport};
 
 /// A CNF under construction (DIMACS literals).
 #[derive(Debug, Default)]
@@ -96,6 +99,8 @@ struct Enc {
     k: usize,
     op1: Vec<Vec<i32>>,
     op2: Vec<Vec<i32>>,
+    /// Per cap, the indicators of the lines it counts (empty if it constrains nothing).
+    capt: Vec<Vec<i32>>,
 }
 
 /// Which optional parts of the encoding are on, and the solver configuration: everything
@@ -120,11 +125,16 @@ pub struct EncodeOptions {
     /// MixSlices). Absent from older proof directories, which read as `false`.
     #[serde(default)]
     pub targets_first: bool,
+    /// Caps from the restriction lemma ([`crate::satcaps`]): at most k − LB lines take an
+    /// operand from the cap's inputs. Empty by default; [`exact`] fills them in with
+    /// [`ExactOptions::caps`]. Absent from older proof directories, which read as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caps: Vec<Cap>,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { distinct: true, associativity: true, solver_config: None, automorphisms: true, targets_first: false }
+        EncodeOptions { distinct: true, associativity: true, solver_config: None, automorphisms: true, targets_first: false, caps: Vec::new() }
     }
 }
 
@@ -138,6 +148,7 @@ impl EncodeOptions {
             solver_config: std::env::var("SLP_SAT_CONFIG").ok().filter(|c| ["unsat", "sat", "plain"].contains(&c.as_str())),
             automorphisms: std::env::var_os("SLP_SAT_NOSYM").is_none(),
             targets_first: std::env::var_os("SLP_SAT_TARGETFIRST").is_some(),
+            caps: Vec::new(),
         }
     }
 }
@@ -308,6 +319,7 @@ fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, En
     if opts.automorphisms {
         symmetry(&mut f, n, k, targets, &op1, &op2);
     }
+    let capt = crate::satcaps::encode_caps(&mut f, n, k, &op1, &op2, &val, &opts.caps);
     // Canonical order: the greedy topological order that always places the smallest-valued
     // ready line next. If line j could stand at position i (it uses no line >= i), then
     // val(i) < val(j) as integers (bit n-1 most significant).
@@ -339,7 +351,7 @@ fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, En
             f.add(&[-g]);
         }
     }
-    (f, Enc { n, k, op1, op2 })
+    (f, Enc { n, k, op1, op2, capt })
 }
 
 /// Symmetry breaking for input permutations. If τ permutes the inputs and maps the target set
@@ -504,6 +516,14 @@ fn associativity(f: &mut Cnf, n: usize, k: usize, op1: &[Vec<i32>], op2: &[Vec<i
     dep
 }
 
+fn tag_of(r: &KResult) -> &'static str {
+    match r {
+        KResult::Sat(_) => "sat",
+        KResult::Unsat => "unsat",
+        KResult::Unknown => "timeout",
+    }
+}
+
 /// Outcome of one k.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KResult {
@@ -525,54 +545,133 @@ fn cnf_dimacs(cnf: &Cnf, m: &BitMatrix, k: usize) -> String {
     cnf.dimacs(&format!("slicewise slp exact: is there a {k}-XOR program? {}x{} matrix {}", m.rows(), m.cols(), m.fingerprint()))
 }
 
+/// The cubes that split the CNF for k on `workers` > 1 threads, on the cap with the fewest
+/// redundant lines allowed (at least one): cube `cC-J` says that line J is the first line
+/// that cap C counts (its indicator true, those of the lines before it false), and `cC-none`
+/// that the cap counts no line. They cover every assignment. Without such a cap, or with
+/// `workers` ≤ 1, the single empty cube (the whole CNF).
+fn cubes(enc: &Enc, caps: &[Cap], workers: usize) -> Vec<(String, Vec<i32>)> {
+    let whole = vec![(String::new(), Vec::new())];
+    if workers <= 1 {
+        return whole;
+    }
+    let best = (0..caps.len()).filter(|&c| !enc.capt[c].is_empty() && enc.k > caps[c].sub_bound).min_by_key(|&c| (enc.k - caps[c].sub_bound, c));
+    let Some(c) = best else { return whole };
+    let t = &enc.capt[c];
+    let mut v: Vec<(String, Vec<i32>)> = (0..t.len()).map(|j| (format!("c{c}-{j}"), t[..j].iter().map(|&x| -x).chain([t[j]]).collect())).collect();
+    v.push((format!("c{c}-none"), t.iter().map(|&x| -x).collect()));
+    v
+}
+
+/// Name of the DRAT proof of cube `cube` (empty: the whole CNF) for k.
+fn drat_name(k: usize, cube: &str) -> String {
+    if cube.is_empty() { format!("k{k}.drat") } else { format!("k{k}.{cube}.drat") }
+}
+
+/// One k, stopped at `deadline` or once `stop_above` falls below `k` (a smaller k ended the
+/// chain). With `workers` > 1 the CNF is split into [`cubes`], each solved by a fresh solver
+/// (with its own DRAT proof) on `workers` threads; otherwise one fresh solver takes it whole.
 #[allow(clippy::too_many_arguments)]
-fn solve_k(n: usize, targets: &[Row], k: usize, deadline: Instant, proof: Option<&Path>, m: &BitMatrix, opts: &EncodeOptions) -> Result<(KResult, Duration)> {
+fn solve_k(
+    n: usize,
+    targets: &[Row],
+    k: usize,
+    deadline: Instant,
+    stop_above: Option<Arc<AtomicUsize>>,
+    proof: Option<&Path>,
+    m: &BitMatrix,
+    opts: &EncodeOptions,
+    workers: usize,
+) -> Result<(KResult, Duration)> {
     let start = Instant::now();
     let (cnf, enc) = encode(n, targets, k, opts);
-    let mut s = Solver::new();
-    if let Some(cfg) = &opts.solver_config {
-        s.configure(cfg)?;
-    }
     if let Some(dir) = proof {
         let cnf_path = dir.join(format!("k{k}.cnf"));
         std::fs::write(&cnf_path, cnf_dimacs(&cnf, m, k)).with_context(|| format!("writing {}", cnf_path.display()))?;
-        s.trace_proof(&dir.join(format!("k{k}.drat")), true).context("attaching the DRAT tracer")?;
     }
-    for c in &cnf.clauses {
-        s.add_clause(c);
-    }
-    s.set_terminator(move || Instant::now() >= deadline);
-    let res = s.solve();
-    s.close_proof();
-    let out = match res {
-        Status::Unsat => KResult::Unsat,
-        Status::Interrupted => KResult::Unknown,
-        Status::Sat => {
-            let mut p = Program::new(enc.n, m.rows());
-            for i in 0..enc.k {
-                let pick = |sel: &Vec<i32>| -> Result<usize> {
-                    for (x, &l) in sel.iter().enumerate() {
-                        if s.value(l) {
-                            return Ok(x);
-                        }
-                    }
-                    anyhow::bail!("model without operand")
-                };
-                let (a, b) = (pick(&enc.op1[i])?, pick(&enc.op2[i])?);
-                p.push(a, b);
-            }
-            let vals = p.values();
-            outputs_from_values(&mut p, &vals, m.row_bits());
-            p.verify(m).map_err(|e| anyhow::anyhow!("internal error: SAT model does not verify: {e}"))?;
-            KResult::Sat(p)
+    let cubes = cubes(&enc, &opts.caps, workers);
+    // Set when a cube is satisfiable or times out: the others need not go on.
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Result<KResult>>> = Mutex::new(Vec::new());
+    let solve_cube = |cube: &(String, Vec<i32>)| -> Result<KResult> {
+        let mut s = Solver::new();
+        if let Some(cfg) = &opts.solver_config {
+            s.configure(cfg)?;
         }
+        if let Some(dir) = proof {
+            s.trace_proof(&dir.join(drat_name(k, &cube.0)), true).context("attaching the DRAT tracer")?;
+        }
+        for c in &cnf.clauses {
+            s.add_clause(c);
+        }
+        for &l in &cube.1 {
+            s.add_clause(&[l]);
+        }
+        let (stop, done) = (stop_above.clone(), done.clone());
+        s.set_terminator(move || Instant::now() >= deadline || done.load(Ordering::Relaxed) || stop.as_ref().is_some_and(|a| a.load(Ordering::Relaxed) < k));
+        let res = s.solve();
+        s.close_proof();
+        Ok(match res {
+            Status::Unsat => KResult::Unsat,
+            Status::Interrupted => KResult::Unknown,
+            Status::Sat => {
+                let mut p = Program::new(enc.n, m.rows());
+                for i in 0..enc.k {
+                    let pick = |sel: &Vec<i32>| -> Result<usize> {
+                        for (x, &l) in sel.iter().enumerate() {
+                            if s.value(l) {
+                                return Ok(x);
+                            }
+                        }
+                        anyhow::bail!("model without operand")
+                    };
+                    let (a, b) = (pick(&enc.op1[i])?, pick(&enc.op2[i])?);
+                    p.push(a, b);
+                }
+                let vals = p.values();
+                outputs_from_values(&mut p, &vals, m.row_bits());
+                p.verify(m).map_err(|e| anyhow::anyhow!("internal error: SAT model does not verify: {e}"))?;
+                KResult::Sat(p)
+            }
+        })
     };
-    Ok((out, start.elapsed()))
+    std::thread::scope(|sc| {
+        for _ in 0..workers.clamp(1, cubes.len()) {
+            sc.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                    let r = solve_cube(cube);
+                    if !matches!(r, Ok(KResult::Unsat)) {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                    results.lock().expect("cubes").push(r);
+                }
+            });
+        }
+    });
+    // SAT wins; then an error; then a time-out (or a cube never started); else UNSAT.
+    let results = results.into_inner().expect("cubes");
+    let all = results.len() == cubes.len();
+    let mut out = if all { KResult::Unsat } else { KResult::Unknown };
+    let mut error = None;
+    for r in results {
+        match r {
+            Ok(KResult::Sat(p)) => return Ok((KResult::Sat(p), start.elapsed())),
+            Ok(KResult::Unknown) => out = KResult::Unknown,
+            Ok(KResult::Unsat) => {}
+            Err(e) => error = Some(e),
+        }
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok((out, start.elapsed())),
+    }
 }
 
 /// Answers "is there a program with exactly `k` XORs?" for `m` (one fresh solver).
 pub fn solve_exactly(m: &BitMatrix, k: usize, time_limit: Duration, proof: Option<&Path>) -> Result<(KResult, Duration)> {
-    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, proof, m, &EncodeOptions::from_env())
+    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, None, proof, m, &EncodeOptions::from_env(), 1)
 }
 
 /// Options of [`exact`].
@@ -590,21 +689,52 @@ pub struct ExactOptions {
     pub max_k: Option<usize>,
     /// Use a non-empty proof directory anyway, after deleting the files a previous run left
     /// there (`kK.cnf`, `kK.drat`, `matrix.txt`, `options.json`, `result.json`, `README.txt`,
-    /// `restriction.json`).
+    /// `restriction.json`, `cap-*` directories).
     pub force: bool,
+    /// Solvers run at once: on the values of k (k, k + 1, … in parallel; a k that ends the
+    /// chain stops the larger ones) and on the caps' searches.
+    pub threads: usize,
+    /// Levels of caps ([`crate::satcaps`]): 0 for none; 1 proves a bound for the matrix
+    /// without each column first (in `cap-C` sub-directories of the proof directory) and adds
+    /// the caps to every CNF; 2 does the same inside each of those searches.
+    pub caps: usize,
+    /// Share of the time limit for the caps' searches (their bounds are whatever they proved
+    /// by then).
+    pub cap_share: f64,
+    /// With more than one thread and caps: split each k into cubes on the cap that allows
+    /// the fewest lines (which line it counts first; cube-and-conquer, one DRAT proof per
+    /// cube) and give the threads to the cubes, one k at a time, instead of running k, k + 1,
+    /// … at once.
+    pub split: bool,
 }
 
 impl ExactOptions {
-    /// A search with this time limit, the default encoding, no proofs and no upper bound.
+    /// A search with this time limit, the default encoding, no proofs, no upper bound, one
+    /// thread and no caps.
     pub fn new(time_limit: Duration) -> Self {
-        ExactOptions { time_limit, proof_dir: None, upper: None, encoding: EncodeOptions::default(), max_k: None, force: false }
+        ExactOptions { time_limit, proof_dir: None, upper: None, encoding: EncodeOptions::default(), max_k: None, force: false, threads: 1, caps: 0, cap_share: 0.3, split: false }
     }
+}
+
+/// Progress of [`exact_reporting`].
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// The answer for k (`"sat"`, `"unsat"` or `"timeout"`) and its seconds.
+    K(usize, &'a str, f64),
+    /// A cap's search ended.
+    Cap(&'a CapReport),
 }
 
 /// Whether `name` is a file that [`exact`] writes into a proof directory.
 fn is_proof_file(name: &str) -> bool {
-    let k_file = |ext: &str| name.strip_prefix('k').and_then(|r| r.strip_suffix(ext)).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-    k_file(".cnf") || k_file(".drat") || ["matrix.txt", "options.json", "result.json", "README.txt", crate::restrict::RESTRICTION_FILE].contains(&name)
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    let k_file = |ext: &str| name.strip_prefix('k').and_then(|r| r.strip_suffix(ext)).is_some_and(digits);
+    // kK.cA-B.drat: the proof of one cube.
+    let cube_file = || {
+        let Some((k, cube)) = name.strip_prefix('k').and_then(|r| r.strip_suffix(".drat")).and_then(|r| r.split_once(".c")) else { return false };
+        digits(k) && cube.split_once('-').is_some_and(|(c, j)| digits(c) && (digits(j) || j == "none"))
+    };
+    k_file(".cnf") || k_file(".drat") || cube_file() || ["matrix.txt", "options.json", "result.json", "README.txt", crate::restrict::RESTRICTION_FILE].contains(&name)
 }
 
 /// Creates the proof directory, or empties one a previous run left (only with `force`; any
@@ -612,16 +742,27 @@ fn is_proof_file(name: &str) -> bool {
 fn prepare_proof_dir(dir: &Path, force: bool) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut ours = Vec::new();
+    let mut subdirs = Vec::new();
     for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let e = e?;
         let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type()?.is_dir() && crate::satcaps::is_cap_dir_name(&name) {
+            subdirs.push(e.path());
+            continue;
+        }
         if !is_proof_file(&name) {
             anyhow::bail!("proof directory {} contains {name:?}, which slp exact did not write: use an empty directory", dir.display());
         }
         ours.push(e.path());
     }
-    if !ours.is_empty() && !force {
+    let empty = ours.is_empty() && subdirs.is_empty();
+    if !empty && !force {
         anyhow::bail!("proof directory {} is not empty (a previous run's proofs): use --force to replace them", dir.display());
+    }
+    // A caps' sub-directory is emptied by the same rules (so nothing foreign goes), then removed.
+    for d in subdirs {
+        prepare_proof_dir(&d, true)?;
+        std::fs::remove_dir(&d).with_context(|| format!("removing {}", d.display()))?;
     }
     for p in ours {
         std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
@@ -647,6 +788,9 @@ struct ProofResult {
     answers: Vec<(usize, String)>,
     lower_bound: usize,
     optimal: bool,
+    /// The k whose CNF was split into cubes: one proof `kK.cA-B.drat` per cube.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    split: Vec<usize>,
 }
 
 /// Result of [`exact`].
@@ -662,50 +806,115 @@ pub struct ExactReport {
     pub log: Vec<(usize, &'static str, f64)>,
 }
 
-/// Runs the incremental-k exact search.
-pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &str, f64)) -> Result<ExactReport> {
+/// Runs the incremental-k exact search; `on_k` hears every k's answer.
+pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &str, f64) + Send) -> Result<ExactReport> {
+    exact_reporting(m, opts, |p| {
+        if let Progress::K(k, tag, t) = p {
+            on_k(k, tag, t);
+        }
+    })
+}
+
+/// [`exact`], reporting the caps' searches as well.
+pub fn exact_reporting(m: &BitMatrix, opts: &ExactOptions, mut on: impl FnMut(Progress<'_>) + Send) -> Result<ExactReport> {
     let start = Instant::now();
     let deadline = start + opts.time_limit;
     let targets = nontrivial_targets(m);
     let n = m.cols();
     let mut lower = targets.len();
     let mut best = opts.upper.clone();
+    let on: Mutex<&mut (dyn FnMut(Progress<'_>) + Send)> = Mutex::new(&mut on);
     if let Some(dir) = &opts.proof_dir {
         prepare_proof_dir(dir, opts.force)?;
         std::fs::write(dir.join("matrix.txt"), m.to_text())?;
-        let o = ProofOptions { format: PROOF_FORMAT.into(), rows: m.rows(), cols: m.cols(), fingerprint: m.fingerprint(), encoding: opts.encoding.clone() };
+    }
+    let mut encoding = opts.encoding.clone();
+    if opts.caps > 0 && best.as_ref().is_none_or(|b| b.xor_count() > lower) {
+        let cap_deadline = start + opts.time_limit.mul_f64(opts.cap_share.clamp(0.0, 1.0));
+        encoding.caps = crate::satcaps::prove_caps(m, opts, cap_deadline, &on)?;
+    }
+    if let Some(dir) = &opts.proof_dir {
+        let o = ProofOptions { format: PROOF_FORMAT.into(), rows: m.rows(), cols: m.cols(), fingerprint: m.fingerprint(), encoding: encoding.clone() };
         std::fs::write(dir.join("options.json"), serde_json::to_string_pretty(&o)? + "\n")?;
     }
+    // The chain: k = lower, lower + 1, … up to the known program's length minus one and
+    // `max_k`, on `threads` workers that take the next k in turn. `stop` is the smallest k
+    // that did not end UNSAT; larger k are then of no use, and their solvers stop.
+    let last = best.as_ref().map_or(usize::MAX, |b| b.xor_count().saturating_sub(1)).min(opts.max_k.unwrap_or(usize::MAX));
+    let next = AtomicUsize::new(lower);
+    let stop = Arc::new(AtomicUsize::new(usize::MAX));
+    let answers: Mutex<Vec<(usize, KResult, f64)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<anyhow::Error>> = Mutex::new(Vec::new());
+    // With `split` (and caps to split on), the threads go to the cubes of one k at a time.
+    let split = opts.split && opts.threads > 1 && !encoding.caps.is_empty();
+    let (chain_workers, cube_workers) = if split { (1, opts.threads) } else { (opts.threads.max(1), 1) };
+    std::thread::scope(|s| {
+        for _ in 0..chain_workers {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k > last || k > stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                        break;
+                    }
+                    match solve_k(n, &targets, k, deadline, Some(stop.clone()), opts.proof_dir.as_deref(), m, &encoding, cube_workers) {
+                        Ok((r, t)) => {
+                            if !matches!(r, KResult::Unsat) {
+                                stop.fetch_min(k, Ordering::Relaxed);
+                            }
+                            let stopped = matches!(r, KResult::Unknown) && stop.load(Ordering::Relaxed) < k;
+                            if !stopped {
+                                (on.lock().expect("progress"))(Progress::K(k, tag_of(&r), t.as_secs_f64()));
+                            }
+                            answers.lock().expect("answers").push((k, r, t.as_secs_f64()));
+                        }
+                        Err(e) => {
+                            stop.fetch_min(k, Ordering::Relaxed);
+                            errors.lock().expect("errors").push(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = errors.into_inner().expect("errors").into_iter().next() {
+        return Err(e);
+    }
+    let mut answers = answers.into_inner().expect("answers");
+    answers.sort_by_key(|a| a.0);
     let mut log = Vec::new();
     let mut optimal = false;
-    loop {
-        if let Some(b) = &best
-            && b.xor_count() <= lower
-        {
-            optimal = true;
+    let mut used = 0;
+    for (k, r, t) in &answers {
+        if *k != lower {
             break;
         }
-        if Instant::now() >= deadline || opts.max_k.is_some_and(|mk| lower > mk) {
-            break;
-        }
-        let k = lower;
-        let (r, t) = solve_k(n, &targets, k, deadline, opts.proof_dir.as_deref(), m, &opts.encoding)?;
-        let tag = match &r {
-            KResult::Sat(_) => "sat",
-            KResult::Unsat => "unsat",
-            KResult::Unknown => "timeout",
-        };
-        on_k(k, tag, t.as_secs_f64());
-        log.push((k, tag, t.as_secs_f64()));
+        used += 1;
+        log.push((*k, tag_of(r), *t));
         match r {
-            KResult::Sat(mut p) => {
+            KResult::Sat(p) => {
+                let mut p = p.clone();
                 p.meta.algorithm = "sat-cadical".into();
                 best = Some(p);
-                optimal = true;
                 break;
             }
             KResult::Unsat => lower = k + 1,
             KResult::Unknown => break,
+        }
+    }
+    if let Some(b) = &best
+        && b.xor_count() <= lower
+    {
+        optimal = true;
+    }
+    // The files of k past the end of the chain (stopped, or answered after a smaller k ended
+    // it) prove nothing: remove them.
+    if let Some(dir) = &opts.proof_dir {
+        let unused: Vec<String> = answers[used..].iter().map(|a| format!("k{}.", a.0)).collect();
+        for e in std::fs::read_dir(dir)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if unused.iter().any(|u| name.starts_with(u.as_str())) && is_proof_file(&name) {
+                let _ = std::fs::remove_file(e.path());
+            }
         }
     }
     if let Some(b) = &mut best {
@@ -717,13 +926,18 @@ pub fn exact(m: &BitMatrix, opts: &ExactOptions, mut on_k: impl FnMut(usize, &st
         readme.push_str("For every K answered UNSAT, kK.drat is CaDiCaL's binary DRAT proof. `slicewise slp check-proof DIR`\n");
         readme.push_str("re-encodes every kK.cnf from matrix.txt and options.json, compares, and checks each proof with\n");
         readme.push_str("the `rate` DRAT checker (`rate kK.cnf kK.drat`; `drat-trim kK.cnf kK.drat` works as well).\n");
+        if !encoding.caps.is_empty() {
+            readme.push_str("The CNFs carry caps (crates/slp/src/satcaps.rs, the `caps` of options.json): each cap-C directory is\n");
+            readme.push_str("a proof directory of the same kind for the matrix without column(s) C, proving the cap's bound.\n");
+        }
         for (k, tag, t) in &log {
             let _ = writeln!(readme, "k={k}: {tag} in {t:.2} s");
         }
         let _ = writeln!(readme, "lower bound: {lower}{}", if optimal { " (optimal program found)" } else { "" });
         std::fs::write(dir.join("README.txt"), readme)?;
         let answers = log.iter().map(|(k, tag, _)| (*k, tag.to_string())).collect();
-        let res = ProofResult { answers, lower_bound: lower, optimal };
+        let split = if split { log.iter().map(|l| l.0).collect() } else { Vec::new() };
+        let res = ProofResult { answers, lower_bound: lower, optimal, split };
         std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&res)? + "\n")?;
     }
     Ok(ExactReport { program: best, lower_bound: lower, optimal, log })
@@ -763,12 +977,13 @@ impl Method {
     }
 }
 
-/// [`exact`] with either method. `threads` is used by the enumeration only; `on_k` hears
-/// `(k, "sat" | "unsat" | "timeout", seconds)`, where "unsat" means no program of k XORs
-/// (with the enumeration: of at most k).
-pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: usize, mut on_k: impl FnMut(usize, &str, f64)) -> Result<ExactReport> {
+/// [`exact`] with either method, on `threads` threads (the enumeration's workers, or SAT's
+/// [`ExactOptions::threads`]). `on` hears [`Progress::K`] with `"sat"`, `"unsat"` or
+/// `"timeout"`, where "unsat" means no program of k XORs (with the enumeration: of at most
+/// k), and SAT's [`Progress::Cap`].
+pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: usize, mut on: impl FnMut(Progress<'_>) + Send) -> Result<ExactReport> {
     if method == Method::Sat {
-        return exact(m, opts, on_k);
+        return exact_reporting(m, &ExactOptions { threads, ..opts.clone() }, on);
     }
     Method::choose(Some(method), m.cols(), opts.proof_dir.is_some())?;
     let tag = |t: &str| -> &'static str {
@@ -778,7 +993,7 @@ pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: u
             _ => "timeout",
         }
     };
-    let mut r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on_k(k, tag(t), secs));
+    let mut r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on(Progress::K(k, tag(t), secs)));
     if let Some(p) = &mut r.program {
         p.meta.notes.push(format!(
             "{} by helper-set enumeration (exhaustive, no proof file; `--method sat --proof DIR` gives checkable DRAT proofs)",
@@ -793,6 +1008,31 @@ pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: u
     })
 }
 
+/// Runs `checker cnf drat`, which must exit 0 and print `s VERIFIED`.
+fn run_checker(checker: &Path, cnf: &Path, drat: &Path) -> Result<()> {
+    let out = std::process::Command::new(checker)
+        .arg(cnf)
+        .arg(drat)
+        .output()
+        .with_context(|| format!("running the DRAT checker {}", checker.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    anyhow::ensure!(
+        out.status.success() && stdout.lines().any(|l| l.trim() == "s VERIFIED"),
+        "the DRAT checker did not verify {} ({}): {}{}",
+        drat.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
+        out.status,
+        stdout.trim(),
+        String::from_utf8_lossy(&out.stderr).trim()
+    );
+    Ok(())
+}
+
+/// A fresh path in the temporary directory ending in `name`.
+fn tempfile_in_temp(name: &str) -> Result<PathBuf> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    Ok(std::env::temp_dir().join(format!("slicewise-check-{}-{}-{name}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))))
+}
+
 /// What [`check_proof_dir`] established.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProofCheck {
@@ -805,6 +1045,19 @@ pub struct ProofCheck {
     /// With `restriction.json` ([`crate::restrict`]): the whole matrix, its dropped columns,
     /// and the bound the proofs establish for it (`lower_bound` + the number of columns).
     pub restriction: Option<(BitMatrix, Vec<usize>, usize)>,
+    /// The checks of the caps' sub-directories ([`crate::satcaps`]), in the order of
+    /// `options.json`.
+    pub caps: Vec<ProofCheck>,
+    /// DRAT proofs verified in this directory (one per k, or one per cube of a split k).
+    pub drat_files: usize,
+}
+
+impl ProofCheck {
+    /// DRAT proofs verified here (one per cube of a split k) and in the caps' sub-directories,
+    /// all levels.
+    pub fn total_proofs(&self) -> usize {
+        self.drat_files + self.caps.iter().map(ProofCheck::total_proofs).sum::<usize>()
+    }
 }
 
 /// Re-checks a proof directory written by [`exact`]: rebuilds the CNF of every `kK.cnf` from
@@ -819,6 +1072,8 @@ pub fn check_proof_dir(dir: &Path, checker: &Path) -> Result<ProofCheck> {
     anyhow::ensure!(o.format == PROOF_FORMAT, "options.json: unknown format {:?}", o.format);
     anyhow::ensure!((o.rows, o.cols, o.fingerprint.as_str()) == (m.rows(), m.cols(), m.fingerprint().as_str()), "options.json does not describe matrix.txt");
     let res: ProofResult = serde_json::from_str(&read("result.json")?).context("result.json")?;
+    // The caps' bounds first: the CNFs below are only sound with them.
+    let caps = crate::satcaps::check_caps(dir, &m, &o.encoding.caps, checker)?;
     let mut ks: Vec<usize> = Vec::new();
     for e in std::fs::read_dir(dir)? {
         let name = e?.file_name().to_string_lossy().into_owned();
@@ -833,32 +1088,39 @@ pub fn check_proof_dir(dir: &Path, checker: &Path) -> Result<ProofCheck> {
     let first = nontrivial_targets(&m).len();
     let mut bound = first;
     let mut verified = Vec::new();
+    let mut drat_files = 0;
     for (k, answer) in &res.answers {
         if answer != "unsat" {
             continue;
         }
         anyhow::ensure!(*k == bound, "result.json: UNSAT for k = {k} does not continue the refuted range {first}..{bound}");
         anyhow::ensure!(ks.contains(k), "k{k}.cnf is missing");
-        let (cnf, drat) = (dir.join(format!("k{k}.cnf")), dir.join(format!("k{k}.drat")));
-        let out = std::process::Command::new(checker)
-            .arg(&cnf)
-            .arg(&drat)
-            .output()
-            .with_context(|| format!("running the DRAT checker {}", checker.display()))?;
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        anyhow::ensure!(
-            out.status.success() && stdout.lines().any(|l| l.trim() == "s VERIFIED"),
-            "the DRAT checker did not verify k{k}.drat ({}): {}{}",
-            out.status,
-            stdout.trim(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+        if res.split.contains(k) {
+            // Every cube's CNF (the CNF with the cube's unit clauses) goes to the checker
+            // through a temporary file; the cubes cover every model (see `cubes`).
+            let (cnf, enc) = encode(m.cols(), &nontrivial_targets(&m), *k, &o.encoding);
+            for (name, units) in cubes(&enc, &o.encoding.caps, 2) {
+                let mut f = Cnf { vars: cnf.vars, clauses: cnf.clauses.clone() };
+                for &l in &units {
+                    f.add(&[l]);
+                }
+                let tmp = tempfile_in_temp(&format!("k{k}.{name}.cnf"))?;
+                std::fs::write(&tmp, cnf_dimacs(&f, &m, *k))?;
+                let r = run_checker(checker, &tmp, &dir.join(drat_name(*k, &name)));
+                let _ = std::fs::remove_file(&tmp);
+                r?;
+                drat_files += 1;
+            }
+        } else {
+            run_checker(checker, &dir.join(format!("k{k}.cnf")), &dir.join(drat_name(*k, "")))?;
+            drat_files += 1;
+        }
         verified.push(*k);
         bound = k + 1;
     }
     anyhow::ensure!(res.lower_bound == bound, "result.json claims lower bound {}, the proofs give {bound}", res.lower_bound);
     let restriction = crate::restrict::check_restriction(dir, &m, bound)?;
-    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound, restriction })
+    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound, restriction, caps, drat_files })
 }
 
 #[cfg(test)]
@@ -985,6 +1247,26 @@ mod tests {
         assert_eq!(c.proofs_verified, (7..=11).collect::<Vec<_>>());
         assert_eq!(c.lower_bound, 12);
         assert_eq!(c.cnfs_matched, (7..=12).collect::<Vec<_>>(), "k = 12 is SAT: its CNF is kept, no proof");
+    }
+
+    /// The same optimum with two levels of caps and cubes on two threads: every proof (the
+    /// caps' directories, and one per cube) verified by the real checker.
+    #[test]
+    #[ignore = "needs the `rate` DRAT checker and about 10-30 s; run by scripts/test-trust.sh"]
+    fn random8_s1_optimum_12_with_caps_cubes_and_checked_proofs() {
+        let m = parse_matrix(include_str!("../../../test-vectors/slp/random8_s1.txt")).unwrap();
+        let dir = std::env::temp_dir().join(format!("slp-proof-caps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let upper = crate::search::quick_program(&m, 0.5);
+        let opts = ExactOptions { proof_dir: Some(dir.clone()), upper, threads: 2, caps: 2, split: true, ..ExactOptions::new(Duration::from_secs(600)) };
+        let r = exact(&m, &opts, |_, _, _| {}).unwrap();
+        assert!(r.optimal && r.lower_bound == 12, "{:?}", r.log);
+        let c = check_proof_dir(&dir, &drat_checker()).unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(c.lower_bound, 12);
+        assert_eq!(c.proofs_verified, (7..=11).collect::<Vec<_>>());
+        assert_eq!(c.caps.len(), 8);
+        assert!(c.total_proofs() > 40, "{}", c.total_proofs());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// MixSlices up to `max_k`: k = 16 (its distinct targets) … `max_k` refuted and checked.
