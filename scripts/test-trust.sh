@@ -58,6 +58,15 @@ if target/debug/slicewise slp exact "$proof_dir/m.txt" --drop-inputs 7 --proof "
 else
   bad "slicewise slp exact --drop-inputs --proof / check-proof"
 fi
+# Caps and cubes: random8_s2's optimum 14 with two levels of caps, cubes on two threads and
+# targets first; check-proof checks every cap directory and every cube's proof.
+if target/debug/slicewise slp exact test-vectors/slp/random8_s2.txt --caps 2 --cubes --targets-first -j 2 --proof "$proof_dir/c" -t 600 -q >/dev/null &&
+  target/debug/slicewise slp check-proof "$proof_dir/c" | tee "$proof_dir/c.out" && grep -q "no program has fewer than 14 XORs" "$proof_dir/c.out" &&
+  grep -q "with 8 caps" "$proof_dir/c.out"; then
+  ok "slicewise slp check-proof with caps and cubes (random8_s2, optimum 14)"
+else
+  bad "slicewise slp exact --caps --cubes --proof / check-proof on random8_s2"
+fi
 rm -rf "$proof_dir"
 
 # --- 2. Constant time under Valgrind -------------------------------------------------------

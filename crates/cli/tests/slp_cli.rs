@@ -306,6 +306,39 @@ fn check_proof_lifts_a_restricted_bound() {
 }
 
 #[test]
+fn exact_caps_and_cubes_with_proofs() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("m.txt");
+    let rows: Vec<&str> = include_str!("../../../test-vectors/slp/random8_s1.txt").lines().take(5).collect();
+    std::fs::write(&f, rows.join("\n") + "\n").unwrap();
+    let proof = dir.path().join("proof");
+    let args = ["slp", "exact", f.to_str().unwrap(), "--caps", "2", "--cubes", "--targets-first", "-j", "2", "-t", "120", "--heuristic-time", "0.2"];
+    let o = run(&[&args[..], &["--proof", proof.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().next().unwrap().contains("optimal"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("slp exact: cap: without column [0]: optimum"), "{}", stderr(&o));
+    assert!(proof.join("cap-0").join("options.json").exists());
+    // Without proofs, the same optimum.
+    let plain = run(&args);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert_eq!(header_count(&stdout(&plain)), header_count(&stdout(&o)));
+    let checker = dir.path().join("accept-all");
+    std::fs::write(&checker, "#!/bin/sh\necho 's VERIFIED'\n").unwrap();
+    std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let c = run(&["slp", "check-proof", proof.to_str().unwrap(), "--checker", checker.to_str().unwrap()]);
+    assert!(c.status.success(), "{}", stderr(&c));
+    assert!(stdout(&c).contains("caps whose directories check too"), "{}", stdout(&c));
+    // The SAT options refuse the enumeration.
+    let e = run(&["slp", "exact", f.to_str().unwrap(), "--caps", "1", "--method", "enumerate"]);
+    assert!(!e.status.success() && stderr(&e).contains("options of the SAT method"), "{}", stderr(&e));
+    let e = run(&["slp", "exact", f.to_str().unwrap(), "--cubes", "--drop-inputs", "auto"]);
+    assert!(!e.status.success() && stderr(&e).contains("--cubes"), "{}", stderr(&e));
+    let e = run(&["slp", "exact", f.to_str().unwrap(), "--caps", "1", "--cap-share", "2"]);
+    assert!(!e.status.success());
+}
+
+#[test]
 fn exact_reports_lower_bound_on_timeout() {
     let m = vectors("proest_mixslices.txt");
     let o = run(&["slp", "exact", m.to_str().unwrap(), "-t", "3", "--heuristic-time", "1"]);

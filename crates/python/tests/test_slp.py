@@ -159,6 +159,21 @@ def test_exact_drop_inputs(tmp_path):
         slp.exact(RANDOM8, seconds=5, drop_inputs="all")
 
 
+def test_exact_caps_cubes(tmp_path):
+    # SAT with caps (proofs for the matrix without each column in cap-C directories), cubes on
+    # two threads and targets first: the same optimum, 12.
+    r = slp.exact(RANDOM8, seconds=120, heuristic_seconds=0.2, proof_dir=tmp_path, caps=1, cubes=True, targets_first=True, threads=2)
+    assert r.optimal and r.lower_bound == 12 and r.program.verify(RANDOM8)
+    assert [k for k, tag, _ in r.log if tag == "unsat"] == list(range(7, 12))
+    assert sorted(p.name for p in tmp_path.glob("cap-*")) == sorted(f"cap-{c}" for c in range(8))
+    assert '"caps"' in (tmp_path / "options.json").read_text()
+    assert list(tmp_path.glob("k11.c*.drat")), "k = 11 split into cubes"
+    with pytest.raises(ValueError, match="options of the SAT method"):
+        slp.exact(RANDOM8, seconds=5, method="enumerate", caps=1)
+    with pytest.raises(ValueError, match="SAT options"):
+        slp.exact(RANDOM8, seconds=5, drop_inputs="auto", cubes=True)
+
+
 def test_exact_limits():
     with pytest.raises(ValueError, match="64x64"):
         slp.exact([[1] * 65, [0] * 65], seconds=1)

@@ -189,4 +189,7 @@ def exact(
     method: Optional[Literal["enumerate", "sat"]] = None,
     threads: Optional[int] = None,
     drop_inputs: Union[Sequence[int], Literal["auto"], None] = None,
+    caps: int = 0,
+    cubes: bool = False,
+    targets_first: bool = False,
 ) -> ExactResult: ...
