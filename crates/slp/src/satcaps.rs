@@ -198,15 +198,17 @@ pub(crate) fn prove_caps(m: &BitMatrix, opts: &ExactOptions, deadline: Instant, 
     let next = AtomicUsize::new(0);
     let found: Mutex<Vec<Result<CapReport>>> = Mutex::new(Vec::new());
     let workers = opts.threads.clamp(1, cols.len().max(1));
-    let total = deadline.saturating_duration_since(Instant::now());
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(c) = cols.get(i) else { break };
-                    // An equal slice each, so that a hard smaller matrix leaves time to the rest.
-                    let slice = total.mul_f64(workers as f64 / cols.len() as f64);
+                    // An equal share of what is left for the searches not started yet, so that a
+                    // hard smaller matrix leaves time to the rest, and time that quick ones
+                    // leave goes to the later ones.
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let slice = left.mul_f64(workers as f64 / (cols.len() - i) as f64);
                     let r = prove_one(m, c, opts, deadline.min(Instant::now() + slice));
                     if let Ok(rep) = &r {
                         (on.lock().expect("progress"))(Progress::Cap(rep));
