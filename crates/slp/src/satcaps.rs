@@ -124,6 +124,7 @@ pub(crate) fn encode_caps(f: &mut Cnf, n: usize, k: usize, op1: &[Vec<i32>], op2
         // upper bound needs): by taking an operand from them (which the conditions below
         // imply, but stated directly it propagates at once), by differing from an earlier
         // line only in them, or by being zero or an input outside them.
+        let out: Vec<usize> = (0..n).filter(|b| !cap.inputs.contains(b)).collect();
         let touch: Vec<i32> = (0..k)
             .map(|j| {
                 let t = f.var();
@@ -131,23 +132,20 @@ pub(crate) fn encode_caps(f: &mut Cnf, n: usize, k: usize, op1: &[Vec<i32>], op2
                     f.add(&[-op1[j][s], t]);
                     f.add(&[-op2[j][s], t]);
                 }
-                {
-                    let out: Vec<usize> = (0..n).filter(|b| !cap.inputs.contains(b)).collect();
-                    // j differs from an earlier line in bits of J only.
-                    for dl in &diff[j] {
-                        let mut c = vec![t];
-                        c.extend(out.iter().map(|&b| dl[b]));
-                        f.add(&c);
-                    }
-                    // j is zero or a unit outside J.
+                // j differs from an earlier line in bits of J only.
+                for dl in &diff[j] {
                     let mut c = vec![t];
-                    c.extend(out.iter().map(|&x| val[j][x]));
+                    c.extend(out.iter().map(|&b| dl[b]));
                     f.add(&c);
-                    for &b in &out {
-                        let mut c = vec![t, -val[j][b]];
-                        c.extend(out.iter().filter(|&&x| x != b).map(|&x| val[j][x]));
-                        f.add(&c);
-                    }
+                }
+                // j is zero or a unit outside J.
+                let mut c = vec![t];
+                c.extend(out.iter().map(|&x| val[j][x]));
+                f.add(&c);
+                for &b in &out {
+                    let mut c = vec![t, -val[j][b]];
+                    c.extend(out.iter().filter(|&&x| x != b).map(|&x| val[j][x]));
+                    f.add(&c);
                 }
                 t
             })
