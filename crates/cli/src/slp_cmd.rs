@@ -109,9 +109,10 @@ struct OptimizeArgs {
     /// --polish-rounds R1,R2,…
     #[arg(long, value_delimiter = ',')]
     polish_seed: Vec<u64>,
-    /// Largest window (gates) for --polish.
-    #[arg(long, default_value_t = 48)]
-    window: usize,
+    /// Largest window (gates) for --polish and the polish chains [default: 24 up to 16x16
+    /// matrices, 48 above].
+    #[arg(long)]
+    window: Option<usize>,
     /// Polish with BP windows only: no rounds of exact re-synthesis of small windows (helper-set
     /// enumeration) between them. Programs made before the exact rounds existed repeat with it.
     #[arg(long)]
@@ -347,8 +348,16 @@ fn progress(quiet: bool, limit: f64) -> Option<indicatif::ProgressBar> {
     Some(pb)
 }
 
-fn optimize(a: OptimizeArgs) -> Result<ExitCode> {
+impl OptimizeArgs {
+    /// `--window`, or the default for the matrix (set by `optimize` once it is loaded).
+    fn window(&self) -> usize {
+        self.window.unwrap_or(48)
+    }
+}
+
+fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let (input, desc) = load_matrix(&a.input)?;
+    a.window = Some(a.window.unwrap_or_else(|| slicewise_slp::portfolio::default_window(input.matrix.rows(), input.matrix.cols())));
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
@@ -470,7 +479,7 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
         effort: a.sat_effort,
         max_depth: a.max_depth,
         bp_every: a.sat_bp_every,
-        bp_window: a.window.max(3),
+        bp_window: a.window().max(3),
         call_time_limit: Duration::from_secs_f64(a.sat_call_limit),
         enumerate: a.window_solver == ExactMethod::Enumerate,
         ..Default::default()
@@ -514,7 +523,7 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
 
 /// `--window`, `--no-exact-windows`, `--small-windows`.
 fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
-    slicewise_slp::portfolio::PolishConfig { window: a.window.max(3), exact: !a.no_exact_windows, small_windows: a.small_windows }
+    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows }
 }
 
 /// A number from 0 to 1.
@@ -542,7 +551,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
         let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, &c, a.max_depth);
         q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
         let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
-        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}", list.join(", then "), a.window));
+        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}", list.join(", then "), a.window()));
         return Ok(q);
     }
     let secs = a.polish.unwrap_or(0.0);
@@ -550,7 +559,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
     let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
-    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window));
+    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window()));
     Ok(q)
 }
 
@@ -698,7 +707,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         repeat.push_str(&format!(" --max-depth {d}"));
     }
     if polished {
-        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {}", a.window));
+        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {}", a.window()));
         if a.no_exact_windows {
             repeat.push_str(" --no-exact-windows");
         } else {

@@ -382,10 +382,18 @@ impl std::fmt::Debug for PortfolioOptions {
     }
 }
 
+/// The default largest BP polish window (gates) for a matrix: 24 up to 16×16, 48 above. On a
+/// 16×16 matrix a program has about 40 gates, so a 48-gate window re-synthesizes all of it in
+/// every round; 24-gate windows run about 3× more rounds. Measured on the 24 16×16 matrices of
+/// the public benchmark (Zen 5, 15 s, defaults, same session): two counts lower
+/// (FSE_SKOP15_4x4_4 45 → 44, SmallScale_AES 43 → 42), none higher (docs/slp.md).
+pub fn default_window(rows: usize, cols: usize) -> usize {
+    if rows.max(cols) <= 16 { 24 } else { 48 }
+}
+
 impl PortfolioOptions {
-    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with 48-gate windows and exact
-    /// windows, 4 chains,
-    /// the last 40 % of the time for polishing.
+    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with [`default_window`] and exact
+    /// windows, 4 chains, the last 40 % of the time for polishing.
     pub fn for_matrix(m: &BitMatrix) -> Self {
         PortfolioOptions {
             threads: 1,
@@ -397,7 +405,7 @@ impl PortfolioOptions {
             polish_fraction: 0.4,
             max_depth: None,
             arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
-            polishers: default_polishers(&PolishConfig::default()),
+            polishers: default_polishers(&PolishConfig { window: default_window(m.rows(), m.cols()), ..PolishConfig::default() }),
             chains: 4,
         }
     }

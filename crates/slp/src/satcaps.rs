@@ -47,7 +47,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::matrix::BitMatrix;
 use crate::sat::{Cnf, ExactOptions, Progress, exact_reporting};
@@ -271,10 +271,12 @@ pub(crate) fn check_caps(dir: &std::path::Path, m: &BitMatrix, caps: &[Cap], che
             cap.inputs
         );
         let sub_dir = dir.join(&name);
-        let c = crate::sat::check_proof_dir(&sub_dir, checker).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
-        let text = std::fs::read_to_string(sub_dir.join("matrix.txt"))?;
+        // The smaller matrix first: every level has fewer columns, so the recursion ends (even
+        // if a directory links back to one above it).
+        let text = std::fs::read_to_string(sub_dir.join("matrix.txt")).with_context(|| format!("{name}: reading matrix.txt"))?;
         let sub = crate::parse::parse_matrix(&text).map_err(|e| anyhow::anyhow!("{name}/matrix.txt: {e}"))?;
         anyhow::ensure!(sub == crate::restrict::drop_columns(m, &cap.inputs), "{name}/matrix.txt is not matrix.txt without columns {:?}", cap.inputs);
+        let c = crate::sat::check_proof_dir(&sub_dir, checker).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
         anyhow::ensure!(
             c.restriction.is_none() && c.lower_bound >= cap.sub_bound,
             "options.json: the cap on columns {:?} claims {} XORs for the smaller matrix, {name} proves {}",
@@ -395,6 +397,13 @@ mod tests {
         std::fs::rename(tmp.join("moved"), &cap_dir).unwrap();
         std::fs::write(cap_dir.join("matrix.txt"), &sub_matrix).unwrap();
         crate::sat::check_proof_dir(&dir, &checker).unwrap();
+        // A cap directory that links back to the directory itself is refused, not followed.
+        std::fs::rename(&cap_dir, tmp.join("moved")).unwrap();
+        std::os::unix::fs::symlink(&dir, &cap_dir).unwrap();
+        let e = crate::sat::check_proof_dir(&dir, &checker).unwrap_err();
+        assert!(format!("{e:#}").contains("is not matrix.txt without columns"), "{e:#}");
+        std::fs::remove_file(&cap_dir).unwrap();
+        std::fs::rename(tmp.join("moved"), &cap_dir).unwrap();
         // Running again needs `force`; a foreign file in a cap directory is never deleted.
         assert!(exact(&m, &opts, |_, _, _| {}).unwrap_err().to_string().contains("--force"));
         std::fs::write(cap_dir.join("notes.txt"), "mine").unwrap();
