@@ -867,7 +867,9 @@ mod tests {
         let w = &rep.winner;
         let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
         assert_eq!(p.xor_count(), w.run_count);
-        let q = crate::search::polish_segments(&p, &m, &w.polish, &PolishConfig::default(), None);
+        // The polish configuration of `for_matrix` (the default window for this matrix's size).
+        let c = PolishConfig { window: default_window(m.rows(), m.cols()), ..PolishConfig::default() };
+        let q = crate::search::polish_segments(&p, &m, &w.polish, &c, None);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
         assert!(rep.program.xor_count() <= rep.explore_best);
