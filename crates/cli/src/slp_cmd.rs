@@ -109,7 +109,7 @@ struct OptimizeArgs {
     /// --polish-rounds R1,R2,…
     #[arg(long, value_delimiter = ',')]
     polish_seed: Vec<u64>,
-    /// Largest window (gates) for --polish and the polish chains [default: 24 up to 16x16
+    /// Largest window (gates) for --polish and the polish chains [default: 24 up to 32x32
     /// matrices, 48 above].
     #[arg(long)]
     window: Option<usize>,

@@ -382,13 +382,17 @@ impl std::fmt::Debug for PortfolioOptions {
     }
 }
 
-/// The default largest BP polish window (gates) for a matrix: 24 up to 16×16, 48 above. On a
-/// 16×16 matrix a program has about 40 gates, so a 48-gate window re-synthesizes all of it in
-/// every round; 24-gate windows run about 3× more rounds. Measured on the 24 16×16 matrices of
-/// the public benchmark (Zen 5, 15 s, defaults, same session): two counts lower
-/// (FSE_SKOP15_4x4_4 45 → 44, SmallScale_AES 43 → 42), none higher (docs/slp.md).
+/// The default largest BP polish window (gates) for a matrix: 24 up to 32×32, 48 above. A
+/// round re-synthesizes 200 windows of 3 to that many gates; on a 16×16 matrix (programs of
+/// about 40 gates) a 48-gate window is the whole program, and on 32×32 (about 170 gates) the
+/// 24-gate windows run 1.6–1.7× as many rounds in the same time (FSE_SKOP15_8x8_4, AES,
+/// Whirlwind_M1). Measured on the public benchmark (Zen 5, defaults, default seed, the two
+/// settings in the same session; docs/slp.md): on its 24 16×16 matrices two counts lower and none higher; on its 28 32×32 matrices nine
+/// lower and two higher, the sum 3110 → 3083. On 64×64 matrices (split programs of about 510
+/// gates that polish down to about 355) 24- and 32-gate windows did worse than 48
+/// (FSE_SKOP15_i_8x8_8, seeds 0–3, 60 s).
 pub fn default_window(rows: usize, cols: usize) -> usize {
-    if rows.max(cols) <= 16 { 24 } else { 48 }
+    if rows.max(cols) <= 32 { 24 } else { 48 }
 }
 
 impl PortfolioOptions {
