@@ -384,13 +384,13 @@ impl std::fmt::Debug for PortfolioOptions {
 
 /// The default largest BP polish window (gates) for a matrix: 24 up to 32×32, 48 above. A
 /// round re-synthesizes 200 windows of 3 to that many gates; on a 16×16 matrix (programs of
-/// about 40 gates) a 48-gate window is the whole program, and on 32×32 (about 170 gates) the
-/// 24-gate windows run 1.6–1.7× as many rounds in the same time (FSE_SKOP15_8x8_4, AES,
-/// Whirlwind_M1). Measured on the public benchmark (Zen 5, defaults, default seed, the two
-/// settings in the same session; docs/slp.md): on its 24 16×16 matrices two counts lower and none higher; on its 28 32×32 matrices nine
-/// lower and two higher, the sum 3110 → 3083. On 64×64 matrices (split programs of about 510
-/// gates that polish down to about 355) 24- and 32-gate windows did worse than 48
-/// (FSE_SKOP15_i_8x8_8, seeds 0–3, 60 s).
+/// about 40 gates) a 48-gate window is the whole program, and on 32×32 (programs of about 90
+/// to 180 gates) 24-gate windows run 1.6–1.7× as many rounds in the same time
+/// (FSE_SKOP15_8x8_4, AES, Whirlwind_M1). Measured on the public benchmark (Zen 5, defaults,
+/// default seed, the two settings in the same session; docs/slp.md): on its 24 16×16 matrices
+/// two counts lower and none higher; on its 28 32×32 matrices nine lower and two higher, the
+/// sum 3110 → 3083. On 64×64 matrices (split programs of about 510 gates that polish down to
+/// about 355) windows of 24, 32 and 64 gates did worse than 48 (FSE_SKOP15_i_8x8_8, 60 s).
 pub fn default_window(rows: usize, cols: usize) -> usize {
     if rows.max(cols) <= 32 { 24 } else { 48 }
 }
@@ -877,6 +877,15 @@ mod tests {
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
         assert!(rep.program.xor_count() <= rep.explore_best);
+    }
+
+    /// The default BP polish window: 24 gates up to 32×32 (also for non-square matrices whose
+    /// larger side is at most 32), 48 above.
+    #[test]
+    fn default_window_by_size() {
+        for (r, c, w) in [(8, 8, 24), (16, 16, 24), (32, 16, 24), (32, 32, 24), (33, 32, 48), (64, 64, 48), (128, 128, 48)] {
+            assert_eq!(default_window(r, c), w, "{r}x{c}");
+        }
     }
 
     /// A chain that descends from another repeats from the run's program by its segments.
