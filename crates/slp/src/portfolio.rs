@@ -260,6 +260,13 @@ impl Default for PolishConfig {
     }
 }
 
+impl PolishConfig {
+    /// The defaults for a `rows`×`cols` matrix: [`default_window`], exact windows.
+    pub fn for_size(rows: usize, cols: usize) -> Self {
+        PolishConfig { window: default_window(rows, cols), ..PolishConfig::default() }
+    }
+}
+
 /// The polishers of `--polish` and of the portfolio's polish phase. Round `r` of a chain uses
 /// entry `r mod len`: BP window re-synthesis with windows of up to `c.window` gates, and, with
 /// `c.exact` (the default; `--no-exact-windows` turns it off), exact re-synthesis of small
@@ -396,8 +403,8 @@ pub fn default_window(rows: usize, cols: usize) -> usize {
 }
 
 impl PortfolioOptions {
-    /// Defaults for `m`: [`default_arms`], [`default_polishers`] with [`default_window`] and exact
-    /// windows, 4 chains, the last 40 % of the time for polishing.
+    /// Defaults for `m`: [`default_arms`], [`default_polishers`] of [`PolishConfig::for_size`],
+    /// 4 chains, the last 40 % of the time for polishing.
     pub fn for_matrix(m: &BitMatrix) -> Self {
         PortfolioOptions {
             threads: 1,
@@ -409,7 +416,7 @@ impl PortfolioOptions {
             polish_fraction: 0.4,
             max_depth: None,
             arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
-            polishers: default_polishers(&PolishConfig { window: default_window(m.rows(), m.cols()), ..PolishConfig::default() }),
+            polishers: default_polishers(&PolishConfig::for_size(m.rows(), m.cols())),
             chains: 4,
         }
     }
@@ -872,7 +879,7 @@ mod tests {
         let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
         assert_eq!(p.xor_count(), w.run_count);
         // The polish configuration of `for_matrix` (the default window for this matrix's size).
-        let c = PolishConfig { window: default_window(m.rows(), m.cols()), ..PolishConfig::default() };
+        let c = PolishConfig::for_size(m.rows(), m.cols());
         let q = crate::search::polish_segments(&p, &m, &w.polish, &c, None);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
@@ -885,6 +892,7 @@ mod tests {
     fn default_window_by_size() {
         for (r, c, w) in [(8, 8, 24), (16, 16, 24), (32, 16, 24), (32, 32, 24), (33, 32, 48), (64, 64, 48), (128, 128, 48)] {
             assert_eq!(default_window(r, c), w, "{r}x{c}");
+            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, ..PolishConfig::default() });
         }
     }
 
