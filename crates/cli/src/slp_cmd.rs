@@ -122,6 +122,11 @@ struct OptimizeArgs {
     /// Programs made before the small windows existed repeat with `--small-windows 0`.
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     small_windows: f64,
+    /// Share (0 to 1) of the exact windows without a shorter program that are replaced by a
+    /// random equally long one (moves on the plateau) [default: 0.5 up to 16x16 matrices, 0.8
+    /// above]. Programs made before this option existed repeat with `--plateau 0.5`.
+    #[arg(long, value_parser = share)]
+    plateau: Option<f64>,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
@@ -353,11 +358,16 @@ impl OptimizeArgs {
     fn window(&self) -> usize {
         self.window.unwrap_or(48)
     }
+
+    fn plateau(&self) -> f64 {
+        self.plateau.unwrap_or(slicewise_slp::portfolio::PLATEAU)
+    }
 }
 
 fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let (input, desc) = load_matrix(&a.input)?;
     a.window = Some(a.window.unwrap_or_else(|| slicewise_slp::portfolio::default_window(input.matrix.rows(), input.matrix.cols())));
+    a.plateau = Some(a.plateau.unwrap_or_else(|| slicewise_slp::portfolio::default_plateau(input.matrix.rows(), input.matrix.cols())));
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
@@ -521,9 +531,9 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
-/// `--window`, `--no-exact-windows`, `--small-windows`.
+/// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`.
 fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
-    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows }
+    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau() }
 }
 
 /// A number from 0 to 1.
@@ -711,7 +721,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         if a.no_exact_windows {
             repeat.push_str(" --no-exact-windows");
         } else {
-            repeat.push_str(&format!(" --small-windows {}", a.small_windows));
+            repeat.push_str(&format!(" --small-windows {} --plateau {}", a.small_windows, a.plateau()));
         }
     }
     let budget = match (limit, a.time_limit) {

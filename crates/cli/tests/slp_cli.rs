@@ -110,15 +110,18 @@ fn polish_segments_continue_from_the_previous_segment() {
         assert!(!o.status.success() && stdout(&o).is_empty(), "{bad:?} was accepted");
         assert!(stderr(&o).contains("polish"), "{bad:?}: {}", stderr(&o));
     }
-    // --small-windows is a share from 0 to 1; both ends run, anything else is refused.
-    for share in ["0", "1"] {
-        let o = run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "6", "--small-windows", share, "-q"]);
-        assert!(o.status.success(), "{share}: {}", stderr(&o));
-    }
-    for bad in ["1.5", "-0.1", "half"] {
-        let arg = format!("--small-windows={bad}");
-        let o = run(&["slp", "optimize", m, "--runs", "1", &arg, "-q"]);
-        assert!(!o.status.success() && stderr(&o).contains("expected a number from 0 to 1"), "{bad}: {}", stderr(&o));
+    // --small-windows and --plateau are shares from 0 to 1; both ends run, anything else is
+    // refused.
+    for opt in ["--small-windows", "--plateau"] {
+        for share in ["0", "1"] {
+            let o = run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "6", opt, share, "-q"]);
+            assert!(o.status.success(), "{opt} {share}: {}", stderr(&o));
+        }
+        for bad in ["1.5", "-0.1", "half"] {
+            let arg = format!("{opt}={bad}");
+            let o = run(&["slp", "optimize", m, "--runs", "1", &arg, "-q"]);
+            assert!(!o.status.success() && stderr(&o).contains("expected a number from 0 to 1"), "{arg}: {}", stderr(&o));
+        }
     }
 }
 

@@ -56,6 +56,10 @@ const SXOR_COST: f64 = 60.0;
 /// Smallest matrices with split arms: on 16×16 matrices they cost more than they bring
 /// (FSE_SKOP15_4x4_4 45 and FSE_LiWang16_i_4x4_4 44 with them, 44 and 43 without, 15 s).
 pub const SPLIT_MIN_DIM: usize = 32;
+/// Share of the exact windows without a shorter program that move on the plateau
+/// ([`ExactWindowPolisher::plateau`]) up to 16×16 matrices; [`default_plateau`] gives the
+/// default for a size. Programs made before the share depended on the size repeat with it.
+pub const PLATEAU: f64 = 0.5;
 
 /// One arm of the portfolio: a heuristic and the local re-synthesis applied to each run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,6 +220,9 @@ pub struct ExactWindowPolisher {
     /// windows, and the round draws nothing extra from its generator (programs made before
     /// this existed repeat with it).
     pub small: f64,
+    /// Probability that a window with no shorter program is replaced by a random equally long
+    /// one (a move on the plateau; [`crate::satwin::SatWinOptions::plateau`]).
+    pub plateau: f64,
 }
 
 /// Gates of a small exact window ([`ExactWindowPolisher::small`]).
@@ -233,7 +240,8 @@ impl Polisher for ExactWindowPolisher {
     }
     fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut opts = crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, max_depth, ..Default::default() };
+        let mut opts =
+            crate::satwin::SatWinOptions { rounds: Some(self.windows), enumerate: true, max_depth, plateau: self.plateau, ..Default::default() };
         if self.small > 0.0 && rng.random_bool(self.small.min(1.0)) {
             opts.max_window = SMALL_WINDOW;
             opts.max_inputs = SMALL_WINDOW_INPUTS;
@@ -243,7 +251,7 @@ impl Polisher for ExactWindowPolisher {
 }
 
 /// Which polishers a chain uses ([`default_polishers`]); the CLI's `--window`,
-/// `--no-exact-windows` and `--small-windows`.
+/// `--no-exact-windows`, `--small-windows` and `--plateau`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PolishConfig {
     /// Largest BP window (gates).
@@ -252,18 +260,22 @@ pub struct PolishConfig {
     pub exact: bool,
     /// Share of the exact rounds that use the smaller windows ([`ExactWindowPolisher::small`]).
     pub small_windows: f64,
+    /// Share of the exact windows without a shorter program that move on the plateau
+    /// ([`ExactWindowPolisher::plateau`]).
+    pub plateau: f64,
 }
 
 impl Default for PolishConfig {
     fn default() -> Self {
-        PolishConfig { window: 48, exact: true, small_windows: 0.5 }
+        PolishConfig { window: 48, exact: true, small_windows: 0.5, plateau: PLATEAU }
     }
 }
 
 impl PolishConfig {
-    /// The defaults for a `rows`×`cols` matrix: [`default_window`], exact windows.
+    /// The defaults for a `rows`×`cols` matrix: [`default_window`], exact windows with
+    /// [`default_plateau`].
     pub fn for_size(rows: usize, cols: usize) -> Self {
-        PolishConfig { window: default_window(rows, cols), ..PolishConfig::default() }
+        PolishConfig { window: default_window(rows, cols), plateau: default_plateau(rows, cols), ..PolishConfig::default() }
     }
 }
 
@@ -277,7 +289,7 @@ pub fn default_polishers(c: &PolishConfig) -> Vec<Box<dyn Polisher>> {
     let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: c.window.max(3) })];
     #[cfg(feature = "sat")]
     if c.exact {
-        v.push(Box::new(ExactWindowPolisher { windows: 2000, small: c.small_windows }));
+        v.push(Box::new(ExactWindowPolisher { windows: 2000, small: c.small_windows, plateau: c.plateau }));
     }
     v
 }
@@ -400,6 +412,19 @@ impl std::fmt::Debug for PortfolioOptions {
 /// about 355) windows of 24, 32 and 64 gates did worse than 48 (FSE_SKOP15_i_8x8_8, 60 s).
 pub fn default_window(rows: usize, cols: usize) -> usize {
     if rows.max(cols) <= 32 { 24 } else { 48 }
+}
+
+/// The default share of plateau moves of the exact windows for a matrix: [`PLATEAU`] (½) up to
+/// 16×16, 0.8 above. Measured on the Zen 5 with polish chains from fixed starting programs
+/// (`--start P --polish S --seed 1..6`, the two shares in the same session; docs/slp.md):
+/// the mean count after 30 s went from 376.8 to 364.7 on Khazad and from 352.8 to 348.0 on
+/// M_i_8_8, after 40 s from 359.0 to 355.1 on FSE_SKOP15_i_8x8_8 (shares of 0.9 and 1 gave
+/// 357.4, a quarter 367.9), and after 10 s from 179.0 to 175.8 on Whirlwind_M0 and from
+/// 171.3 to 168.8 on FSE_SKOP15_8x8_4. On the benchmark's 64×64 matrices (defaults, 60 s) the
+/// sum went from 4846 to 4830, on its 32×32 ones (15 s) from 3084 to 3080. The 16×16 programs
+/// (about 40 gates) were not measured and keep ½.
+pub fn default_plateau(rows: usize, cols: usize) -> f64 {
+    if rows.max(cols) <= 16 { PLATEAU } else { 0.8 }
 }
 
 impl PortfolioOptions {
@@ -889,10 +914,13 @@ mod tests {
     /// The default BP polish window: 24 gates up to 32×32 (also for non-square matrices whose
     /// larger side is at most 32), 48 above.
     #[test]
-    fn default_window_by_size() {
-        for (r, c, w) in [(8, 8, 24), (16, 16, 24), (32, 16, 24), (32, 32, 24), (33, 32, 48), (64, 64, 48), (128, 128, 48)] {
+    fn default_window_and_plateau_by_size() {
+        for (r, c, w, pl) in
+            [(8, 8, 24, 0.5), (16, 16, 24, 0.5), (32, 16, 24, 0.8), (32, 32, 24, 0.8), (33, 32, 48, 0.8), (64, 64, 48, 0.8), (128, 128, 48, 0.8)]
+        {
             assert_eq!(default_window(r, c), w, "{r}x{c}");
-            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, ..PolishConfig::default() });
+            assert_eq!(default_plateau(r, c), pl, "{r}x{c}");
+            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, plateau: pl, ..PolishConfig::default() });
         }
     }
 

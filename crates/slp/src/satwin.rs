@@ -401,11 +401,12 @@ fn grow_window(p: &Program, us: &Users, opts: &SatWinOptions, rng: &mut ChaCha8R
     }
     let size = rng.random_range(opts.min_window.min(k)..=opts.max_window.min(k));
     let mut inw = vec![false; k];
-    let mut trial = vec![false; k];
+    let mut mark = vec![0u8; k];
     let seed = rng.random_range(0..k);
     inw[seed] = true;
     // The window's gates, ascending.
     let mut members = vec![seed];
+    let mut trial: Vec<usize> = Vec::new();
     let mut cand: Vec<usize> = Vec::new();
     let mut fails = 0;
     while members.len() < size && fails < 8 {
@@ -436,19 +437,23 @@ fn grow_window(p: &Program, us: &Users, opts: &SatWinOptions, rng: &mut ChaCha8R
             break;
         }
         let c = cand[rng.random_range(0..cand.len())];
-        trial.copy_from_slice(&inw);
-        trial[c] = true;
-        // close_convex adds gates between the first and the last member only.
-        let (lo, hi) = (members[0].min(c), members[members.len() - 1].max(c));
-        close_convex(p, &mut trial, lo, hi);
-        let tc = trial[lo..=hi].iter().filter(|&&x| x).count();
-        if tc > opts.max_window || window_inputs(p, &trial, lo, hi).len() > opts.max_inputs {
+        // The trial window: the members, c, and every gate on a path between two of them.
+        inw[c] = true;
+        trial.clear();
+        trial.extend_from_slice(&members);
+        trial.push(c);
+        let lo = members[0].min(c);
+        let old = trial.len();
+        close_convex(p, &mut inw, &mut trial, lo, &mut mark);
+        if trial.len() > opts.max_window || window_inputs(p, &inw, &trial).len() > opts.max_inputs {
+            for &g in &trial[old - 1..] {
+                inw[g] = false;
+            }
             fails += 1;
             continue;
         }
-        std::mem::swap(&mut inw, &mut trial);
-        members.clear();
-        members.extend((lo..=hi).filter(|&g| inw[g]));
+        trial.sort_unstable();
+        std::mem::swap(&mut members, &mut trial);
     }
     if members.len() < 2 {
         return None;
@@ -456,49 +461,53 @@ fn grow_window(p: &Program, us: &Users, opts: &SatWinOptions, rng: &mut ChaCha8R
     Some(members)
 }
 
-/// Adds every gate on a path between two window gates, the first and the last of which are
-/// `lo` and `hi` (every such gate lies between them).
-fn close_convex(p: &Program, inw: &mut [bool], lo: usize, hi: usize) {
+/// Makes the window `win` (its gates, marked in `inw`, the first of them `lo`) convex: appends
+/// to `win`, and marks, every gate on a path between two window gates. Such a gate reaches the
+/// window, so it is found among the window's ancestors from `lo` on; of those, the ones some
+/// window gate reaches are the path gates. The work is in the ancestors only, not in the whole
+/// range of the window (which in a program of hundreds of gates can be most of it). `mark` is
+/// scratch space, all zero before and after.
+fn close_convex(p: &Program, inw: &mut [bool], win: &mut Vec<usize>, lo: usize, mark: &mut [u8]) {
+    const ANCESTOR: u8 = 1;
+    const ON_PATH: u8 = 2;
     let n = p.n_inputs;
-    let len = hi - lo + 1;
-    // desc[i - lo]: reachable from the window (strictly after some window gate).
-    let mut desc = vec![false; len];
-    for i in lo..=hi {
-        let (a, b) = p.ops[i];
-        let from = |s: usize| s >= n + lo && (inw[s - n] || desc[s - n - lo]);
-        if from(a) || from(b) {
-            desc[i - lo] = true;
-        }
-    }
-    // anc[i - lo]: reaches the window.
-    let mut anc = vec![false; len];
-    for i in (lo..=hi).rev() {
-        if inw[i] || anc[i - lo] {
-            let (a, b) = p.ops[i];
-            for s in [a, b] {
-                if s >= n + lo {
-                    anc[s - n - lo] = true;
-                }
+    let mut stack: Vec<usize> = win.clone();
+    let mut anc: Vec<usize> = Vec::new();
+    while let Some(g) = stack.pop() {
+        let (a, b) = p.ops[g];
+        for s in [a, b] {
+            if s >= n + lo && !inw[s - n] && mark[s - n] == 0 {
+                mark[s - n] = ANCESTOR;
+                anc.push(s - n);
+                stack.push(s - n);
             }
         }
     }
-    for i in lo..=hi {
-        if desc[i - lo] && anc[i - lo] {
-            inw[i] = true;
+    anc.sort_unstable();
+    for &g in &anc {
+        let (a, b) = p.ops[g];
+        if [a, b].into_iter().any(|s| s >= n + lo && (inw[s - n] || mark[s - n] == ON_PATH)) {
+            mark[g] = ON_PATH;
         }
+    }
+    for &g in &anc {
+        if mark[g] == ON_PATH {
+            inw[g] = true;
+            win.push(g);
+        }
+        mark[g] = 0;
     }
 }
 
-/// The inputs of the window `inw`, whose gates lie in `lo..=hi`, ascending.
-fn window_inputs(p: &Program, inw: &[bool], lo: usize, hi: usize) -> Vec<usize> {
+/// The inputs of the window of gates `win` (marked in `inw`), ascending.
+fn window_inputs(p: &Program, inw: &[bool], win: &[usize]) -> Vec<usize> {
     let n = p.n_inputs;
     let mut ins = Vec::new();
-    for (i, &(a, b)) in p.ops.iter().enumerate().take(hi + 1).skip(lo) {
-        if inw[i] {
-            for s in [a, b] {
-                if (s < n || !inw[s - n]) && !ins.contains(&s) {
-                    ins.push(s);
-                }
+    for &i in win {
+        let (a, b) = p.ops[i];
+        for s in [a, b] {
+            if (s < n || !inw[s - n]) && !ins.contains(&s) {
+                ins.push(s);
             }
         }
     }
@@ -632,7 +641,7 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
         for &g in &win {
             inw[g] = true;
         }
-        let ins = window_inputs(&cur, &inw, win[0], win[win.len() - 1]);
+        let ins = window_inputs(&cur, &inw, &win);
         // Window-local values (every entry read below is written first: the operands of a
         // window gate are window inputs or earlier window gates).
         local.resize(cur.n_signals(), 0);
@@ -819,6 +828,54 @@ mod tests {
         assert!(matches!(solve_window(&w4, 3, 1 << 20, Duration::from_secs(10)), WinResult::Sat(_)));
     }
 
+    #[test]
+    fn grown_windows_are_convex_and_small() {
+        // Random programs: every grown window must contain each gate that lies on a path
+        // between two of its gates (checked by plain reachability), and keep its limits.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for case in 0..200 {
+            let n = 6 + case % 10;
+            let k = 20 + case * 3 % 150;
+            let mut p = Program::new(n, 1);
+            for i in 0..k {
+                let a = rng.random_range(0..n + i);
+                let mut b = rng.random_range(0..n + i);
+                while b == a {
+                    b = rng.random_range(0..n + i);
+                }
+                p.push(a, b);
+            }
+            p.outputs = vec![Out::Sig(n + k - 1)];
+            // reach[g][h]: gate g reaches gate h (g == h included).
+            let mut reach = vec![vec![false; k]; k];
+            for h in 0..k {
+                reach[h][h] = true;
+                let (a, b) = p.ops[h];
+                for s in [a, b].into_iter().filter(|&s| s >= n) {
+                    for g in 0..k {
+                        if reach[g][s - n] {
+                            reach[g][h] = true;
+                        }
+                    }
+                }
+            }
+            let opts = SatWinOptions { max_window: 4 + case % 9, max_inputs: 4 + case % 5, ..Default::default() };
+            let us = users(&p);
+            for _ in 0..20 {
+                let Some(win) = grow_window(&p, &us, &opts, &mut rng) else { continue };
+                assert!(win.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats: {win:?}");
+                assert!(win.len() <= opts.max_window);
+                let mut inw = vec![false; k];
+                win.iter().for_each(|&g| inw[g] = true);
+                assert!(window_inputs(&p, &inw, &win).len() <= opts.max_inputs);
+                for g in 0..k {
+                    let on_path = win.iter().any(|&a| reach[a][g]) && win.iter().any(|&b| reach[g][b]);
+                    assert_eq!(inw[g], on_path, "case {case}, gate {g}, window {win:?}");
+                }
+            }
+        }
+    }
+
     fn naive(m: &BitMatrix) -> Program {
         let mut p = Program::new(m.cols(), m.rows());
         for (j, r) in m.row_bits().iter().enumerate() {
@@ -863,11 +920,11 @@ mod tests {
         let (q2, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
         assert_eq!(q, q2);
         use crate::portfolio::{ExactWindowPolisher, Polisher};
-        let r = ExactWindowPolisher { windows: 500, small: 0.0 }.round(&p, &m, 7, None);
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: 0.5 }.round(&p, &m, 7, None);
         r.verify(&m).unwrap();
         assert!(r.xor_count() < p.xor_count());
         let d = p.depth();
-        let r = ExactWindowPolisher { windows: 500, small: 0.0 }.round(&p, &m, 7, Some(d));
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: 0.5 }.round(&p, &m, 7, Some(d));
         r.verify(&m).unwrap();
         assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
     }
