@@ -122,9 +122,10 @@ struct OptimizeArgs {
     /// Programs made before the small windows existed repeat with `--small-windows 0`.
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     small_windows: f64,
-    /// Share (0 to 1) of the exact windows without a shorter program that are replaced by a
-    /// random equally long one (moves on the plateau) [default: 0.5 up to 16x16 matrices, 0.8
-    /// above]. Programs made before this option existed repeat with `--plateau 0.5`.
+    /// Share (0 to 1) of the windows of the exact polish rounds (--polish and the polish
+    /// chains; not --sat-polish) without a shorter program that are replaced by a random
+    /// equally long one (moves on the plateau) [default: 0.5 up to 16x16 matrices, 0.8 above].
+    /// Programs made before this option existed repeat with `--plateau 0.5`.
     #[arg(long, value_parser = share)]
     plateau: Option<f64>,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
