@@ -461,7 +461,7 @@ fn grow_window(p: &Program, us: &Users, opts: &SatWinOptions, rng: &mut ChaCha8R
     Some(members)
 }
 
-/// Makes the window `win` (its gates, marked in `inw`, the first of them `lo`) convex: appends
+/// Makes the window `win` (its gates, marked in `inw`, the smallest of them `lo`) convex: appends
 /// to `win`, and marks, every gate on a path between two window gates. Such a gate reaches the
 /// window, so it is found among the window's ancestors from `lo` on; of those, the ones some
 /// window gate reaches are the path gates. The work is in the ancestors only, not in the whole
@@ -920,11 +920,11 @@ mod tests {
         let (q2, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
         assert_eq!(q, q2);
         use crate::portfolio::{ExactWindowPolisher, Polisher};
-        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: 0.5 }.round(&p, &m, 7, None);
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: crate::portfolio::PLATEAU }.round(&p, &m, 7, None);
         r.verify(&m).unwrap();
         assert!(r.xor_count() < p.xor_count());
         let d = p.depth();
-        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: 0.5 }.round(&p, &m, 7, Some(d));
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: crate::portfolio::PLATEAU }.round(&p, &m, 7, Some(d));
         r.verify(&m).unwrap();
         assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
     }
