@@ -128,6 +128,12 @@ struct OptimizeArgs {
     /// Programs made before this option existed repeat with `--plateau 0.5`.
     #[arg(long, value_parser = share)]
     plateau: Option<f64>,
+    /// Whether the BP polish rounds (--polish and the polish chains) walk on across rounds: a
+    /// round that ends on a program as short as the best it saw passes that program on, and
+    /// the next round continues from it [default: false up to 32x32 matrices, true above].
+    /// Programs made before this option existed repeat with `--bp-walk false`.
+    #[arg(long, value_name = "BOOL", num_args = 1, value_parser = clap::value_parser!(bool))]
+    bp_walk: Option<bool>,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
@@ -363,12 +369,17 @@ impl OptimizeArgs {
     fn plateau(&self) -> f64 {
         self.plateau.unwrap_or(slicewise_slp::portfolio::PLATEAU)
     }
+
+    fn bp_walk(&self) -> bool {
+        self.bp_walk.unwrap_or(false)
+    }
 }
 
 fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let (input, desc) = load_matrix(&a.input)?;
     a.window = Some(a.window.unwrap_or_else(|| slicewise_slp::portfolio::default_window(input.matrix.rows(), input.matrix.cols())));
     a.plateau = Some(a.plateau.unwrap_or_else(|| slicewise_slp::portfolio::default_plateau(input.matrix.rows(), input.matrix.cols())));
+    a.bp_walk = Some(a.bp_walk.unwrap_or_else(|| slicewise_slp::portfolio::default_bp_walk(input.matrix.rows(), input.matrix.cols())));
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
@@ -532,9 +543,9 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
-/// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`.
+/// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`, `--bp-walk`.
 fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
-    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau() }
+    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau(), bp_walk: a.bp_walk() }
 }
 
 /// A number from 0 to 1.
@@ -562,7 +573,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
         let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, &c, a.max_depth);
         q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
         let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
-        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}", list.join(", then "), a.window()));
+        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}, BP walk {}", list.join(", then "), a.window(), a.bp_walk()));
         return Ok(q);
     }
     let secs = a.polish.unwrap_or(0.0);
@@ -570,7 +581,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
     let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
-    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}", a.window()));
+    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}, BP walk {}", a.window(), a.bp_walk()));
     Ok(q)
 }
 
@@ -718,7 +729,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         repeat.push_str(&format!(" --max-depth {d}"));
     }
     if polished {
-        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {}", a.window()));
+        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {} --bp-walk {}", a.window(), a.bp_walk()));
         if a.no_exact_windows {
             repeat.push_str(" --no-exact-windows");
         } else {

@@ -123,6 +123,15 @@ fn polish_segments_continue_from_the_previous_segment() {
             assert!(!o.status.success() && stderr(&o).contains("expected a number from 0 to 1"), "{arg}: {}", stderr(&o));
         }
     }
+    // --bp-walk takes true or false, and the two polish differently.
+    let walk = |v: &str| run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "12", "--bp-walk", v, "-q"]);
+    let (on, off) = (walk("true"), walk("false"));
+    assert!(on.status.success() && off.status.success(), "{} {}", stderr(&on), stderr(&off));
+    assert_ne!(body(&stdout(&on)), body(&stdout(&off)));
+    for bad in ["yes", "1", ""] {
+        let o = walk(bad);
+        assert!(!o.status.success() && stdout(&o).is_empty(), "--bp-walk {bad:?} was accepted");
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ fn main() {
     let mut round = 0u64;
     while t.elapsed().as_secs() < secs {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(round);
-        let q = resynth(&p, &ResynthOptions { iterations: 200, max_window: win, tries: 4, max_depth: None }, &mut rng);
+        let q = resynth(&p, &ResynthOptions { iterations: 200, max_window: win, tries: 4, max_depth: None, walk: false }, &mut rng);
         if q.xor_count() < p.xor_count() { println!("round {round}: {} at {:?}", q.xor_count(), t.elapsed()); p = q; }
         round += 1;
     }

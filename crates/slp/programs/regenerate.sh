@@ -17,12 +17,12 @@ run() { "$S" slp optimize "$@" -j 1 -q; }
 
 run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 -o $P/proest_mixslices.slp
 run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 --emit rust --name mix_slices -o crates/proest/src/generated/mixslices.rs
-run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --no-exact-windows --polish-rounds 1300 --window 48 -o $P/aes_mixcolumns.slp
-run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 7086 --runs 1 --no-exact-windows --polish-rounds 3484 --polish-seed 4000012007154 --window 48 -o $P/aes_mixcolumns.90.slp
-run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 -o $P/aes_mixcolumns.89.slp
+run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --no-exact-windows --polish-rounds 1300 --window 48 --bp-walk false -o $P/aes_mixcolumns.slp
+run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 7086 --runs 1 --no-exact-windows --polish-rounds 3484 --polish-seed 4000012007154 --window 48 --bp-walk false -o $P/aes_mixcolumns.90.slp
+run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 --bp-walk false -o $P/aes_mixcolumns.89.slp
 run $T/aes_mixcolumns.txt -a mix --seed 668 --runs 1 --resynth 200 --max-depth 3 --sat-polish-rounds 3000 --sat-bp-every 20 --window 48 -o $P/aes_mixcolumns.depth3.slp
-run $T/aes_mixcolumns.txt -a a2 --resynth 300 --seed 42368 --runs 1 --max-depth 3 --polish-rounds 2596 --polish-seed 42368 --small-windows 0 --window 48 --plateau 0.5 -o $P/aes_mixcolumns.depth3.97.slp
-run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 1960 --runs 1 --max-depth 4 --polish-rounds 1346 --polish-seed 35000105002555 --small-windows 0 --window 48 --plateau 0.5 -o $P/aes_mixcolumns.depth4.93.slp
+run $T/aes_mixcolumns.txt -a a2 --resynth 300 --seed 42368 --runs 1 --max-depth 3 --polish-rounds 2596 --polish-seed 42368 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/aes_mixcolumns.depth3.97.slp
+run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 1960 --runs 1 --max-depth 4 --polish-rounds 1346 --polish-seed 35000105002555 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/aes_mixcolumns.depth4.93.slp
 run $T/aes_mixcolumns.txt -a mix --seed 384 --runs 1 --resynth 200 --max-depth 4 --sat-polish-rounds 3000 --sat-bp-every 20 --window 48 -o $P/aes_mixcolumns.depth4.slp
 run $T/random16_s1.txt -a mix --seed 4040 --runs 1 --resynth 300 -o $P/random16_s1.slp
 run $T/random16_s2.txt -a mix --seed 3540 --runs 1 --resynth 300 -o $P/random16_s2.slp
@@ -33,12 +33,12 @@ run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 7000 --runs 20
 run --circulant 02,02,03,04,05,03,05,07 --word-level -a a2 --seed 6 --runs 1 -o $P/groestl_mixbytes_depth8.word
 SLICEWISE_REGENERATE=1 cargo test -q -p slicewise-slp --test programs generated_mixbytes
 run --circulant 02,02,03,04,05,03,05,07 --word-level --expand -a a2 --seed 7000 --runs 2000 --resynth 200 -o $P/groestl_mixbytes.slp
-run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a2 --resynth 300 --seed 6 --runs 1 --no-exact-windows --polish-rounds 57 --polish-seed 6 --window 48 -o $P/whirlpool_mds.420.slp
-run $T/groestl_mixbytes.txt --word-level --expand -a a1 --resynth 800 --seed 219 --runs 1 --no-exact-windows --polish-rounds 425 --polish-seed 219 --window 48 -o $P/groestl_mixbytes.359.slp
-run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --no-exact-windows --polish-rounds 608 --polish-seed 3000009000086 --window 48 -o $P/groestl_mixbytes.358.slp
-run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --polish-rounds 224 --polish-seed 3000009000086 --small-windows 0 --window 48 --plateau 0.5 -o $P/groestl_mixbytes.357.slp
-run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a1 --resynth 300 --seed 7 --runs 1 --polish-rounds 264 --polish-seed 7 --small-windows 0 --window 48 --plateau 0.5 -o $P/whirlpool_mds.399.slp
-run $T/bench/Khazad.txt --split -a rnbp --resynth 0 --seed 2 --runs 1 --polish-rounds 372 --polish-seed 2 --small-windows 0 --plateau 0.5 -o $P/khazad.365.slp
-run $T/bench/Khazad.txt --split -a rnbp --resynth 200 --seed 64 --runs 1 --polish-rounds 280,144,232,200,128,266 --polish-seed 64,2000006000098,3000009000115,5000015000149,6000018000166,7000021000183 --small-windows 0 --plateau 0.5 -o $P/khazad.359.slp
-run $T/bench/Khazad.txt --split -a a2 --resynth 200 --seed 20 --runs 1 --polish-rounds 232,16,64,112,192,56,472,104,50 --polish-seed 20,1000003000037,2000006000054,3000009000071,4000012000088,5000015000105,6000018000122,9000027000173,10000030000190 --window 48 --small-windows 0.5 --plateau 0.5 -o $P/khazad.357.slp
+run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a2 --resynth 300 --seed 6 --runs 1 --no-exact-windows --polish-rounds 57 --polish-seed 6 --window 48 --bp-walk false -o $P/whirlpool_mds.420.slp
+run $T/groestl_mixbytes.txt --word-level --expand -a a1 --resynth 800 --seed 219 --runs 1 --no-exact-windows --polish-rounds 425 --polish-seed 219 --window 48 --bp-walk false -o $P/groestl_mixbytes.359.slp
+run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --no-exact-windows --polish-rounds 608 --polish-seed 3000009000086 --window 48 --bp-walk false -o $P/groestl_mixbytes.358.slp
+run $T/groestl_mixbytes.txt --word-level --expand -a rnbp --resynth 800 --seed 35 --runs 1 --polish-rounds 224 --polish-seed 3000009000086 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/groestl_mixbytes.357.slp
+run --circulant 01,01,04,01,08,05,02,09 --field 0x11d --word-level --expand -a a1 --resynth 300 --seed 7 --runs 1 --polish-rounds 264 --polish-seed 7 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/whirlpool_mds.399.slp
+run $T/bench/Khazad.txt --split -a rnbp --resynth 0 --seed 2 --runs 1 --polish-rounds 372 --polish-seed 2 --small-windows 0 --plateau 0.5 --bp-walk false -o $P/khazad.365.slp
+run $T/bench/Khazad.txt --split -a rnbp --resynth 200 --seed 64 --runs 1 --polish-rounds 280,144,232,200,128,266 --polish-seed 64,2000006000098,3000009000115,5000015000149,6000018000166,7000021000183 --small-windows 0 --plateau 0.5 --bp-walk false -o $P/khazad.359.slp
+run $T/bench/Khazad.txt --split -a a2 --resynth 200 --seed 20 --runs 1 --polish-rounds 232,16,64,112,192,56,472,104,50 --polish-seed 20,1000003000037,2000006000054,3000009000071,4000012000088,5000015000105,6000018000122,9000027000173,10000030000190 --window 48 --small-windows 0.5 --plateau 0.5 --bp-walk false -o $P/khazad.357.slp
 "$S" slp exact $T/random8_s1.txt -t 60 -q -o $P/random8_s1.slp

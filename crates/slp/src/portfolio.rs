@@ -188,15 +188,23 @@ pub trait Polisher: Send + Sync {
 pub struct WindowPolisher {
     /// Largest window (gates).
     pub window: usize,
+    /// Walk on across rounds: a round returns where its walk ends when that is as short as
+    /// the best program it saw ([`ResynthOptions::walk`]), and the chain keeps equally long
+    /// results ([`Polisher::keeps_equal`]). Without it a round that finds nothing shorter
+    /// leaves the chain where it was, and the moves it made on the plateau are lost.
+    pub walk: bool,
 }
 
 impl Polisher for WindowPolisher {
     fn name(&self) -> String {
-        format!("window{}", self.window)
+        format!("window{}{}", self.window, if self.walk { "-walk" } else { "" })
+    }
+    fn keeps_equal(&self) -> bool {
+        self.walk
     }
     fn round(&self, p: &Program, _m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        resynth(p, &ResynthOptions { iterations: 200, max_window: self.window, tries: 4, max_depth }, &mut rng)
+        resynth(p, &ResynthOptions { iterations: 200, max_window: self.window, tries: 4, max_depth, walk: self.walk }, &mut rng)
     }
 }
 
@@ -263,19 +271,21 @@ pub struct PolishConfig {
     /// Share of the exact windows without a shorter program that move on the plateau
     /// ([`ExactWindowPolisher::plateau`]).
     pub plateau: f64,
+    /// The BP rounds walk on across rounds ([`WindowPolisher::walk`]).
+    pub bp_walk: bool,
 }
 
 impl Default for PolishConfig {
     fn default() -> Self {
-        PolishConfig { window: 48, exact: true, small_windows: 0.5, plateau: PLATEAU }
+        PolishConfig { window: 48, exact: true, small_windows: 0.5, plateau: PLATEAU, bp_walk: false }
     }
 }
 
 impl PolishConfig {
     /// The defaults for a `rows`×`cols` matrix: [`default_window`], exact windows with
-    /// [`default_plateau`].
+    /// [`default_plateau`], BP rounds that walk on by [`default_bp_walk`].
     pub fn for_size(rows: usize, cols: usize) -> Self {
-        PolishConfig { window: default_window(rows, cols), plateau: default_plateau(rows, cols), ..PolishConfig::default() }
+        PolishConfig { window: default_window(rows, cols), plateau: default_plateau(rows, cols), bp_walk: default_bp_walk(rows, cols), ..PolishConfig::default() }
     }
 }
 
@@ -286,7 +296,7 @@ impl PolishConfig {
 pub fn default_polishers(c: &PolishConfig) -> Vec<Box<dyn Polisher>> {
     // Only the `sat` feature adds the exact rounds.
     #[cfg_attr(not(feature = "sat"), allow(unused_mut))]
-    let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: c.window.max(3) })];
+    let mut v: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: c.window.max(3), walk: c.bp_walk })];
     #[cfg(feature = "sat")]
     if c.exact {
         v.push(Box::new(ExactWindowPolisher { windows: 2000, small: c.small_windows, plateau: c.plateau }));
@@ -425,6 +435,18 @@ pub fn default_window(rows: usize, cols: usize) -> usize {
 /// (about 40 gates) were not measured and keep ½.
 pub fn default_plateau(rows: usize, cols: usize) -> f64 {
     if rows.max(cols) <= 16 { PLATEAU } else { 0.8 }
+}
+
+/// Whether the BP polish rounds walk on across rounds by default ([`WindowPolisher::walk`]):
+/// above 32×32. Measured on the Zen 5 (docs/slp.md): eight single chains of 40 s from one split
+/// program of FSE_SKOP15_i_8x8_8 (`--start P --polish 40 --seed 1..8`) ended at 353.4 on
+/// average with the walk and 359.25 without, seven of the eight lower; on the benchmark's 12
+/// 64×64 matrices (defaults, 60 s, the two settings in the same session) the sum went from
+/// 4822 to 4817 (7 lower, 4 higher). On its 28 32×32 matrices (15 s) it went from 3077 to
+/// 3088 (9 lower, 7 higher, FSE_SKOP15_i_8x8_4 170 → 181), so 32×32 and smaller programs keep
+/// the rounds as they were.
+pub fn default_bp_walk(rows: usize, cols: usize) -> bool {
+    rows.max(cols) > 32
 }
 
 impl PortfolioOptions {
@@ -867,7 +889,7 @@ mod tests {
             runs: Some(80),
             polish_rounds: Some(40),
             arms: arms.clone(),
-            polishers: vec![Box::new(WindowPolisher { window: 12 })],
+            polishers: vec![Box::new(WindowPolisher { window: 12, walk: false })],
             ..PortfolioOptions::for_matrix(&m)
         };
         let a = portfolio(&m, &mk(1), &generator(&m), &|_, _| {}).unwrap();
@@ -912,16 +934,49 @@ mod tests {
     }
 
     /// The default BP polish window: 24 gates up to 32×32 (also for non-square matrices whose
-    /// larger side is at most 32), 48 above.
+    /// larger side is at most 32), 48 above; the plateau share 0.8 above 16×16; the BP walk
+    /// above 32×32.
     #[test]
     fn default_window_and_plateau_by_size() {
-        for (r, c, w, pl) in
-            [(8, 8, 24, 0.5), (16, 16, 24, 0.5), (32, 16, 24, 0.8), (32, 32, 24, 0.8), (33, 32, 48, 0.8), (64, 64, 48, 0.8), (128, 128, 48, 0.8)]
-        {
+        for (r, c, w, pl, walk) in [
+            (8, 8, 24, 0.5, false),
+            (16, 16, 24, 0.5, false),
+            (32, 16, 24, 0.8, false),
+            (32, 32, 24, 0.8, false),
+            (33, 32, 48, 0.8, true),
+            (64, 64, 48, 0.8, true),
+            (128, 128, 48, 0.8, true),
+        ] {
             assert_eq!(default_window(r, c), w, "{r}x{c}");
             assert_eq!(default_plateau(r, c), pl, "{r}x{c}");
-            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, plateau: pl, ..PolishConfig::default() });
+            assert_eq!(default_bp_walk(r, c), walk, "{r}x{c}");
+            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, plateau: pl, bp_walk: walk, ..PolishConfig::default() });
         }
+    }
+
+    /// A chain whose BP rounds walk on takes an equally long, different program from a round
+    /// and continues from it; without the walk a round that finds nothing shorter leaves the
+    /// chain where it was.
+    #[test]
+    fn walking_bp_rounds_carry_the_walk_across_rounds() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let p = run_once(&m, Algorithm::A2, 1, None, 300).unwrap();
+        let mut moved = 0;
+        for (walk, seed) in [false, true].into_iter().flat_map(|w| (0..8).map(move |s| (w, s))) {
+            let pol: Vec<Box<dyn Polisher>> = vec![Box::new(WindowPolisher { window: 24, walk })];
+            let mut c = Chain::new(p.clone(), seed, 0);
+            for _ in 0..3 {
+                let before = c.best.clone();
+                c.step(&m, &pol, None);
+                c.best.verify(&m).unwrap();
+                assert!(c.best.xor_count() <= before.xor_count());
+                if c.best.xor_count() == before.xor_count() && c.best.ops != before.ops {
+                    assert!(walk, "a round without the walk moved on the plateau (seed {seed})");
+                    moved += 1;
+                }
+            }
+        }
+        assert!(moved > 0, "no walking round moved on the plateau");
     }
 
     /// A chain that descends from another repeats from the run's program by its segments.

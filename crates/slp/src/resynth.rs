@@ -21,11 +21,16 @@ pub struct ResynthOptions {
     pub tries: usize,
     /// Depth bound to keep (None: unbounded).
     pub max_depth: Option<usize>,
+    /// Return where the walk ends (windows are replaced by equally long programs half of the
+    /// time) when it is as short as the best program it saw, instead of that best program. A
+    /// polish chain that keeps equally long results then walks on across rounds
+    /// ([`crate::portfolio::WindowPolisher::walk`]).
+    pub walk: bool,
 }
 
 impl Default for ResynthOptions {
     fn default() -> Self {
-        ResynthOptions { iterations: 200, max_window: 24, tries: 3, max_depth: None }
+        ResynthOptions { iterations: 200, max_window: 24, tries: 3, max_depth: None, walk: false }
     }
 }
 
@@ -195,6 +200,9 @@ pub fn resynth(p: &Program, opts: &ResynthOptions, rng: &mut ChaCha8Rng) -> Prog
         }
     }
     debug_assert_eq!(best.matrix(), target);
+    if opts.walk && cur.xor_count() == best.xor_count() {
+        return cur;
+    }
     best
 }
 
@@ -223,6 +231,24 @@ mod tests {
         assert!(q.xor_count() < 152, "{}", q.xor_count());
         let r = reorder(&q, &mut rng);
         r.verify(&m).unwrap();
+    }
+
+    /// With `walk` the same windows are tried (the generator is used the same way), so the best
+    /// count is the same; the program returned is where the walk ended when that is as short.
+    #[test]
+    fn walk_returns_where_the_walk_ends() {
+        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
+        let p = crate::search::run_once(&m, crate::search::Algorithm::A2, 1, None, 300).unwrap();
+        let mut differ = 0;
+        for seed in 0..8 {
+            let o = ResynthOptions { iterations: 100, ..Default::default() };
+            let best = resynth(&p, &o, &mut ChaCha8Rng::seed_from_u64(seed));
+            let end = resynth(&p, &ResynthOptions { walk: true, ..o }, &mut ChaCha8Rng::seed_from_u64(seed));
+            end.verify(&m).unwrap();
+            assert_eq!(end.xor_count(), best.xor_count(), "seed {seed}");
+            differ += usize::from(end.ops != best.ops);
+        }
+        assert!(differ > 0, "the walk never ended away from the best program");
     }
 
     #[test]

@@ -620,7 +620,7 @@ fn polish_walk(p: &Program, m: &BitMatrix, opts: &SatWinOptions, rng: &mut ChaCh
         }
         st.windows += 1;
         if opts.bp_every > 0 && st.windows % opts.bp_every == 0 {
-            let ro = ResynthOptions { iterations: 50, max_window: opts.bp_window, tries: 4, max_depth: depth_bound };
+            let ro = ResynthOptions { iterations: 50, max_window: opts.bp_window, tries: 4, max_depth: depth_bound, walk: false };
             let q = resynth(&cur, &ro, rng);
             if q.xor_count() < cur.xor_count() && q.matrix() == *target && depth_bound.is_none_or(|d| q.depth() <= d) {
                 st.bp_improvements += 1;
