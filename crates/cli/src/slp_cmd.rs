@@ -11,6 +11,7 @@ use slicewise_slp::emit::{Emit, EmitContext, emit, program_from_rust};
 use slicewise_slp::parse::{Input, MatrixFormat, ParseOptions, circulant_input, parse_field, parse_input};
 use slicewise_slp::program::Program;
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
+use slicewise_slp::split::SplitChoice;
 use slicewise_slp::word::{ByteForm, detect_bytes};
 
 /// Arguments of `slicewise slp`.
@@ -183,6 +184,14 @@ struct OptimizeArgs {
     /// deep (Hadamard-like), when no depth bound is given.
     #[arg(long, conflicts_with = "word_level")]
     split: bool,
+    /// How a split (--split, and the split arms of -a auto) chooses its involution at each
+    /// level: `cheapest` takes, among all row involutions r <-> r xor k with a matching column
+    /// involution, the one whose whole split has the smallest estimated XOR count (leaves
+    /// counted naively), ties at random; `random` takes aligned block swaps (k a power of two)
+    /// only, the largest with probability 1/2. Programs made before this option existed repeat
+    /// with `--split-choice random`.
+    #[arg(long, value_name = "CHOICE", default_value = "cheapest", value_parser = ["cheapest", "random"])]
+    split_choice: String,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -373,6 +382,10 @@ impl OptimizeArgs {
     fn bp_walk(&self) -> bool {
         self.bp_walk.unwrap_or(false)
     }
+
+    fn split_choice(&self) -> SplitChoice {
+        SplitChoice::parse(&self.split_choice).unwrap_or_default()
+    }
 }
 
 fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
@@ -419,6 +432,7 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
         max_depth: a.max_depth,
         resynth: a.resynth,
         split: a.split,
+        split_choice: a.split_choice(),
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
@@ -682,14 +696,14 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
         match (&form, arm.word) {
             (Some(f), true) => {
-                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth, split: false };
+                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth, split: false, split_choice: SplitChoice::Cheapest };
                 let wp = slicewise_slp::word::synthesize(&f.bytes, f.poly, &o)?;
                 let mut p = f.to_matrix_order(wp.expand());
                 p.verify(m).ok()?;
                 p.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {} bit XORs", wp.xor_count(), wp.xtime_count(), wp.bit_cost()));
                 Some(p)
             }
-            _ if arm.split => run_split(m, arm.algorithm, seed, max_depth, arm.resynth),
+            _ if arm.split => run_split(m, arm.algorithm, seed, max_depth, arm.resynth, a.split_choice()),
             _ => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
         }
     };
@@ -725,6 +739,9 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         p.meta.notes.push(byte_form_note(f, input));
     }
     repeat.push_str(&format!(" {} --seed {} --runs 1", w.arm.flags(), w.run_seed));
+    if w.arm.split {
+        repeat.push_str(&format!(" --split-choice {}", a.split_choice().name()));
+    }
     if let Some(d) = max_depth {
         repeat.push_str(&format!(" --max-depth {d}"));
     }
@@ -813,6 +830,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
         max_depth: None,
         resynth: a.resynth,
         split: false,
+        split_choice: SplitChoice::Cheapest,
     };
     let Some(mut wp) = synthesize(bytes, field, &opts) else { bail!("word-level synthesis failed (matrix too large?)") };
     wp.meta.notes.push(format!("matrix: {} ({desc}); verified on unit vectors", byte_form_note(&form, input)));

@@ -596,6 +596,41 @@ fn split_runs_are_reproducible_and_the_portfolio_has_split_arms() {
     let h = text.lines().next().unwrap();
     assert!(h.contains("arm: split:"), "{h}");
     let (line, rep) = repeat_winner(&text);
-    assert!(line.contains("--split"), "{line}");
+    assert!(line.contains("--split") && line.contains("--split-choice cheapest"), "{line}");
     assert_eq!(body(&text), body(&rep), "{line}");
+}
+
+/// `--split-choice`: `cheapest` (the default) and `random` build different split programs,
+/// each reproducible and named in the header; other values are refused. On FSE_SKOP15_i_8x8_8
+/// (an 8-byte Hadamard matrix) the cheapest choice also takes byte translations that are not
+/// block swaps, so its programs differ from the random choice's.
+#[test]
+fn split_choice_is_an_option_with_two_values() {
+    let m = vectors("bench/FSE_SKOP15_i_8x8_8.txt");
+    let base = ["slp", "optimize", m.to_str().unwrap(), "--split", "-a", "rnbp", "--runs", "2", "--seed", "1", "-j", "2", "-q"];
+    let with = |choice: Option<&str>| {
+        let mut v: Vec<&str> = base.to_vec();
+        if let Some(c) = choice {
+            v.extend(["--split-choice", c]);
+        }
+        let o = run(&v);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let default = with(None);
+    let cheapest = with(Some("cheapest"));
+    let random = with(Some("random"));
+    assert_eq!(body(&default), body(&cheapest));
+    assert!(default.contains("split choice: cheapest"), "{default}");
+    assert!(random.contains("split choice: random"), "{random}");
+    assert_ne!(body(&cheapest), body(&random));
+    assert_eq!(random, with(Some("random")));
+    for bad in ["best", "Random", ""] {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend(["--split-choice", bad]);
+        let o = run(&v);
+        assert!(!o.status.success(), "{bad:?} accepted");
+        assert!(stdout(&o).is_empty());
+        assert!(stderr(&o).contains("--split-choice"), "{}", stderr(&o));
+    }
 }

@@ -16,6 +16,7 @@ use slicewise_slp::parse::{ParseOptions, parse_input};
 use slicewise_slp::program::Program as RsProgram;
 use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, exact_with};
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
+use slicewise_slp::split::SplitChoice;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Matrix>()?;
@@ -284,9 +285,11 @@ fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
 /// least one run completes) or after `runs` runs, whichever comes first; with `runs` and
 /// `seconds=None` the result is deterministic. Runs with the interpreter released, on
 /// `threads` threads (default: all cores). With `split`, every run first splits the matrix
-/// along its block involutions (the CLI's `--split`). Returns the best program, verified.
+/// along its block involutions (the CLI's `--split`), chosen at each level by `split_choice`:
+/// `"cheapest"` (the smallest estimated count) or `"random"` (the CLI's `--split-choice`).
+/// Returns the best program, verified.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false))]
+#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false, split_choice = "cheapest"))]
 #[allow(clippy::too_many_arguments)]
 fn optimize(
     py: Python<'_>,
@@ -299,9 +302,12 @@ fn optimize(
     max_depth: Option<usize>,
     resynth: usize,
     split: bool,
+    split_choice: &str,
 ) -> PyResult<Program> {
     let m = to_matrix(matrix)?;
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+    let split_choice = SplitChoice::parse(split_choice)
+        .ok_or_else(|| PyValueError::new_err(format!("split_choice must be \"cheapest\" or \"random\", not {split_choice:?}")))?;
     let time_limit = self::seconds("seconds", seconds)?;
     if time_limit.is_none() && runs.is_none() {
         return Err(PyValueError::new_err("give seconds or runs (or both): the search needs a bound"));
@@ -310,7 +316,7 @@ fn optimize(
         return Err(PyValueError::new_err("runs must be at least 1"));
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth, split };
+    let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth, split, split_choice };
     let report = py.detach(|| search(&m, &opts, &|_, _| {}, &|_| {}));
     let report = report.ok_or_else(|| PyValueError::new_err(format!("no program found (is the depth bound {max_depth:?} achievable?)")))?;
     report.program.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;

@@ -75,6 +75,12 @@ def test_optimize_split_runs():
     p = slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=2, split=True)
     assert p.verify(m) and p.algorithm.startswith("split:rnbp")
     assert slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=1, split=True) == p
+    # The split choice is an option of its own: "random" is the older choice, reproducible too.
+    r = slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=2, split=True, split_choice="random")
+    assert r.verify(m)
+    assert slp.optimize(m, algorithm="rnbp", seconds=None, runs=2, seed=3, threads=1, split=True, split_choice="random") == r
+    with pytest.raises(ValueError, match="split_choice"):
+        slp.optimize(m, algorithm="rnbp", seconds=None, runs=1, split=True, split_choice="best")
 
 
 def test_optimize_on_time_limit_and_depth_bound():

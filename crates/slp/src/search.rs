@@ -18,6 +18,7 @@ use crate::matrix::BitMatrix;
 use crate::paar::paar;
 use crate::program::Program;
 use crate::resynth::{ResynthOptions, resynth};
+use crate::split::SplitChoice;
 use crate::sxor::{sxor, sxor_rows};
 
 /// A heuristic for `slicewise slp optimize`.
@@ -106,11 +107,13 @@ pub struct SearchOptions {
     pub resynth: usize,
     /// Split along block involutions first ([`run_split`]; `--split`).
     pub split: bool,
+    /// How the split chooses its involutions (`--split-choice`).
+    pub split_choice: SplitChoice,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { algorithm: Algorithm::A2, threads: 1, seed: 0, time_limit: None, runs: Some(1), max_depth: None, resynth: 0, split: false }
+        SearchOptions { algorithm: Algorithm::A2, threads: 1, seed: 0, time_limit: None, runs: Some(1), max_depth: None, resynth: 0, split: false, split_choice: SplitChoice::Cheapest }
     }
 }
 
@@ -172,12 +175,13 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
 /// as far as they go (deeper splits polish lower: Khazad 373–398 after 25 s of polishing,
 /// against 402–427 with two levels), every leaf is one run of `alg` (falling
 /// back to A2 where `alg` does not apply), and the assembled program gets `resynth_iters`
-/// iterations of local re-synthesis. Without a block involution this is a plain run. The
-/// program is verified against `m`; `None` if it exceeds `max_depth`.
-pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usize>, resynth_iters: usize) -> Option<Program> {
+/// iterations of local re-synthesis. `choice` picks the involution at each level. Without a
+/// block involution this is a plain run. The program is verified against `m`; `None` if it
+/// exceeds `max_depth`.
+pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usize>, resynth_iters: usize, choice: SplitChoice) -> Option<Program> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7370_6c69_7400_0000);
     let mut leaf = |sub: &BitMatrix, s: u64| run_once(sub, alg, s, None, 0).or_else(|| run_once(sub, Algorithm::A2, s, None, 0));
-    let mut p = crate::split::split_program(m, usize::MAX, &mut rng, &mut leaf)?;
+    let mut p = crate::split::split_program(m, usize::MAX, choice, &mut rng, &mut leaf)?;
     let name = format!("split:{}", alg.name());
     if resynth_iters > 0 {
         p = resynth(&p, &ResynthOptions { iterations: resynth_iters, max_depth, ..Default::default() }, &mut rng);
@@ -189,6 +193,7 @@ pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usi
         return None;
     }
     p.meta.seed = seed;
+    p.meta.notes.push(format!("split choice: {}", choice.name()));
     if let Err(e) = p.verify(m) {
         panic!("internal error: split:{} produced a wrong program (seed {seed}): {e}", alg.name());
     }
@@ -243,6 +248,7 @@ pub fn quick_program(m: &BitMatrix, seconds: f64) -> Option<Program> {
         max_depth: None,
         resynth: 0,
         split: false,
+        split_choice: SplitChoice::Cheapest,
     };
     search(m, &o, &|_, _| {}, &|_| {}).map(|r| r.program)
 }
@@ -278,7 +284,7 @@ pub fn search(
             }
             let seed = opts.seed.wrapping_add(r);
             let p = if opts.split {
-                run_split(m, opts.algorithm, seed, opts.max_depth, opts.resynth)
+                run_split(m, opts.algorithm, seed, opts.max_depth, opts.resynth, opts.split_choice)
             } else {
                 run_once(m, opts.algorithm, seed, opts.max_depth, opts.resynth)
             };

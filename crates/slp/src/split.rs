@@ -24,8 +24,14 @@
 //! products instead of four. The assembled program is long (Khazad: about 530 XORs against
 //! 490–500 for a BP run), but its structure is one that the greedy heuristics do not find, and
 //! polishing takes it far below them (Khazad 365–398 in one chain of 25–36 s, Whirlwind_M1
-//! 172–175 in the 15 s portfolio, where chains from BP runs end near 190). Only the row involutions that swap aligned blocks of `k` rows (`r ↔ r ± k`) are
-//! tried; the column involution is then found by matching columns.
+//! 172–175 in the 15 s portfolio, where chains from BP runs end near 190).
+//!
+//! The row involutions tried are `r ↔ r ⊕ k` (the column involution is then found by matching
+//! columns). A Hadamard matrix of 8 bytes has seven at the top (one per byte translation
+//! `i ↔ i ⊕ t`), and the pieces have their own. Which one a level takes decides the pieces and
+//! their coefficients, so [`SplitChoice::Cheapest`] (the default) takes the one whose whole
+//! split has the smallest estimated count ([`estimate`]). [`SplitChoice::Random`] is the choice
+//! made before: aligned block swaps only (`k` a power of two), the largest with probability ½.
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -93,6 +99,58 @@ pub fn find_splits(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Vec<Split> {
     out
 }
 
+/// How [`split_program`] chooses the involution at each level (`--split-choice`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SplitChoice {
+    /// Every row involution `r ↔ r ⊕ k` with a matching column involution
+    /// ([`find_xor_splits`]); each level takes the one with the smallest [`estimate`] of the
+    /// whole split below it, ties at random. On FSE_SKOP15_i_8x8_8 the split programs start
+    /// about 10 XORs lower, and single polish chains from them end about 12 lower (docs/slp.md).
+    #[default]
+    Cheapest,
+    /// Aligned block swaps only ([`find_splits`]): the largest blocks with probability ½, else
+    /// a random one. Programs made before the cheapest choice existed repeat with it.
+    Random,
+}
+
+impl SplitChoice {
+    /// The `--split-choice` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitChoice::Cheapest => "cheapest",
+            SplitChoice::Random => "random",
+        }
+    }
+
+    /// Parses a `--split-choice` value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "cheapest" => Some(SplitChoice::Cheapest),
+            "random" => Some(SplitChoice::Random),
+            _ => None,
+        }
+    }
+}
+
+/// The block involutions of `m` along every row involution `r ↔ r ⊕ k` (`1 ≤ k < rows`, with
+/// `r ⊕ k < rows` for every row) that has a matching column involution: first those of
+/// [`find_splits`] (`k` a power of two, largest first), then the other `k` in increasing order.
+/// On a Hadamard matrix of 2^j bytes these are the 2^j − 1 byte translations.
+pub fn find_xor_splits(m: &BitMatrix, rng: &mut ChaCha8Rng) -> Vec<Split> {
+    let n = m.rows();
+    let mut out = find_splits(m, rng);
+    for k in 1..n {
+        if k.is_power_of_two() || (0..n).any(|r| r ^ k >= n) {
+            continue;
+        }
+        let sigma: Vec<usize> = (0..n).map(|r| r ^ k).collect();
+        if let Some(s) = column_involution(m, sigma, rng) {
+            out.push(s);
+        }
+    }
+    out
+}
+
 /// How many levels deep `m` splits when the largest blocks are taken at every level: 0 without
 /// a block involution; a level counts only if both of its pieces split that deep. Circulants of
 /// even order split one level (their halves are not symmetric again), Hadamard matrices of
@@ -146,44 +204,117 @@ fn column_involution(m: &BitMatrix, sigma: Vec<usize>, rng: &mut ChaCha8Rng) -> 
 }
 
 /// Builds a program for `m` by splitting along block involutions down to `levels` levels
-/// (choosing the largest blocks with probability 1/2, else a random split) and solving every
-/// leaf with `leaf` (which must return a program computing its matrix). Equal values computed
-/// twice are merged and unused operations removed. Deterministic for a given `rng` state and
-/// a deterministic `leaf`.
+/// (chosen by `choice` at each level) and solving every leaf with `leaf` (which must return a
+/// program computing its matrix). Equal values computed twice are merged and unused
+/// operations removed. Deterministic for a given `rng` state and a deterministic `leaf`.
 pub fn split_program(
     m: &BitMatrix,
     levels: usize,
+    choice: SplitChoice,
     rng: &mut ChaCha8Rng,
     leaf: &mut dyn FnMut(&BitMatrix, u64) -> Option<Program>,
 ) -> Option<Program> {
     let mut p = Program::new(m.cols(), m.rows());
     let inputs: Vec<usize> = (0..m.cols()).collect();
-    p.outputs = build(m, &inputs, &mut p, levels, rng, leaf)?;
+    let mut b = Builder { choice, rng, leaf, memo: Memo::new() };
+    p.outputs = b.build(m, &inputs, &mut p, levels)?;
     merge_equal_values(&mut p);
     p.prune();
     Some(p)
 }
 
-fn build(
-    m: &BitMatrix,
-    inputs: &[usize],
-    p: &mut Program,
-    levels: usize,
-    rng: &mut ChaCha8Rng,
-    leaf: &mut dyn FnMut(&BitMatrix, u64) -> Option<Program>,
-) -> Option<Vec<Out>> {
-    if levels > 0 && m.rows() >= 4 && m.cols() >= 2 {
-        let splits = find_splits(m, rng);
-        if !splits.is_empty() {
-            let i = if splits.len() == 1 || rng.random_bool(0.5) { 0 } else { rng.random_range(0..splits.len()) };
-            let s = &splits[i];
+/// Estimates already made, by (levels, columns, rows).
+type Memo = std::collections::HashMap<(usize, usize, Vec<Row>), usize>;
+
+/// Whether [`Builder::build`] splits `m` (given that it has a split) or solves it as a leaf.
+fn splits_further(m: &BitMatrix, levels: usize) -> bool {
+    levels > 0 && m.rows() >= 4 && m.cols() >= 2
+}
+
+/// A leaf's estimated count: its naive count (row weight − 1 per nonzero row).
+fn naive_count(m: &BitMatrix) -> usize {
+    m.row_bits().iter().map(|r| (r.count_ones() as usize).saturating_sub(1)).sum()
+}
+
+/// The estimated count of splitting `m` the cheapest way down to `levels` levels: a leaf
+/// counts [`naive_count`], a split its two pieces, one XOR per column pair and one per
+/// nonzero row of D (as [`Builder::build`] assembles it). Column pairs with equal signatures
+/// are drawn from `rng`, as in the build.
+pub fn estimate(m: &BitMatrix, levels: usize, rng: &mut ChaCha8Rng) -> usize {
+    estimate_memo(m, levels, rng, &mut Memo::new())
+}
+
+fn estimate_memo(m: &BitMatrix, levels: usize, rng: &mut ChaCha8Rng, memo: &mut Memo) -> usize {
+    let key = (levels, m.cols(), m.row_bits().to_vec());
+    if let Some(&c) = memo.get(&key) {
+        return c;
+    }
+    let c = if splits_further(m, levels) {
+        let splits = find_xor_splits(m, rng);
+        splits.iter().map(|s| split_estimate(m, s, levels, rng, memo)).min().unwrap_or_else(|| naive_count(m))
+    } else {
+        naive_count(m)
+    };
+    memo.insert(key, c);
+    c
+}
+
+/// [`estimate`] of splitting `m` (at `levels`) along `s`.
+fn split_estimate(m: &BitMatrix, s: &Split, levels: usize, rng: &mut ChaCha8Rng, memo: &mut Memo) -> usize {
+    let d = s.difference_matrix(m);
+    let top = estimate_memo(&s.top_matrix(m), levels - 1, rng, memo);
+    let diff = if d.cols() == 0 { 0 } else { estimate_memo(&d, levels - 1, rng, memo) };
+    top + diff + d.cols() + d.row_bits().iter().filter(|&&r| r != 0).count()
+}
+
+/// The state of one [`split_program`] call.
+struct Builder<'a> {
+    choice: SplitChoice,
+    rng: &'a mut ChaCha8Rng,
+    leaf: &'a mut dyn FnMut(&BitMatrix, u64) -> Option<Program>,
+    memo: Memo,
+}
+
+impl Builder<'_> {
+    /// The split of `m` to take, if it has one.
+    fn choose(&mut self, m: &BitMatrix, levels: usize) -> Option<Split> {
+        let rng = &mut *self.rng;
+        let mut splits = match self.choice {
+            SplitChoice::Random => find_splits(m, rng),
+            SplitChoice::Cheapest => find_xor_splits(m, rng),
+        };
+        if splits.is_empty() {
+            return None;
+        }
+        let i = match self.choice {
+            SplitChoice::Random => {
+                if splits.len() == 1 || rng.random_bool(0.5) {
+                    0
+                } else {
+                    rng.random_range(0..splits.len())
+                }
+            }
+            SplitChoice::Cheapest => {
+                let costs: Vec<usize> = splits.iter().map(|s| split_estimate(m, s, levels, rng, &mut self.memo)).collect();
+                let lo = costs.iter().copied().min().unwrap_or(0);
+                let best: Vec<usize> = (0..splits.len()).filter(|&i| costs[i] == lo).collect();
+                best[rng.random_range(0..best.len())]
+            }
+        };
+        Some(splits.swap_remove(i))
+    }
+
+    fn build(&mut self, m: &BitMatrix, inputs: &[usize], p: &mut Program, levels: usize) -> Option<Vec<Out>> {
+        if splits_further(m, levels)
+            && let Some(s) = self.choose(m, levels)
+        {
             let pairs = s.pairs();
             let sums: Vec<usize> = pairs.iter().map(|&(c, d)| p.push(inputs[c], inputs[d])).collect();
-            let top = build(&s.top_matrix(m), inputs, p, levels - 1, rng, leaf)?;
+            let top = self.build(&s.top_matrix(m), inputs, p, levels - 1)?;
             let diff = if pairs.is_empty() {
                 vec![Out::Zero; s.top.len()]
             } else {
-                build(&s.difference_matrix(m), &sums, p, levels - 1, rng, leaf)?
+                self.build(&s.difference_matrix(m), &sums, p, levels - 1)?
             };
             let mut outs = vec![Out::Unset; m.rows()];
             for (i, &r) in s.top.iter().enumerate() {
@@ -196,22 +327,22 @@ fn build(
             }
             return Some(outs);
         }
+        let q = (self.leaf)(m, self.rng.next_u64())?;
+        debug_assert!(q.verify(m).is_ok());
+        let mut map: Vec<usize> = inputs.to_vec();
+        for &(a, b) in &q.ops {
+            map.push(p.push(map[a], map[b]));
+        }
+        Some(
+            q.outputs
+                .iter()
+                .map(|o| match *o {
+                    Out::Sig(s) => Out::Sig(map[s]),
+                    other => other,
+                })
+                .collect(),
+        )
     }
-    let q = leaf(m, rng.next_u64())?;
-    debug_assert!(q.verify(m).is_ok());
-    let mut map: Vec<usize> = inputs.to_vec();
-    for &(a, b) in &q.ops {
-        map.push(p.push(map[a], map[b]));
-    }
-    Some(
-        q.outputs
-            .iter()
-            .map(|o| match *o {
-                Out::Sig(s) => Out::Sig(map[s]),
-                other => other,
-            })
-            .collect(),
-    )
 }
 
 /// Replaces every operation whose value an earlier signal already has by that signal (and
@@ -268,7 +399,9 @@ mod tests {
     fn check_splits_and_programs(m: &BitMatrix) -> usize {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let splits = find_splits(m, &mut rng);
-        for s in &splits {
+        let xor_splits = find_xor_splits(m, &mut rng);
+        assert!(xor_splits.len() >= splits.len());
+        for s in splits.iter().chain(&xor_splits) {
             for r in 0..m.rows() {
                 assert_ne!(s.sigma[r], r);
                 assert_eq!(s.sigma[s.sigma[r]], r);
@@ -279,9 +412,9 @@ mod tests {
             }
         }
         for levels in [1, 2, 3, usize::MAX] {
-            for seed in 0..3 {
+            for (seed, choice) in (0..3).flat_map(|s| [(s, SplitChoice::Cheapest), (s, SplitChoice::Random)]) {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let p = split_program(m, levels, &mut rng, &mut leaf_paar).expect("program");
+                let p = split_program(m, levels, choice, &mut rng, &mut leaf_paar).expect("program");
                 p.verify(m).unwrap();
                 // No value is computed twice.
                 let v = p.values();
@@ -314,23 +447,25 @@ mod tests {
         // [[A, B], [B, A]] with A = I and B = 0 (D = I), and a matrix with zero rows.
         let id = BitMatrix::identity(8);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let p = split_program(&id, 4, &mut rng, &mut leaf_paar).unwrap();
+        let p = split_program(&id, 4, SplitChoice::Cheapest, &mut rng, &mut leaf_paar).unwrap();
         p.verify(&id).unwrap();
         assert_eq!(p.xor_count(), 0);
         let z = BitMatrix::from_rows(4, vec![0b0011, 0, 0b1100, 0]);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        split_program(&z, 4, &mut rng, &mut leaf_paar).unwrap().verify(&z).unwrap();
+        split_program(&z, 4, SplitChoice::Random, &mut rng, &mut leaf_paar).unwrap().verify(&z).unwrap();
         let m = expand_gf256(&circulant(&[2, 3, 1, 1]), 0x11b);
-        let run = |seed| {
+        let run = |seed, choice| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            split_program(&m, 3, &mut rng, &mut |m: &BitMatrix, s: u64| {
+            split_program(&m, 3, choice, &mut rng, &mut |m: &BitMatrix, s: u64| {
                 let mut r = ChaCha8Rng::seed_from_u64(s);
                 crate::bp::bp(m, &crate::bp::BpOptions::default(), &mut r)
             })
             .unwrap()
         };
-        assert_eq!(run(7), run(7));
-        run(7).verify(&m).unwrap();
+        for choice in [SplitChoice::Cheapest, SplitChoice::Random] {
+            assert_eq!(run(7, choice), run(7, choice));
+            run(7, choice).verify(&m).unwrap();
+        }
     }
 
     #[test]
@@ -338,8 +473,83 @@ mod tests {
         let m = BitMatrix::from_rows(4, vec![0b0111, 0b1011, 0b0001, 0b1000]);
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         assert!(find_splits(&m, &mut rng).is_empty());
-        let p = split_program(&m, 3, &mut rng, &mut leaf_paar).unwrap();
+        assert!(find_xor_splits(&m, &mut rng).is_empty());
+        assert_eq!(estimate(&m, 3, &mut rng), naive_count(&m));
+        let p = split_program(&m, 3, SplitChoice::Cheapest, &mut rng, &mut leaf_paar).unwrap();
         p.verify(&m).unwrap();
         assert_eq!(p.xor_count(), crate::paar::paar(&m, None).xor_count());
+    }
+
+    /// FSE_SKOP15_i_8x8_8 (Sim, Khoo, Oggier, Peyrin, FSE 2015): the involutory Hadamard matrix
+    /// of 8 bytes whose coefficients span only five dimensions, from the benchmark set.
+    fn skop15_i_8x8_8() -> BitMatrix {
+        let text = include_str!("../../../test-vectors/slp/bench/FSE_SKOP15_i_8x8_8.txt");
+        crate::parse::parse_matrix(text).unwrap()
+    }
+
+    /// A leaf solved row by row (row weight − 1 XORs each): what [`estimate`] counts.
+    fn leaf_naive(m: &BitMatrix, _seed: u64) -> Option<Program> {
+        let mut p = Program::new(m.cols(), m.rows());
+        p.outputs = m
+            .row_bits()
+            .iter()
+            .map(|&r| {
+                let mut cols = (0..m.cols()).filter(|&c| (r >> c) & 1 == 1);
+                match cols.next() {
+                    None => Out::Zero,
+                    Some(c0) => Out::Sig(cols.fold(c0, |acc, c| p.push(acc, c))),
+                }
+            })
+            .collect();
+        Some(p)
+    }
+
+    #[test]
+    fn a_hadamard_matrix_of_8_bytes_splits_along_all_7_byte_translations() {
+        let m = skop15_i_8x8_8();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        // Block swaps: bytes i <-> i ^ 4, i ^ 2, i ^ 1; the XOR splits add i ^ 3, 5, 6, 7.
+        assert_eq!(find_splits(&m, &mut rng).len(), 3);
+        let xs = find_xor_splits(&m, &mut rng);
+        assert_eq!(xs.len(), 7);
+        let mut masks: Vec<usize> = xs.iter().map(|s| s.sigma[0]).collect();
+        masks.sort_unstable();
+        assert_eq!(masks, vec![8, 16, 24, 32, 40, 48, 56]);
+        assert_eq!(check_splits_and_programs(&m), 3);
+    }
+
+    #[test]
+    fn the_cheapest_choice_takes_the_split_with_the_least_estimate() {
+        let m = skop15_i_8x8_8();
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let e = estimate(&m, usize::MAX, &mut rng);
+        let tops: Vec<usize> =
+            find_xor_splits(&m, &mut rng).iter().map(|s| split_estimate(&m, s, usize::MAX, &mut rng, &mut Memo::new())).collect();
+        assert_eq!(Some(e), tops.iter().copied().min());
+        // The translations differ: the coefficients' linear relations make some pieces cheap.
+        assert!(tops.iter().any(|&c| c > e + 20), "{tops:?}");
+        // Built with naive leaves, the program costs what was estimated (merging equal values
+        // may only lower it); the block swaps alone cost more.
+        let mut naive_random = Vec::new();
+        for seed in 0..4 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let p = split_program(&m, usize::MAX, SplitChoice::Cheapest, &mut rng, &mut leaf_naive).unwrap();
+            p.verify(&m).unwrap();
+            assert!(p.xor_count() <= e, "{} > {e}", p.xor_count());
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let q = split_program(&m, usize::MAX, SplitChoice::Random, &mut rng, &mut leaf_naive).unwrap();
+            q.verify(&m).unwrap();
+            naive_random.push(q.xor_count());
+        }
+        assert!(naive_random.iter().all(|&c| c > e), "{naive_random:?} against {e}");
+    }
+
+    #[test]
+    fn split_choice_names_round_trip() {
+        for c in [SplitChoice::Cheapest, SplitChoice::Random] {
+            assert_eq!(SplitChoice::parse(c.name()), Some(c));
+        }
+        assert_eq!(SplitChoice::parse("Cheapest"), None);
+        assert_eq!(SplitChoice::default(), SplitChoice::Cheapest);
     }
 }

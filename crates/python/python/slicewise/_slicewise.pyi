@@ -179,6 +179,7 @@ def optimize(
     max_depth: Optional[int] = None,
     resynth: int = 0,
     split: bool = False,
+    split_choice: Literal["cheapest", "random"] = "cheapest",
 ) -> Program: ...
 def exact(
     matrix: _MatrixLike,
