@@ -37,13 +37,19 @@ const RECORD_WHIRLPOOL: usize = 421;
 
 /// The matrix `test-vectors/slp/NAME.txt`, or for `whirlpool_mds` (not in the catalogue) the
 /// circulant circ(01,01,04,01,08,05,02,09) over GF(2^8)/0x11D of the Whirlpool specification,
-/// or for `khazad` the benchmark matrix `test-vectors/slp/bench/Khazad.txt`.
+/// or for `khazad` and `fse_skop15_i_8x8_8` the benchmark matrices
+/// `test-vectors/slp/bench/Khazad.txt` and `FSE_SKOP15_i_8x8_8.txt`.
 fn matrix_named(name: &str) -> slicewise_slp::BitMatrix {
     if name == "whirlpool_mds" {
         return expand_gf256(&circulant(&[1, 1, 4, 1, 8, 5, 2, 9]), 0x11d);
     }
-    if name == "khazad" {
-        return parse_matrix(&std::fs::read_to_string(root().join("test-vectors/slp/bench/Khazad.txt")).unwrap()).unwrap();
+    let bench = match name {
+        "khazad" => Some("Khazad"),
+        "fse_skop15_i_8x8_8" => Some("FSE_SKOP15_i_8x8_8"),
+        _ => None,
+    };
+    if let Some(b) = bench {
+        return parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/bench/{b}.txt"))).unwrap()).unwrap();
     }
     parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/{name}.txt"))).unwrap()).unwrap()
 }
@@ -72,6 +78,7 @@ fn record_programs_meet_their_claims() {
         ("khazad.365.slp", "khazad", 365, 25),
         ("khazad.359.slp", "khazad", 359, 23),
         ("khazad.357.slp", "khazad", 357, 22),
+        ("fse_skop15_i_8x8_8.341.slp", "fse_skop15_i_8x8_8", 341, 14),
     ];
     for &(file, matrix, xors, depth) in claims {
         let path = root().join("crates/slp/programs").join(file);
