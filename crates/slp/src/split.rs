@@ -248,14 +248,10 @@ fn splits_further(m: &BitMatrix, levels: usize) -> bool {
     levels > 0 && m.rows() >= 4 && m.cols() >= 2
 }
 
-/// A leaf's estimated count: its naive count (row weight − 1 per nonzero row).
-fn naive_count(m: &BitMatrix) -> usize {
-    m.row_bits().iter().map(|r| (r.count_ones() as usize).saturating_sub(1)).sum()
-}
-
 /// The estimated count of splitting `m` the cheapest way down to `levels` levels: a leaf
-/// counts [`naive_count`], a split its two pieces, one XOR per column pair and one per
-/// nonzero row of D (as [`Builder::build`] assembles it). Column pairs with equal signatures
+/// counts [`BitMatrix::naive_xor_count`] (row weight − 1 per nonzero row), a split its two
+/// pieces, one XOR per column pair and one per nonzero row of D (as [`Builder::build`]
+/// assembles it). Column pairs with equal signatures
 /// are drawn from `rng`, as in the build. `None` when that takes more than
 /// [`ESTIMATE_NODES`] split nodes.
 pub fn estimate(m: &BitMatrix, levels: usize, rng: &mut ChaCha8Rng) -> Option<usize> {
@@ -275,9 +271,9 @@ fn estimate_with(m: &BitMatrix, levels: usize, rng: &mut ChaCha8Rng, est: &mut E
             let c = split_estimate(m, s, levels, rng, est)?;
             best = Some(best.map_or(c, |b| b.min(c)));
         }
-        best.unwrap_or_else(|| naive_count(m))
+        best.unwrap_or_else(|| m.naive_xor_count())
     } else {
-        naive_count(m)
+        m.naive_xor_count()
     };
     est.memo.insert(key, c);
     Some(c)
@@ -497,7 +493,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         assert!(find_splits(&m, &mut rng).is_empty());
         assert!(find_xor_splits(&m, &mut rng).is_empty());
-        assert_eq!(estimate(&m, 3, &mut rng), Some(naive_count(&m)));
+        assert_eq!(estimate(&m, 3, &mut rng), Some(m.naive_xor_count()));
         let p = split_program(&m, 3, SplitChoice::Cheapest, &mut rng, &mut leaf_paar).unwrap();
         p.verify(&m).unwrap();
         assert_eq!(p.xor_count(), crate::paar::paar(&m, None).xor_count());
