@@ -20,6 +20,13 @@ if grep -qE '^name = "(bindgen|clang-sys)"$' Cargo.lock; then
     echo "test-all: Cargo.lock pulls in bindgen/clang-sys, which need libclang" >&2
     exit 1
 fi
+# ... nor Python: the default members (`cargo build --release`) must not pull in pyo3, which
+# would need python3-dev and link libpython. maturin builds crates/python (test-python.sh).
+default_deps=$(cargo tree --locked -e normal,build,dev --prefix none --format '{p}')
+if grep -q '^pyo3' <<<"$default_deps"; then
+    echo "test-all: the default build (workspace default-members) pulls in pyo3: it would need libpython" >&2
+    exit 1
+fi
 
 rm -rf "${CARGO_TARGET_DIR:-target}/backend-report"   # only this run's backend reports count
 
