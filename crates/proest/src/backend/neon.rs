@@ -104,7 +104,7 @@ fn batch128(states: &mut [State<u16>; 8], inverse: bool) {
     // SAFETY: NEON is baseline; every load and store covers 8 `u16` inside one 16-lane state.
     unsafe {
         let half = |h: usize| transpose8x8_u16(core::array::from_fn(|s| vld1q_u16(states[s].as_ptr().add(8 * h))));
-        let (lo, hi) = (half(0), half(1));
+        let (mut lo, mut hi) = (half(0), half(1));
         let mut w: [V16; 16] = core::array::from_fn(|k| V16(if k < 8 { lo[k] } else { hi[k - 8] }));
         if inverse {
             sliced::inverse(&mut w);
@@ -112,11 +112,17 @@ fn batch128(states: &mut [State<u16>; 8], inverse: bool) {
             sliced::permute(&mut w);
         }
         for h in 0..2 {
-            let rows = transpose8x8_u16(core::array::from_fn(|k| w[8 * h + k].0));
+            let mut rows = transpose8x8_u16(core::array::from_fn(|k| w[8 * h + k].0));
             for (s, r) in states.iter_mut().zip(rows) {
                 vst1q_u16(s.as_mut_ptr().add(8 * h), r);
             }
+            zeroize::Zeroize::zeroize(&mut rows);
         }
+        // The batch's copies (spilled to the stack when registers run out) are secret: wiped,
+        // as the x86 and ARMv7 kernels wipe theirs.
+        zeroize::Zeroize::zeroize(&mut w);
+        zeroize::Zeroize::zeroize(&mut lo);
+        zeroize::Zeroize::zeroize(&mut hi);
     }
 }
 
@@ -127,10 +133,11 @@ fn batch256(states: &mut [State<u32>; 4], inverse: bool) {
     unsafe {
         let mut w = [V32(vdupq_n_u32(0)); 16];
         for q in 0..4 {
-            let t = transpose4x4_u32(core::array::from_fn(|s| vld1q_u32(states[s].as_ptr().add(4 * q))));
+            let mut t = transpose4x4_u32(core::array::from_fn(|s| vld1q_u32(states[s].as_ptr().add(4 * q))));
             for k in 0..4 {
                 w[4 * q + k] = V32(t[k]);
             }
+            zeroize::Zeroize::zeroize(&mut t);
         }
         if inverse {
             sliced::inverse(&mut w);
@@ -138,11 +145,14 @@ fn batch256(states: &mut [State<u32>; 4], inverse: bool) {
             sliced::permute(&mut w);
         }
         for q in 0..4 {
-            let t = transpose4x4_u32(core::array::from_fn(|k| w[4 * q + k].0));
+            let mut t = transpose4x4_u32(core::array::from_fn(|k| w[4 * q + k].0));
             for (s, r) in states.iter_mut().zip(t) {
                 vst1q_u32(s.as_mut_ptr().add(4 * q), r);
             }
+            zeroize::Zeroize::zeroize(&mut t);
         }
+        // As in `batch128`: the batch's copies are wiped.
+        zeroize::Zeroize::zeroize(&mut w);
     }
 }
 
