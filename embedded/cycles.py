@@ -17,12 +17,21 @@ QEMU is not cycle-accurate; the model is applied to the exact instruction stream
 estimate is exact for a zero-wait-state M0 (the micro:bit's nRF51 has wait states at 16 MHz:
 add them for a real chip). The firmware's own lines (`name len: cycles 0 stack N`) are matched
 to the intervals in order.
+
+The data-independence check: lines `BASE CLASS LEN` with CLASS one of the message classes of
+`src/bench.rs` (counting, zeros, ones, random) form one group per BASE and LEN. Every group must
+execute the same number of instructions and (M0) take the same model cycles for each class,
+except the negative control (BASE `control-...`), which must not. Exit status 1 if either
+fails, or if the trace's intervals do not match the firmware's lines one to one.
 """
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+# The message classes of the firmware's data-independence check (`CLASSES` in src/bench.rs).
+DATA_CLASSES = ("counting", "zeros", "ones", "random")
 
 def disassemble(elf):
     """Maps every instruction address to (mnemonic, operands)."""
@@ -121,10 +130,30 @@ def main():
     # The cycle model is the Cortex-M0's; on thumbv7em only the instruction count is given.
     m0 = target.startswith("thumbv6m")
     print("%-28s %12s %14s %8s" % ("operation", "instructions", "M0 cycles" if m0 else "-", "stack B"))
+    if qemu.returncode != 0 or len(intervals) != len(lines):
+        sys.exit("cycles.py: %s: QEMU exit status %d, %d measured intervals for %d firmware lines"
+                 % (elf, qemu.returncode, len(intervals), len(lines)))
+    groups = {}
     for (insns, cycles), line in zip(intervals, lines):
         name = line.split(":")[0]
         stack = line.split("stack")[1].strip()
         print("%-28s %12d %14s %8s" % (name, insns, cycles if m0 else "-", stack))
+        parts = name.split()
+        if len(parts) >= 3 and parts[-2] in DATA_CLASSES:
+            groups.setdefault((" ".join(parts[:-2]), parts[-1]), []).append((parts[-2], insns, cycles if m0 else None))
+    if not groups:
+        return 0
+    ok = True
+    for (base, length), runs in groups.items():
+        same = len({(i, c) for _, i, c in runs}) == 1 and len(runs) > 1
+        control = base.startswith("control-")
+        counts = ", ".join("%s %d%s" % (cls, c if m0 else i, "" if m0 else " insns") for cls, i, c in runs)
+        verdict = ("flagged, as it must be" if not same else "NOT flagged") if control else ("equal" if same else "NOT EQUAL")
+        print("data independence: %s %s: %s (%s)" % (base, length, verdict, counts))
+        ok &= same != control
+    what = "M0 model cycles and instructions" if m0 else "instructions"
+    print("data-independent timing (%s): %s" % (what, "yes" if ok else "NO"))
+    return 0 if ok else 1
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,7 +4,11 @@
 # AVR (avr-none, ATmega1284P, simavr; Grøstl and Prøst in separate images, since both exceed
 # 128 KiB of flash together, Grøstl once more with the `mcu-small` kernel, and the measurement
 # image, which checks that Grøstl's cycle counts do not depend on the data) and runs each
-# on its emulator; fails unless every image prints `RESULT: PASS`. Installs what it needs: the
+# on its emulator; fails unless every image prints `RESULT: PASS`. The M0 has the same
+# data-independence check in its cycle model: the `bench-ct` images (default and `mcu-small`
+# kernels) hash several messages of one length under QEMU's instruction trace, and
+# `embedded/cycles.py` fails unless their M0 cycle counts are equal (and those of the
+# early-exit negative control differ). Installs what it needs: the
 # Debian packages (apt-get), the two Thumb targets (rustup) and a nightly toolchain with
 # rust-src for AVR (`-Zbuild-std=core`).
 #   scripts/test-embedded.sh [--no-install] [m0] [m4] [avr]     (default: all three)
@@ -26,7 +30,7 @@ done
 
 if [ "$install" = 1 ]; then
     need=()
-    for pkg in qemu-system-arm simavr gcc-avr avr-libc binutils-avr xz-utils; do
+    for pkg in qemu-system-arm simavr gcc-avr avr-libc binutils-avr binutils-arm-none-eabi xz-utils; do
         dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
     done
     if [ ${#need[@]} -gt 0 ]; then
@@ -48,6 +52,7 @@ fi
 
 cd "$root/embedded"
 images=()
+# RUNNER=cycles: the image is checked by embedded/cycles.py (M0 cycle model) instead of run.sh.
 build() { # target, output name, cargo args...
     local target=$1 name=$2
     shift 2
@@ -57,7 +62,7 @@ build() { # target, output name, cargo args...
     [ -f "$elf" ] || elf=$elf.elf
     mkdir -p "$root/target/embedded"
     cp "$elf" "$root/target/embedded/$name.elf"
-    images+=("$target $name")
+    images+=("$target $name ${RUNNER:-run}")
 }
 for t in "${targets[@]}"; do
     case $t in
@@ -67,6 +72,11 @@ for t in "${targets[@]}"; do
         # The Thumb-1 `mcu-small` routine (the block buffer as the state), Grøstl tests only.
         CARGO_EXTRA=(--no-default-features --features groestl,mcu-small)
         build thumbv6m-none-eabi kat-m0-groestl-small
+        # `mcu`'s data independence in the M0 cycle model (both kernels).
+        CARGO_EXTRA=(--features bench-ct)
+        RUNNER=cycles build thumbv6m-none-eabi ct-m0
+        CARGO_EXTRA=(--features bench-ct,mcu-small)
+        RUNNER=cycles build thumbv6m-none-eabi ct-m0-small
         ;;
     m4) CARGO_EXTRA=(); build thumbv7em-none-eabihf kat-m4 ;;
     avr)
@@ -86,10 +96,17 @@ done
 
 failed=0
 for img in "${images[@]}"; do
-    read -r target name <<<"$img"
+    read -r target name runner <<<"$img"
     echo "== run $name ($target)"
     start=$SECONDS
-    if "$root/embedded/run.sh" "$target" "$root/target/embedded/$name.elf" | grep -E 'passed|FAIL|PANIC|RESULT'; then
+    if [ "$runner" = cycles ]; then
+        check=(python3 "$root/embedded/cycles.py" "$target" "$root/target/embedded/$name.elf")
+        filter='data.independ|cycles.py'
+    else
+        check=("$root/embedded/run.sh" "$target" "$root/target/embedded/$name.elf")
+        filter='passed|FAIL|PANIC|RESULT'
+    fi
+    if "${check[@]}" | grep -E "$filter"; then
         echo "   $name: PASS in $((SECONDS - start)) s"
     else
         echo "   $name: FAILED"

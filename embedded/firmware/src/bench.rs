@@ -7,6 +7,13 @@
 //!
 //! Long-message cost is the difference of two message lengths (1024 and 2048 bytes), which
 //! cancels set-up and finalisation.
+//!
+//! The data-independence check ([`data_independence`]) hashes several messages of one length
+//! (`groestl-256 counting 100`, `… zeros 100`, `… ones 100`, `… random 100`) and times an
+//! early-exit comparison on the same messages as its negative control. On AVR the firmware
+//! compares the cycle counts itself; on Cortex-M `embedded/cycles.py` compares them in the
+//! model. With `--features bench-ct` the image runs only this check (a short trace for
+//! `scripts/test-embedded.sh`).
 use crate::{out, platform, put_u32};
 use core::hint::black_box;
 use slicewise_groestl::digest::{FixedOutputReset, Output, OutputSizeUser, Update};
@@ -49,15 +56,18 @@ fn used(sp: usize) -> usize {
 }
 
 /// Runs `f` twice: once for its stack (no timer interrupt), once for its cycles (returned).
-fn measure(name: &str, arg: usize, mut f: impl FnMut()) -> u32 {
+/// Prints `NAME… ARG: cycles C stack S` (the parts of the name separated by spaces).
+fn measure(name: &[&str], arg: usize, mut f: impl FnMut()) -> u32 {
     let sp = paint();
     f();
     let stack = used(sp);
     platform::cycles_start();
     f();
     let cycles = platform::cycles_stop();
-    out(name);
-    out(" ");
+    for part in name {
+        out(part);
+        out(" ");
+    }
     put_u32(arg as u32);
     out(": cycles ");
     put_u32(cycles);
@@ -67,12 +77,40 @@ fn measure(name: &str, arg: usize, mut f: impl FnMut()) -> u32 {
     cycles
 }
 
-/// Fills the message buffer with the counting pattern (`None`) or with one byte value.
-fn set_msg(fill: Option<u8>) {
+/// What the message buffer holds.
+#[derive(Clone, Copy)]
+enum Fill {
+    /// Bytes `7 i + 3` (the default of every measurement).
+    Counting,
+    /// One byte value everywhere.
+    Byte(u8),
+    /// A xorshift32 stream from this (non-zero) seed.
+    Random(u32),
+}
+
+/// The messages of the data-independence check: one length, these contents.
+const CLASSES: [(&str, Fill); 4] =
+    [("counting", Fill::Counting), ("zeros", Fill::Byte(0x00)), ("ones", Fill::Byte(0xff)), ("random", Fill::Random(0x2545_f491))];
+
+/// Fills the message buffer.
+fn set_msg(fill: Fill) {
+    let mut x = match fill {
+        Fill::Random(seed) => seed,
+        _ => 0,
+    };
     // SAFETY: single-threaded; no slice from `msg` is alive between measurements.
     unsafe {
         for (i, b) in (*core::ptr::addr_of_mut!(MSG)).iter_mut().enumerate() {
-            *b = fill.unwrap_or((i * 7 + 3) as u8);
+            *b = match fill {
+                Fill::Counting => (i * 7 + 3) as u8,
+                Fill::Byte(v) => v,
+                Fill::Random(_) => {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    x as u8
+                }
+            };
         }
     }
 }
@@ -121,20 +159,51 @@ fn groestl<H: Hasher>(fresh: &H, len: usize) {
     black_box(out);
 }
 
-/// Whether hashing 100 bytes of three different messages (a counting pattern, zeros, ones)
-/// takes exactly the same cycles (printed as three measurements named `names`).
-fn same_cycles<H: Hasher>(names: [&str; 3]) -> bool {
-    let fresh = new_hasher::<H>(GBackend::detect());
-    let mut cycles = [0; 3];
-    for ((c, fill), name) in cycles.iter_mut().zip([None, Some(0x00), Some(0xff)]).zip(names) {
+/// Length of the messages of the data-independence check (ends in a partial block).
+const CT_LEN: usize = 100;
+
+/// Runs `f` on each message of [`CLASSES`] (printed as `BASE CLASS 100`); whether the cycle
+/// counts are all equal.
+fn same_cycles(base: &str, mut f: impl FnMut()) -> bool {
+    let mut cycles = [0; CLASSES.len()];
+    for (c, (class, fill)) in cycles.iter_mut().zip(CLASSES) {
         set_msg(fill);
-        *c = measure(name, 100, || groestl(&fresh, 100));
+        *c = measure(&[base, class], CT_LEN, &mut f);
     }
-    cycles[1] == cycles[0] && cycles[2] == cycles[0]
+    set_msg(Fill::Counting);
+    cycles.iter().all(|&c| c == cycles[0])
+}
+
+/// The early-exit comparison with zeros of the negative control (the zero message is read to
+/// its end, the others stop at their first byte).
+#[inline(never)]
+fn early_exit(len: usize) {
+    black_box(black_box(msg(len)).iter().position(|&b| b != 0));
+}
+
+/// The data-independence check of the default Grøstl backend (`mcu` on these chips): Grøstl-256
+/// and Grøstl-512 of every message of [`CLASSES`] must take exactly the same cycles, and the
+/// negative control must not. AVR is cycle-exact (the `mcu` kernels have no data-dependent
+/// branch, and `LPM` takes 3 cycles at every address), so the firmware decides there; QEMU has
+/// no cycle counter, so on Cortex-M the lines are compared by `embedded/cycles.py` (the M0
+/// cycle model on the executed instructions) and the firmware's verdict is `true`.
+fn data_independence() -> bool {
+    let g256 = new_hasher::<Groestl256>(GBackend::detect());
+    let g512 = new_hasher::<Groestl512>(GBackend::detect());
+    let same256 = same_cycles("groestl-256", || groestl(&g256, CT_LEN));
+    let same512 = same_cycles("groestl-512", || groestl(&g512, CT_LEN));
+    let control = same_cycles("control-early-exit", || early_exit(CT_LEN));
+    if !cfg!(target_arch = "avr") {
+        out("data-independent timing: compared by embedded/cycles.py\n");
+        return true;
+    }
+    out(if same256 && same512 { "data-independent timing: yes\n" } else { "data-independent timing: NO\n" });
+    out(if control { "negative control (early-exit compare): NOT flagged\n" } else { "negative control (early-exit compare): flagged\n" });
+    same256 && same512 && !control
 }
 
 pub(crate) fn run() -> ! {
-    set_msg(None);
+    set_msg(Fill::Counting);
     out("bench groestl=");
     out(GBackend::detect().name());
     out(" proest=");
@@ -150,40 +219,37 @@ pub(crate) fn run() -> ! {
     out(" ProestApe128 ");
     put_u32(core::mem::size_of::<ProestApe128>() as u32);
     out("\n");
+    if cfg!(feature = "bench-ct") {
+        let same = data_independence();
+        out(if same { "RESULT: PASS\n" } else { "RESULT: FAIL\n" });
+        platform::finish(same)
+    }
     // Calibration: the measurement's own overhead.
-    measure("empty", 0, || black_box(()));
-    measure("groestl-256-new", 0, || {
+    measure(&["empty"], 0, || black_box(()));
+    measure(&["groestl-256-new"], 0, || {
         black_box(new_hasher::<Groestl256>(GBackend::detect()));
     });
     let g256 = new_hasher::<Groestl256>(GBackend::detect());
     for len in [1024, LONG] {
-        measure("groestl-256", len, || groestl(&g256, len));
+        measure(&["groestl-256"], len, || groestl(&g256, len));
     }
-    measure("groestl-512-new", 0, || {
+    measure(&["groestl-512-new"], 0, || {
         black_box(new_hasher::<Groestl512>(GBackend::detect()));
     });
     let g512 = new_hasher::<Groestl512>(GBackend::detect());
     for len in [1024, LONG] {
-        measure("groestl-512", len, || groestl(&g512, len));
+        measure(&["groestl-512"], len, || groestl(&g512, len));
     }
-    // AVR is cycle-exact: hashing other data must take exactly as many cycles (the `mcu`
-    // kernels have no data-dependent branch, and `LPM` takes 3 cycles at every address). The
-    // verdict line makes this image a test too (`scripts/test-embedded.sh`, `embedded/run.sh`).
-    let mut same = true;
-    if cfg!(target_arch = "avr") {
-        same &= same_cycles::<Groestl256>(["groestl-256 counting", "groestl-256 zeros", "groestl-256 ones"]);
-        same &= same_cycles::<Groestl512>(["groestl-512 counting", "groestl-512 zeros", "groestl-512 ones"]);
-        set_msg(None);
-        out(if same { "data-independent timing: yes\n" } else { "data-independent timing: NO\n" });
-    }
+    // The verdict line makes this image a test too (`scripts/test-embedded.sh`, `embedded/run.sh`).
+    let same = data_independence();
     // The default's competitor where it exists (not on AVR).
     if GBackend::Portable.is_available() {
         let p256 = new_hasher::<Groestl256>(GBackend::Portable);
         for len in [1024, LONG] {
-            measure("groestl-256-portable", len, || groestl(&p256, len));
+            measure(&["groestl-256-portable"], len, || groestl(&p256, len));
         }
     }
-    measure("groestlcoin", 80, || {
+    measure(&["groestlcoin"], 80, || {
         black_box(groestlcoin_hash(black_box(msg(80))));
     });
     let key = [7u8; 32];
@@ -193,13 +259,13 @@ pub(crate) fn run() -> ! {
     // SAFETY: CT is only used here, one call at a time.
     let ct = unsafe { &mut *core::ptr::addr_of_mut!(CT) };
     for len in [1024, LONG] {
-        measure("proest128otr-enc", len, || {
-            black_box(otr.encrypt_into(&nonce[..16], &[], black_box(msg(len)), ct)).ok();
+        measure(&["proest128otr-enc"], len, || {
+            black_box(otr.encrypt_into(&nonce[..16], &[], black_box(msg(len)), ct)).expect("OTR encryption");
         });
     }
     for len in [1024, LONG] {
-        measure("proest128ape-enc", len, || {
-            black_box(ape.encrypt_into(&nonce, &[], black_box(msg(len)), ct)).ok();
+        measure(&["proest128ape-enc"], len, || {
+            black_box(ape.encrypt_into(&nonce, &[], black_box(msg(len)), ct)).expect("APE encryption");
         });
     }
     out("bench done\n");
