@@ -31,6 +31,8 @@ use core::arch::x86_64::*;
 
 use crate::consts::*;
 
+pub(crate) mod y256;
+
 /// Round-independent and per-round constants of one state size, as 16-byte (512) or 32-byte
 /// (1024, `[P | Q]`) units.
 #[repr(C, align(64))]
@@ -129,6 +131,18 @@ const fn mb_inverse() -> [[u8; 8]; 8] {
     inv
 }
 
+/// The `AESENCLAST` form of the 16-byte shuffle at `off` in `sh`, into `aes` at `off`: AESENCLAST
+/// applies ShiftRows first (`out[i] = in[SR[i]]`, `i = 4·col + row`), so the shuffle is
+/// composed with its inverse.
+pub(crate) const fn aes_mask<const U: usize>(sh: &[u8; U], aes: &mut [u8; U], off: usize) {
+    let mut i = 0;
+    while i < 16 {
+        let sr = 4 * ((i / 4 + i % 4) % 4) + i % 4;
+        aes[off + sr] = sh[off + i];
+        i += 1;
+    }
+}
+
 const fn build<const U: usize, const R: usize>(wide: bool) -> Tables<U, R> {
     let minv = mb_inverse();
     let mut t = Tables { mask_aes: [[0; U]; 8], mask_sh: [[0; U]; 8], ac0: [[0; U]; 8], key: [[[0; U]; 8]; R] };
@@ -147,15 +161,9 @@ const fn build<const U: usize, const R: usize>(wide: bool) -> Tables<U, R> {
             t.ac0[row][p] = ac(wide, 0, row, p);
             p += 1;
         }
-        // AESENCLAST applies ShiftRows first: out[i] = in[SR[i]], i = 4·col + row.
         let mut lane = 0;
         while lane < U / 16 {
-            let mut i = 0;
-            while i < 16 {
-                let sr = 4 * ((i / 4 + i % 4) % 4) + i % 4;
-                t.mask_aes[row][16 * lane + sr] = t.mask_sh[row][16 * lane + i];
-                i += 1;
-            }
+            aes_mask(&t.mask_sh[row], &mut t.mask_aes[row], 16 * lane);
             lane += 1;
         }
         row += 1;
@@ -207,6 +215,17 @@ pub(crate) trait Lanes: Copy {
     unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
         // SAFETY: same contract as the caller's.
         unsafe { Self::xor(Self::mul2(Self::xor(Self::mul2(x), y)), z) }
+    }
+    /// The constant `mb_outb` adds to every output byte, divided by 3 in GF(2^8) (so that
+    /// MixBytes built from it adds `3·MUL2_BIAS` to every byte, which is `MB(MUL2_BIAS)`, and
+    /// a kernel cancels it by XORing `MUL2_BIAS` into every round key; see `bytesliced::y256`).
+    const MUL2_BIAS: u8 = 0;
+    /// `mb_out(x, y, z) ⊕ 3·MUL2_BIAS` on every byte: lets a lane type double with a biased
+    /// MUL2 (`VPADDB` + `VPSHUFB` + `VPXOR`, no compare and mask) when the kernel folds the bias.
+    #[inline(always)]
+    unsafe fn mb_outb(x: Self, y: Self, z: Self) -> Self {
+        // SAFETY: same contract as the caller's.
+        unsafe { Self::mb_out(x, y, z) }
     }
     /// Byte shuffle within each 128-bit lane (`pshufb`).
     unsafe fn shuffle(a: Self, m: Self) -> Self;
@@ -935,12 +954,7 @@ const fn pack_p<const R: usize>(t: &Tables<16, R>) -> Tables<16, R> {
             }
             b += 1;
         }
-        let mut i = 0;
-        while i < 16 {
-            let sr = 4 * ((i / 4 + i % 4) % 4) + i % 4;
-            p.mask_aes[k][sr] = p.mask_sh[k][i];
-            i += 1;
-        }
+        aes_mask(&p.mask_sh[k], &mut p.mask_aes[k], 0);
         k += 1;
     }
     p
