@@ -304,3 +304,26 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         }
     }
 }
+
+/// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
+/// truncation). The backend's multi-buffer kernels take as many as they can
+/// (`backend::hash_many_prefix`), the rest go one at a time through an [`Engine`].
+/// `backend` must be available.
+pub(crate) fn hash_many(variant: Variant, backend: Backend, inputs: &[&[u8]], mut emit: impl FnMut(usize, &[u64])) {
+    let mut iv = [0u64; 16];
+    iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
+    let done = crate::backend::hash_many_prefix(backend, variant.is_wide(), &iv, inputs, &mut emit);
+    for (i, msg) in inputs.iter().enumerate().skip(done) {
+        let mut e: Engine = Engine::new(variant, backend);
+        e.update(msg);
+        let mut bytes = [0u8; 64];
+        e.finalize_into(0, 0, &mut bytes);
+        // One-message fallback: re-expand the digest to words at the end of the state.
+        let bs = variant.block_len();
+        let len = variant.output_len();
+        let mut state = [0u8; 128];
+        state[bs - len..bs].copy_from_slice(&bytes[..len]);
+        let words: [u64; 16] = core::array::from_fn(|c| u64::from_be_bytes(state[8 * c..8 * c + 8].try_into().unwrap()));
+        emit(i, &words[..bs / 8]);
+    }
+}

@@ -293,7 +293,7 @@ pub fn hash_many(variant: Variant, backend: Backend, inputs: &[&[u8]], outputs: 
     let backend = backend.check()?;
     assert_eq!(inputs.len(), outputs.len(), "hash_many: one output per input");
     let (bs, len) = (variant.block_len(), variant.output_len());
-    backend::hash_many(variant, backend, inputs, |i, words| {
+    engine::hash_many(variant, backend, inputs, |i, words| {
         let mut state = [0u8; 128];
         for (c, w) in words.iter().enumerate() {
             state[8 * c..8 * c + 8].copy_from_slice(&w.to_be_bytes());

@@ -367,7 +367,7 @@ impl Backend {
         use Backend::*;
         // 32-bit ARM: `neon7bs` where the kernel reports NEON (ARMv7 Linux; fewest instructions
         // under qemu, docs/benchmarks-arm.md), then `mcu` (Cortex-M, ARMv6, ARMv7 without NEON),
-        // 2.2× faster than `portable` on the Cortex-M0 (docs/embedded.md). AVR: `mcu`.
+        // 7.0× faster than `portable` on the Cortex-M0 (docs/embedded.md). AVR: `mcu`.
         #[cfg(target_arch = "arm")]
         const MCU: Option<&[Backend]> = Some(&[Neon7Bs, Neon7Vp, Mcu, Portable]);
         #[cfg(target_arch = "avr")]
@@ -579,6 +579,29 @@ fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
     }
 }
 
+/// The Grøstl-224/256 multi-buffer kernel of an AArch64 backend, with its lane count.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn arm_many512(backend: Backend) -> Option<Many<8>> {
+    use arm::armv8aes;
+    match backend {
+        Backend::Armv8Aes => Some((2, armv8aes::many512_2)),
+        Backend::Armv8Sha3 => Some((2, armv8aes::sha3::many512_2)),
+        Backend::Neon => Some((2, armv8aes::vperm::many512_2)),
+        _ => None,
+    }
+}
+
+/// The Grøstl-384/512 multi-buffer kernel of an AArch64 backend, with its lane count: only
+/// `armv8aes`, where two messages per pass count fewer instructions than one at a time (on
+/// `armv8sha3` and `neon` they count more; docs/benchmarks-arm.md).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn arm_many1024(backend: Backend) -> Option<Many<16>> {
+    match backend {
+        Backend::Armv8Aes => Some((2, arm::armv8aes::many1024_2)),
+        _ => None,
+    }
+}
+
 /// Runs `kernel` over `inputs` in chunks of its lane count; a last chunk of one message is left
 /// to the one-message path (a pass costs nearly as much with idle lanes). Returns how many
 /// messages were hashed.
@@ -612,25 +635,26 @@ pub(crate) fn groestlcoin_many(backend: Backend, headers: &[[u8; 80]], out: &mut
     0
 }
 
-/// Hashes independent messages; `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before
-/// truncation). Uses the multi-buffer kernels where the backend has them (`gfni`: four
-/// messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups; `armv8aes`, `armv8sha3`,
-/// `neon`: two Grøstl-224/256 messages per pass, `armv8aes` also two Grøstl-384/512), one
-/// message at a time otherwise. `backend` must be available.
-pub(crate) fn hash_many(
-    variant: crate::Variant,
+/// Hashes a prefix of independent messages with the backend's multi-buffer kernels, where it
+/// has them (`gfni`: four messages per ZMM pass; `avx512`, `aesni`: interleaved XMM groups;
+/// `armv8aes`, `armv8sha3`, `neon`: two Grøstl-224/256 messages per pass, `armv8aes` also two
+/// Grøstl-384/512). `iv` is the initial chaining value (its first 8 words when not `wide`);
+/// `emit(i, words)` receives message `i`'s `P(h) ⊕ h` (before truncation). Returns how many
+/// messages were hashed: the engine hashes the rest one at a time (`engine::hash_many`).
+/// `backend` must be available.
+pub(crate) fn hash_many_prefix(
     backend: Backend,
+    wide: bool,
+    iv: &[u64; 16],
     inputs: &[&[u8]],
     mut emit: impl FnMut(usize, &[u64]),
-) {
+) -> usize {
     #[allow(unused_mut)]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if let Some((k512, k1024)) = many_kernels(backend) {
-        let mut iv = [0u64; 16];
-        iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
-        done = if variant.is_wide() {
-            many_chunks(k1024, &iv, inputs, &mut emit)
+        done = if wide {
+            many_chunks(k1024, iv, inputs, &mut emit)
         } else {
             many_chunks(k512, iv[..8].try_into().unwrap(), inputs, &mut emit)
         };
@@ -638,30 +662,15 @@ pub(crate) fn hash_many(
     // AArch64: two messages per pass (Grøstl-224/256: two P|Q groups; Grøstl-384/512 on
     // `armv8aes`: the P groups of both messages, then the Q groups).
     #[cfg(target_arch = "aarch64")]
-    {
-        let mut iv = [0u64; 16];
-        iv[variant.block_len() / 8 - 1] = 8 * variant.output_len() as u64;
-        if variant.is_wide() {
-            if let Some(k) = arm::many1024(backend) {
-                done = many_chunks(k, &iv, inputs, &mut emit);
-            }
-        } else if let Some(k) = arm::many512(backend) {
-            done = many_chunks(k, iv[..8].try_into().unwrap(), inputs, &mut emit);
+    if wide {
+        if let Some(k) = arm_many1024(backend) {
+            done = many_chunks(k, iv, inputs, &mut emit);
         }
+    } else if let Some(k) = arm_many512(backend) {
+        done = many_chunks(k, iv[..8].try_into().unwrap(), inputs, &mut emit);
     }
-    for (i, msg) in inputs.iter().enumerate().skip(done) {
-        let mut e: crate::engine::Engine = crate::engine::Engine::new(variant, backend);
-        e.update(msg);
-        let mut bytes = [0u8; 64];
-        e.finalize_into(0, 0, &mut bytes);
-        // One-message fallback: re-expand the digest to words at the end of the state.
-        let bs = variant.block_len();
-        let len = variant.output_len();
-        let mut state = [0u8; 128];
-        state[bs - len..bs].copy_from_slice(&bytes[..len]);
-        let words: [u64; 16] = core::array::from_fn(|c| u64::from_be_bytes(state[8 * c..8 * c + 8].try_into().unwrap()));
-        emit(i, &words[..bs / 8]);
-    }
+    let _ = (backend, wide, iv, inputs, &mut emit);
+    done
 }
 
 #[cfg(test)]

@@ -827,7 +827,7 @@ mod tests {
     /// same work), against `portable`'s compression and output transformation.
     #[test]
     fn many_kernels_every_lane_count_and_unequal_lengths() {
-        use crate::backend::{Backend, arm};
+        use crate::backend::{Backend, arm_many512, arm_many1024};
         let data: Vec<u8> = (0..600u32).map(|i| (i * 29 + 3) as u8).collect();
         let (mut iv8, mut iv16) = ([0u64; 8], [0u64; 16]);
         iv8[7] = 256;
@@ -837,7 +837,7 @@ mod tests {
             if !crate::backend_report::gate("groestl", b.name(), b.is_available(), "many kernels unit test") {
                 continue;
             }
-            let (k512, k1024) = (arm::many512(b).expect("every AArch64 backend"), arm::many1024(b));
+            let (k512, k1024) = (arm_many512(b).expect("every AArch64 backend"), arm_many1024(b));
             for &la in &lens {
                 for &lb in &lens {
                     let msgs: [&[u8]; 2] = [&data[..la], &data[100..100 + lb]];
@@ -860,7 +860,7 @@ mod tests {
                 }
             }
         }
-        assert!(arm::many1024(Backend::Armv8Aes).is_some());
+        assert!(arm_many1024(Backend::Armv8Aes).is_some());
     }
 
     #[test]
