@@ -3,9 +3,9 @@
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_slicewise");
+mod common;
 
 const ALGS: [(&str, &str, usize); 6] = [
     ("proest128-ape", "proest128apev1", 16),
@@ -17,7 +17,7 @@ const ALGS: [(&str, &str, usize); 6] = [
 ];
 
 fn run(args: &[&str], dir: &Path, stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = common::slicewise();
     cmd.args(args).current_dir(dir).env_remove("SLICEWISE_BACKEND");
     for (k, v) in env {
         cmd.env(k, v);

@@ -2,15 +2,13 @@
 //! Speed is never checked here, only that every expected row was measured and is a positive
 //! finite number.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_slicewise");
+mod common;
 
 /// A tiny run: one size, three samples of 4 KiB.
 fn bench(extra: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = common::slicewise();
     cmd.args(["bench", "groestl", "--sizes", "64", "--samples", "3", "--bytes-per-sample", "4KiB", "--backend", "portable"]);
     cmd.args(extra);
     cmd.env_remove("SLICEWISE_BACKEND");
@@ -123,7 +121,7 @@ fn bad_arguments_are_errors() {
         (&["--across-runs", "mean"], "invalid value 'mean'"),
     ];
     for (args, message) in cases {
-        let out = Command::new(BIN)
+        let out = common::slicewise()
             .args(["bench", "groestl", "--samples", "1", "--bytes-per-sample", "64"])
             .args(args)
             .env_remove("SLICEWISE_BACKEND")

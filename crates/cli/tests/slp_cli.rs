@@ -3,8 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_slicewise"))
+    common::slicewise()
 }
 
 fn vectors(name: &str) -> PathBuf {

@@ -7,7 +7,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_slicewise");
+mod common;
+use common::BIN;
 
 struct Out {
     stdout: Vec<u8>,
@@ -23,7 +24,7 @@ fn run(cmd: &mut Command, stdin: &[u8]) -> Out {
 }
 
 fn ours(dir: &Path, args: &[&str], stdin: &[u8]) -> Out {
-    run(Command::new(BIN).current_dir(dir).arg("sum").args(args), stdin)
+    run(common::slicewise().current_dir(dir).arg("sum").args(args), stdin)
 }
 
 fn coreutils(dir: &Path, args: &[&str], stdin: &[u8]) -> Out {
@@ -257,20 +258,20 @@ fn alias_names_select_the_algorithm() {
     for (alias, alg) in [("groestl224sum", "groestl-224"), ("groestl512sum", "groestl-512")] {
         let link = p.join(alias);
         std::os::unix::fs::symlink(BIN, &link).unwrap();
-        let a = run(Command::new(&link).current_dir(p).args(["a", "missing"]), b"");
+        let a = run(common::command(&link).current_dir(p).args(["a", "missing"]), b"");
         let b = ours(p, &["-a", alg, "a", "missing"], b"");
         assert_eq!(a.stdout, b.stdout);
         assert_eq!(a.code, 1);
         assert_eq!(String::from_utf8_lossy(&a.stderr), format!("{alias}: missing: No such file or directory\n"));
         fs::write(p.join("s"), &a.stdout).unwrap();
-        let c = run(Command::new(&link).current_dir(p).args(["-c", "s"]), b"");
+        let c = run(common::command(&link).current_dir(p).args(["-c", "s"]), b"");
         assert_eq!(String::from_utf8_lossy(&c.stdout), "a: OK\n");
     }
 }
 
 #[test]
 fn backends_json_shape() {
-    let o = run(Command::new(BIN).args(["backends", "--json"]), b"");
+    let o = run(common::slicewise().args(["backends", "--json"]), b"");
     assert_eq!(o.code, 0);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let rows = v["groestl"].as_array().unwrap();
@@ -287,9 +288,9 @@ fn backends_json_shape() {
 #[test]
 fn slicewise_backend_env_var_is_checked() {
     let d = fixture();
-    let o = run(Command::new(BIN).current_dir(d.path()).env("SLICEWISE_BACKEND", "bogus").args(["sum", "a"]), b"");
+    let o = run(common::slicewise().current_dir(d.path()).env("SLICEWISE_BACKEND", "bogus").args(["sum", "a"]), b"");
     assert_eq!(o.code, 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("SLICEWISE_BACKEND"), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = run(Command::new(BIN).current_dir(d.path()).env("SLICEWISE_BACKEND", "ttable64").args(["sum", "a"]), b"");
+    let o = run(common::slicewise().current_dir(d.path()).env("SLICEWISE_BACKEND", "ttable64").args(["sum", "a"]), b"");
     assert_eq!(o.code, 0);
 }
