@@ -1,8 +1,8 @@
 //! `slicewise bench proest`: median cycles/byte of every Prøst AEAD (encrypt and decrypt) on
 //! every backend, plus the cost of one bare permutation call.
 //!
-//! Messages are bytes `i % 251` with empty associated data, the setting of the SUPERCOP
-//! figures in `shared/anchors.md`. Cycles per byte are per *message* byte.
+//! Messages are bytes `i % 251` with empty associated data, the setting of SUPERCOP's Prøst
+//! figures. Cycles per byte are per *message* byte.
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
 use slicewise_proest::{Backend, Permutation, Proest128, Proest256, ProestAead};
 
 use crate::aead_cmd::Alg;
-use crate::bench::{Cell, CommonBenchArgs, message, parse_size, report};
+use crate::bench_report::{AcrossRuns, Cell, Report, SaveDir, message, parse_size};
 use crate::cycles::{self, Plan, keep};
 
 #[derive(Debug, Args)]
@@ -41,7 +41,8 @@ pub struct ProestBenchArgs {
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     json: bool,
-    /// Also write the JSON, a Markdown table and an SVG plot into this directory.
+    /// Also record the run in DIR/<cpu>.md (one file per CPU model, one section per benchmark
+    /// target, replaced by the next run of the same target), with its JSON and SVG plots.
     #[arg(long, value_name = "DIR")]
     save: Option<std::path::PathBuf>,
 }
@@ -122,6 +123,7 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.backend.split(',').map(Backend::from_name).collect::<Result<_, _>>()?
     };
+    let save = args.save.as_deref().map(SaveDir::prepare).transpose()?;
     let plan = Plan { samples: args.samples, bytes_per_sample: args.bytes_per_sample };
     let decrypt_too = !args.encrypt_only;
     let mut cells = Vec::new();
@@ -143,20 +145,6 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if !args.json {
-        println!("One permutation call, median {} per call:\n", cycles::tick_unit());
-        println!("| backend | Prøst-128 | Prøst-256 | Prøst-128, `permute_many` of 64 | Prøst-256, `permute_many` of 64 |\n|---|---:|---:|---:|---:|");
-        for &b in backends.iter().filter(|b| b.is_available()) {
-            println!(
-                "| {} | {:.0} | {:.0} | {:.1} | {:.1} |",
-                b.name(),
-                perm_cycles::<Proest128>(b, plan)?,
-                perm_cycles::<Proest256>(b, plan)?,
-                perm_many_cycles::<Proest128>(b, plan, 64)?,
-                perm_many_cycles::<Proest256>(b, plan, 64)?
-            );
-        }
-    }
     // One table per "algorithm operation": group the cells (stable, first-appearance order).
     let mut order: Vec<String> = Vec::new();
     for c in &cells {
@@ -165,13 +153,37 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     cells.sort_by_key(|c| order.iter().position(|a| *a == c.algorithm));
-    let common = CommonBenchArgs {
-        sizes: args.sizes.clone(),
+    let report = Report {
+        target: "proest",
+        cells: &cells,
         samples: args.samples,
-        bytes_per_sample: args.bytes_per_sample,
-        json: args.json,
-        save: args.save.clone(),
+        runs: 1,
+        across: AcrossRuns::Median,
+        extra: Some(permutation_table(&backends, plan)?),
     };
-    report("proest", &cells, &common)?;
+    report.emit(args.json, save.as_ref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cost of one permutation call and of one state in `permute_many` of 64, per available
+/// backend: the Markdown table and its JSON.
+fn permutation_table(backends: &[Backend], plan: Plan) -> anyhow::Result<(String, &'static str, serde_json::Value)> {
+    let mut md = format!(
+        "\nOne permutation call, median {} per call\n\n| backend | Prøst-128 | Prøst-256 | Prøst-128, `permute_many` of 64 | Prøst-256, `permute_many` of 64 |\n|---|---:|---:|---:|---:|\n",
+        cycles::tick_unit()
+    );
+    let mut rows = Vec::new();
+    for &b in backends.iter().filter(|b| b.is_available()) {
+        let (p128, p256) = (perm_cycles::<Proest128>(b, plan)?, perm_cycles::<Proest256>(b, plan)?);
+        let (m128, m256) = (perm_many_cycles::<Proest128>(b, plan, 64)?, perm_many_cycles::<Proest256>(b, plan, 64)?);
+        md.push_str(&format!("| {} | {p128:.0} | {p256:.0} | {m128:.1} | {m256:.1} |\n", b.name()));
+        rows.push(serde_json::json!({
+            "backend": b.name(),
+            "proest128_per_call": p128,
+            "proest256_per_call": p256,
+            "proest128_per_state_in_permute_many_64": m128,
+            "proest256_per_state_in_permute_many_64": m256,
+        }));
+    }
+    Ok((md, "permutation", serde_json::Value::Array(rows)))
 }

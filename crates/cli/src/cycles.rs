@@ -1,6 +1,6 @@
 //! The cycle-counting harness every `slicewise bench` subcommand uses.
 //!
-//! Figures are TSC cycles (rdtsc), the unit SUPERCOP and `../shared/anchors.md` use. One
+//! Figures are TSC cycles (rdtsc), the unit SUPERCOP uses (elsewhere nanoseconds). One
 //! sample times `reps` back-to-back calls, so that short messages are not swamped by the
 //! cost of reading the counter; the figure reported is the median over many samples. Each
 //! cell (one function, one size) starts with one warm-up of about 20 ms before its first

@@ -14,6 +14,8 @@ mod plot;
 mod sum;
 mod aead_cmd;
 mod bench_proest;
+mod bench_report;
+mod machine;
 // [helper-modules] one line per subcommand module, e.g. `mod aead_cmd;`
 mod slp_cmd;
 
