@@ -7,7 +7,8 @@
 # Every matrix gets one `slicewise slp optimize FILE --time-limit T [EXTRA...]` with the limit of
 # issue 14: 15 s for 16x16 and 32x32, 60 s for 64x64, 120 s for 128x128 (times --scale F).
 # Without EXTRA flags this is the defaults-only run. Each program is re-checked with
-# `slicewise slp verify`. Results go to docs/slp-bench-L.json (L defaults to "defaults"), and
+# `slicewise slp verify`, and its XOR count and depth are the ones verify computes (not the
+# header's, which verify compares with them). Results go to docs/slp-bench-L.json (L defaults to "defaults"), and
 # docs/slp-bench.md is rebuilt from all docs/slp-bench-*.json present (one column per label).
 # Programs and stderr logs stay in target/slp-bench/L/. Needs python3 for the table. Label the
 # machine's load yourself (the table says "loaded machine" unless SLP_BENCH_MACHINE is set to a
@@ -47,9 +48,12 @@ while IFS=$'\t' read -r name r c _rank _naive fp _k _x; do
   start=$(date +%s.%N)
   "$bin" slp optimize "$dir/$name.txt" --time-limit "$t" "${extra[@]}" -o "$prog" 2>"$work/$name.err" || true
   wall=$(python3 -c "print(round($(date +%s.%N) - $start, 1))")
-  if [ -s "$prog" ] && "$bin" slp verify "$dir/$name.txt" "$prog" >/dev/null; then ok=true; else ok=false; fails=$((fails + 1)); fi
-  xors=$(sed -n 's/.*xor-count: \([0-9]*\).*/\1/p' "$prog" 2>/dev/null | head -1)
-  depth=$(sed -n 's/.*depth: \([0-9]*\).*/\1/p' "$prog" 2>/dev/null | head -1)
+  # The counts are the ones `slp verify` computes from the program (it also fails when the
+  # header claims other counts); an unverified program reports none.
+  checked=""
+  if [ -s "$prog" ] && checked=$("$bin" slp verify "$dir/$name.txt" "$prog"); then ok=true; else ok=false; fails=$((fails + 1)); checked=""; fi
+  xors=$(sed -n 's/^OK: \([0-9]*\) XORs, depth \([0-9]*\),.*/\1/p' <<<"$checked")
+  depth=$(sed -n 's/^OK: \([0-9]*\) XORs, depth \([0-9]*\),.*/\2/p' <<<"$checked")
   algo=$(sed -n 's/^# algorithm: \([^ ]*\).*/\1/p' "$prog" 2>/dev/null | head -1)
   best=$(sed -n 's/.*best after \([0-9.]*\) s.*/\1/p' "$work/$name.err" | tail -1)
   echo "$name ${r}x$c: ${xors:-none} XORs (depth ${depth:-?}, $algo) best after ${best:-?} s of $t s; verified $ok" >&2

@@ -79,7 +79,7 @@ struct OptimizeArgs {
     algorithm: String,
     /// Time budget in seconds (default: 10 s, or none when --runs is given). With `-a auto` it
     /// covers exploring and polishing; otherwise no new runs start after it.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = seconds_arg)]
     time_limit: Option<f64>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
@@ -98,7 +98,7 @@ struct OptimizeArgs {
     resynth: usize,
     /// After the search, polish the best program by local re-synthesis for this many seconds
     /// (with `-a auto`: the part of --time-limit kept for polishing, default 40 %).
-    #[arg(long)]
+    #[arg(long, value_parser = seconds_arg)]
     polish: Option<f64>,
     /// Polish for exactly this many rounds instead (reproducible; with `-a auto`: over all
     /// polish chains, default two thirds of --runs). A list `R1,R2,…` with as many
@@ -142,7 +142,7 @@ struct OptimizeArgs {
     /// After the search (and --polish), polish by SAT-exact window re-synthesis for this many
     /// seconds: convex windows of up to --sat-window gates and --sat-inputs inputs are re-solved
     /// by CaDiCaL for a shorter (or, at random, equally long) replacement; respects --max-depth.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
     sat_polish: Option<f64>,
     /// SAT-polish exactly this many windows instead (reproducible: each SAT call has a
     /// deterministic effort budget).
@@ -168,7 +168,7 @@ struct OptimizeArgs {
     sat_effort: u64,
     /// Wall-clock safety limit of each --sat-polish SAT call, in seconds (the header counts the
     /// calls it stopped; with none the polish is reproducible on any machine).
-    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS", value_parser = seconds_arg)]
     sat_call_limit: f64,
     /// Optimize a GF(2^8) matrix at word level (XOR and xtime), print the byte program.
     #[arg(long)]
@@ -201,7 +201,7 @@ struct ExactArgs {
     #[command(flatten)]
     input: MatrixArgs,
     /// Overall time budget in seconds.
-    #[arg(long, short = 't', default_value_t = 60.0)]
+    #[arg(long, short = 't', default_value_t = 60.0, value_parser = seconds_arg)]
     time_limit: f64,
     /// Keep the CNF of every k and CaDiCaL's DRAT proof of every UNSAT answer in this directory,
     /// with the matrix (`matrix.txt`), the encoding options (`options.json`) and the answers
@@ -215,7 +215,7 @@ struct ExactArgs {
     #[arg(long, value_name = "K")]
     max_k: Option<usize>,
     /// Seconds of heuristic search for the initial upper bound.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = seconds_arg)]
     heuristic_time: f64,
     /// `enumerate`: exhaustive helper-set enumeration (up to 20 inputs; far faster there, but
     /// it leaves no proof). `sat`: CaDiCaL, whose refutations can be kept as DRAT proofs with
@@ -244,7 +244,7 @@ struct ExactArgs {
     #[arg(long)]
     cubes: bool,
     /// SAT: the canonical line order places lines that hold a target first (faster on the
-    /// random 8x8 matrices, no gain on MixSlices; the same as `SLP_SAT_TARGETFIRST=1`).
+    /// random 8x8 matrices, no gain on MixSlices).
     #[arg(long)]
     targets_first: bool,
     /// Prove a lower bound through the matrix without these columns (`1,5,9`; 0 is the first
@@ -396,16 +396,6 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
-    if let Some(t) = a.time_limit
-        && !(t.is_finite() && t >= 0.0)
-    {
-        bail!("--time-limit must be a non-negative number of seconds");
-    }
-    if let Some(t) = a.polish
-        && !(t.is_finite() && t >= 0.0)
-    {
-        bail!("--polish must be a non-negative number of seconds");
-    }
     // With --runs and no explicit --time-limit the search is bounded by runs only (reproducible).
     let limit = match (a.time_limit, a.runs) {
         (Some(t), _) => Some(t),
@@ -496,11 +486,7 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
 fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Result<Program> {
     use rand::SeedableRng;
     use slicewise_slp::satwin::{SatWinOptions, sat_polish_stats};
-    let secs = a.sat_polish.unwrap_or(0.0);
-    if !(secs.is_finite() && secs >= 0.0) {
-        bail!("--sat-polish must be a non-negative number of seconds");
-    }
-    if !(a.sat_call_limit.is_finite() && a.sat_call_limit > 0.0) {
+    if a.sat_call_limit <= 0.0 {
         bail!("--sat-call-limit must be a positive number of seconds");
     }
     if a.sat_window < 2 || a.sat_inputs < 2 {
@@ -559,7 +545,15 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
 
 /// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`, `--bp-walk`.
 fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
-    slicewise_slp::portfolio::PolishConfig { window: a.window().max(3), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau(), bp_walk: a.bp_walk() }
+    slicewise_slp::portfolio::PolishConfig { window: a.window(), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau(), bp_walk: a.bp_walk() }
+}
+
+/// A time budget in seconds: non-negative and at most `slicewise_slp::budget::MAX_SECONDS`
+/// (a usage error otherwise, like any malformed option).
+fn seconds_arg(s: &str) -> std::result::Result<f64, String> {
+    let x: f64 = s.trim().parse().map_err(|_| format!("expected a number of seconds, got {s:?}"))?;
+    slicewise_slp::budget::seconds("a time budget", x)?;
+    Ok(x)
 }
 
 /// A number from 0 to 1.
@@ -584,7 +578,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
         );
         ensure!(a.polish.is_none(), "--polish (seconds) cannot be combined with polish segments");
         let segments: Vec<(u64, u64)> = a.polish_seed.iter().copied().zip(a.polish_rounds.iter().copied()).collect();
-        let mut q = slicewise_slp::search::polish_segments(&p, m, &segments, &c, a.max_depth);
+        let mut q = slicewise_slp::portfolio::polish_segments(&p, m, &segments, &c, a.max_depth);
         q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
         let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
         q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}, BP walk {}", list.join(", then "), a.window(), a.bp_walk()));
@@ -593,7 +587,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     let secs = a.polish.unwrap_or(0.0);
     let seed = a.polish_seed.first().copied().unwrap_or(a.seed);
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-    let (mut q, rounds) = slicewise_slp::search::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
+    let (mut q, rounds) = slicewise_slp::portfolio::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
     q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}, BP walk {}", a.window(), a.bp_walk()));
     Ok(q)
@@ -628,88 +622,36 @@ fn byte_form(input: &Input) -> Option<ByteForm> {
     }
 }
 
-/// Header note describing a byte form.
-fn byte_form_note(f: &ByteForm, input: &Input) -> String {
-    let how = if input.bytes.is_some() { "given as bytes" } else { "recognised in the binary matrix" };
-    let order = if f.msb_first { ", bit 7 of each byte first" } else { "" };
-    format!("matrix over GF(2^8)/{:#x}, {}x{} bytes ({how}{order})", f.poly, f.bytes.len(), f.bytes[0].len())
-}
-
-/// `-a auto`: the portfolio of `slicewise_slp::portfolio`. Word arms (`--word-level
-/// --expand`) synthesize a word program with one run of the arm on the binary layers and
-/// expand it to bits; the polish phase works on the bit programs. With `word_only` (the
-/// explicit `--word-level --expand`) every arm is a word arm; otherwise a matrix over GF(2^8)
-/// (given as bytes, or recognised in the binary matrix) gets the word arms beside the bit arms
-/// (two of them below 64x64).
+/// `-a auto`: [`slicewise_slp::auto::optimize`], the portfolio with the arms the matrix gets.
+/// With `word_only` (the explicit `--word-level --expand`) every arm is a word arm; otherwise a
+/// matrix over GF(2^8) (given as bytes, or recognised in the binary matrix) gets the word arms
+/// beside the bit arms.
 fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>, word_only: bool) -> Result<ExitCode> {
-    use slicewise_slp::portfolio::{Arm, PortfolioOptions, default_arms, default_polishers, portfolio, split_arms, word_arms};
-    use slicewise_slp::search::{run_once, run_split};
+    use slicewise_slp::auto::{AutoOptions, optimize};
     let m = &input.matrix;
     ensure!(
         a.polish_rounds.len() <= 1 && a.polish_seed.len() <= 1,
         "polish segments (lists in --polish-rounds / --polish-seed) repeat one winner: give them with its arm (-a ALG --runs 1), not with -a auto"
     );
-    let max_depth = if word_only { None } else { a.max_depth };
-    // Word arms ignore depth bounds, and the Horner layers must fit one 128-column matrix.
-    let form = byte_form(input).filter(|f| (word_only || max_depth.is_none()) && f.layers() > 0 && f.bytes.len() * f.layers() <= 128);
-    if word_only && form.is_none() {
-        bail!("--word-level needs a matrix over GF(2^8): a hex-byte file, --circulant, or a binary matrix made of 8x8 multiplication blocks");
-    }
-    let mut arms = if word_only { Vec::new() } else { default_arms(m.rows(), m.cols(), m.is_invertible()) };
-    // Split programs are deep (the pieces are stacked), so they join only without a depth bound.
-    if !word_only && max_depth.is_none() {
-        arms.extend(split_arms(m));
-    }
-    if let Some(f) = &form {
-        // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
-        // Below 64x64 the word arms rarely win (AES: 108 against 95), so only two join the bit arms.
-        let few = !word_only && m.rows().max(m.cols()) < 64;
-        arms.extend(word_arms(f.bytes.len() * f.layers(), f.bytes[0].len(), few));
-    }
-    let any_word = arms.iter().any(|a| a.word);
-    let any_split = arms.iter().any(|a| a.split);
-    let large = m.rows().max(m.cols()) >= 64;
-    let opts = PortfolioOptions {
+    let opts = AutoOptions {
         threads,
         seed: a.seed,
-        time_limit: limit.map(Duration::from_secs_f64),
+        time_limit: limit,
+        default_time_limit: a.time_limit.is_none(),
         runs: a.runs,
         polish_rounds: a.polish_rounds.first().copied(),
-        polish_time: a.polish.map(Duration::from_secs_f64),
-        // Programs of 64x64 matrices are large (~370 gates) and a chain needs hundreds of
-        // rounds to come down, so polishing gets more of the time there; most of it when split
-        // arms are in, whose programs start long and polish lowest.
-        polish_fraction: match (large, any_split, any_word) {
-            (true, true, _) => 0.9,
-            (true, false, true) => 0.6,
-            _ => 0.4,
-        },
-        max_depth,
-        arms,
-        polishers: default_polishers(&polish_config(a)),
-        // Against the clock, a 64x64 matrix gets one chain per thread: each chain then runs at
-        // full speed (FSE_SKOP15_i_8x8_8, prototype runs of 60 s: 351-352 with 2 chains against
-        // 357-359 with 4).
-        // With --runs the count stays fixed, so that the result does not depend on the threads.
-        chains: if large && limit.is_some() && a.runs.is_none() { threads.max(1) } else { 4 },
-    };
-    let generate = |arm: Arm, seed: u64| -> Option<Program> {
-        match (&form, arm.word) {
-            (Some(f), true) => {
-                let o = SearchOptions { algorithm: arm.algorithm, threads: 1, seed, time_limit: None, runs: Some(1), max_depth: None, resynth: arm.resynth, split: false, split_choice: SplitChoice::Cheapest };
-                let wp = slicewise_slp::word::synthesize(&f.bytes, f.poly, &o)?;
-                let mut p = f.to_matrix_order(wp.expand());
-                p.verify(m).ok()?;
-                p.meta.notes.push(format!("from the word program: {} XOR + {} xtime = {} bit XORs", wp.xor_count(), wp.xtime_count(), wp.bit_cost()));
-                Some(p)
-            }
-            _ if arm.split => run_split(m, arm.algorithm, seed, max_depth, arm.resynth, a.split_choice()),
-            _ => run_once(m, arm.algorithm, seed, max_depth, arm.resynth),
-        }
+        polish_time: a.polish,
+        max_depth: a.max_depth,
+        polish: polish_config(a),
+        split_choice: a.split_choice(),
+        byte_form: byte_form(input),
+        bytes_given: input.bytes.is_some(),
+        word_only,
+        matrix_flags: matrix_flags(&a.input),
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
-    let rep = portfolio(m, &opts, &generate, &|p, runs| {
+    let r = optimize(m, &opts, &|p, runs| {
         if let Some(pb) = &pb {
             pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
             pb.set_message(format!("best {} XORs (depth {}), {runs} runs", p.xor_count(), p.depth()));
@@ -718,70 +660,10 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    let Some(rep) = rep else {
-        bail!("no program found (is the depth bound {:?} achievable?)", a.max_depth);
-    };
-    let w = &rep.winner;
-    let mut p = rep.program.clone();
-    let polished = !w.polish.is_empty();
-    let join = |f: fn(&(u64, u64)) -> u64| w.polish.iter().map(|x| f(x).to_string()).collect::<Vec<_>>().join(",");
-    let (polish_seeds, polish_rounds) = (join(|x| x.0), join(|x| x.1));
-    p.meta.algorithm = format!("auto:{}{}", p.meta.algorithm, if polished { "+polish" } else { "" });
-    p.meta.seed = w.run_seed;
-    p.meta.extra.push(format!("arm: {}", w.arm.name()));
-    if polished {
-        p.meta.extra.push(format!("polish-seed: {polish_seeds}  polish-rounds: {polish_rounds}"));
-    }
-    let mut repeat = format!("slicewise slp optimize {}", matrix_flags(&a.input));
-    if w.arm.word
-        && let Some(f) = &form
-    {
-        p.meta.notes.push(byte_form_note(f, input));
-    }
-    repeat.push_str(&format!(" {} --seed {} --runs 1", w.arm.flags(), w.run_seed));
-    if w.arm.split {
-        repeat.push_str(&format!(" --split-choice {}", a.split_choice().name()));
-    }
-    if let Some(d) = max_depth {
-        repeat.push_str(&format!(" --max-depth {d}"));
-    }
-    if polished {
-        repeat.push_str(&format!(" --polish-rounds {polish_rounds} --polish-seed {polish_seeds} --window {} --bp-walk {}", a.window(), a.bp_walk()));
-        if a.no_exact_windows {
-            repeat.push_str(" --no-exact-windows");
-        } else {
-            repeat.push_str(&format!(" --small-windows {} --plateau {}", a.small_windows, a.plateau()));
-        }
-    }
-    let budget = match (limit, a.time_limit) {
-        (Some(t), Some(_)) => format!("time limit {t} s"),
-        (Some(t), None) => format!("time limit {t} s (the default without --time-limit and --runs)"),
-        (None, _) => format!("--runs {}", a.runs.unwrap_or(0)),
-    };
-    let arm_list: Vec<String> =
-        rep.arms.iter().map(|r| format!("{} {}{}", r.arm.name(), r.runs, r.best.map_or(String::new(), |b| format!(" (best {b})")))).collect();
-    p.meta.notes.push(format!(
-        "portfolio: {budget}, {threads} threads; {} runs in {:.1} s (best {}), {} polish rounds in {} chains",
-        rep.runs,
-        rep.explore_time.as_secs_f64(),
-        rep.explore_best,
-        rep.polish_rounds,
-        rep.chains_started
-    ));
-    p.meta.notes.push(format!("arms (runs): {}", arm_list.join(", ")));
-    p.meta.notes.push(format!(
-        "winner: run seed {} of arm {} ({} XORs){}",
-        w.run_seed,
-        w.arm.name(),
-        w.run_count,
-        if polished {
-            let list: Vec<String> = w.polish.iter().map(|(s, r)| format!("{r} polish rounds from seed {s}")).collect();
-            format!(", then {}", list.join(", then "))
-        } else {
-            String::new()
-        }
-    ));
-    p.meta.notes.push(format!("repeat the winner alone: {repeat}"));
+    let r = r?;
+    let (rep, w) = (&r.report, &r.report.winner);
+    let (polish_seeds, polish_rounds) = r.polish_lists();
+    let mut p = r.program.clone();
     if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
         p = sat_polish_cli(a, p, m)?;
     }
@@ -794,14 +676,14 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
             p.depth(),
             w.arm.name(),
             w.run_seed,
-            if polished { format!(", polish seed {polish_seeds} rounds {polish_rounds}") } else { String::new() },
+            if w.polish.is_empty() { String::new() } else { format!(", polish seed {polish_seeds} rounds {polish_rounds}") },
             m.naive_xor_count(),
             rep.runs,
             rep.polish_rounds,
             rep.elapsed.as_secs_f64(),
             rep.found_after.as_secs_f64()
         );
-        eprintln!("slp: arms (runs): {}", arm_list.join(", "));
+        eprintln!("slp: arms (runs): {}", r.arm_list());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -833,7 +715,7 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
         split_choice: SplitChoice::Cheapest,
     };
     let Some(mut wp) = synthesize(bytes, field, &opts) else { bail!("word-level synthesis failed (matrix too large?)") };
-    wp.meta.notes.push(format!("matrix: {} ({desc}); verified on unit vectors", byte_form_note(&form, input)));
+    wp.meta.notes.push(format!("matrix: {} ({desc}); verified on unit vectors", form.note(input.bytes.is_some())));
     wp.meta.notes.push(format!("command: {}", command_line()));
     wp.verify(bytes).map_err(|e| anyhow::anyhow!("internal error: word program does not verify: {e}"))?;
     if !a.expand {
@@ -908,82 +790,51 @@ fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit
     Ok(ExitCode::SUCCESS)
 }
 
-fn exact(a: ExactArgs) -> Result<ExitCode> {
-    use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, Progress, exact_with};
-    let (input, desc) = load_matrix(&a.input)?;
-    let m = &input.matrix;
-    if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.heuristic_time.is_finite() && a.heuristic_time >= 0.0) {
-        bail!("--time-limit and --heuristic-time must be positive numbers of seconds");
-    }
-    if m.cols() > 64 || m.rows() > 64 {
-        bail!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols());
-    }
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    // With --drop-inputs the search runs on the matrix without those columns (`sm`).
-    let drop = match a.drop_inputs.as_deref() {
-        None => None,
-        Some("auto") => return exact_drop_auto(&a, &input, &desc, threads),
-        Some(list) => {
-            let cols = list
-                .split(',')
-                .map(|c| c.trim().parse::<usize>().map_err(|_| anyhow::anyhow!("--drop-inputs: expected `auto` or column numbers like 1,5,9, got {c:?}")))
-                .collect::<Result<Vec<_>>>()?;
-            Some(slicewise_slp::restrict::check_drop(m, &cols).map_err(|e| anyhow::anyhow!("--drop-inputs: {e}"))?)
-        }
-    };
-    let smaller = drop.as_ref().map(|d| slicewise_slp::restrict::drop_columns(m, d));
-    let sm = smaller.as_ref().unwrap_or(m);
-    // The SAT options choose SAT, as --proof does.
-    let sat_options = a.caps > 0 || a.cubes || a.targets_first;
-    ensure!(
-        !(sat_options && a.method == Some(ExactMethod::Enumerate)),
-        "--caps, --cubes and --targets-first are options of the SAT method, not of --method enumerate"
-    );
-    let method = Method::choose(
-        a.method.map(|x| if x == ExactMethod::Sat { Method::Sat } else { Method::Enumerate }),
-        sm.cols(),
-        a.proof.is_some() || sat_options,
-    )?;
-    let start = std::time::Instant::now();
-    // Upper bound from a short heuristic search (for each matrix with --drop-inputs).
-    let heuristic = slicewise_slp::search::quick_program;
-    let hsecs = a.heuristic_time.min(a.time_limit / 2.0);
-    let (whole, upper) = match &smaller {
-        None => (None, heuristic(m, hsecs)),
-        Some(s) => (heuristic(m, hsecs / 2.0), heuristic(s, hsecs / 2.0)),
-    };
-    if !a.out.quiet {
-        if let Some(u) = &whole {
-            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
-        }
-        if let (Some(d), Some(s)) = (&drop, &smaller) {
-            let u = upper.as_ref().map_or("none".to_string(), |u| format!("{} XORs", u.xor_count()));
-            eprintln!("slp exact: searching the {}x{} matrix without columns {d:?} (heuristic upper bound {u})", s.rows(), s.cols());
-        } else if let Some(u) = &upper {
-            eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
-        }
-    }
-    let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
-    let quiet = a.out.quiet;
-    let env = EncodeOptions::from_env();
-    let opts = ExactOptions {
+/// The options of `slp exact` as the library's [`slicewise_slp::exact::ExactSearch`] (the struct
+/// Python's `exact()` fills in too).
+fn exact_search(a: &ExactArgs) -> Result<slicewise_slp::exact::ExactSearch> {
+    use slicewise_slp::exact::{DropInputs, ExactSearch, Method};
+    Ok(ExactSearch {
+        time_limit: a.time_limit,
+        heuristic_time: a.heuristic_time,
+        method: a.method.map(|x| if x == ExactMethod::Sat { Method::Sat } else { Method::Enumerate }),
+        threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
         proof_dir: a.proof.clone(),
-        upper,
-        encoding: EncodeOptions { targets_first: a.targets_first || env.targets_first, ..env },
-        max_k: a.max_k,
         force: a.force,
+        max_k: a.max_k,
         caps: a.caps,
         cap_share: a.cap_share,
-        split: a.cubes,
-        ..ExactOptions::new(remaining)
-    };
-    let report = exact_with(sm, method, &opts, threads, |p| {
+        cubes: a.cubes,
+        targets_first: a.targets_first,
+        drop_inputs: a.drop_inputs.as_deref().map(DropInputs::parse).transpose()?,
+    })
+}
+
+fn exact(a: ExactArgs) -> Result<ExitCode> {
+    use slicewise_slp::exact::{Event, run};
+    use slicewise_slp::sat::Progress;
+    let (input, desc) = load_matrix(&a.input)?;
+    let opts = exact_search(&a)?;
+    let start = std::time::Instant::now();
+    let quiet = a.out.quiet;
+    let outcome = run(&input.matrix, &opts, |e| {
         if quiet {
             return;
         }
-        match p {
-            Progress::K(k, tag, t) => eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)"),
-            Progress::Cap(c) => eprintln!(
+        match e {
+            Event::Upper { whole, searched, restriction } => {
+                if let Some(u) = whole {
+                    eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+                }
+                if let Some((d, s)) = restriction {
+                    let u = searched.map_or("none".to_string(), |u| format!("{} XORs", u.xor_count()));
+                    eprintln!("slp exact: searching the {}x{} matrix without columns {d:?} (heuristic upper bound {u})", s.rows(), s.cols());
+                } else if let Some(u) = searched {
+                    eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
+                }
+            }
+            Event::Progress(Progress::K(k, tag, t)) => eprintln!("slp exact: k = {k}: {tag} ({t:.2} s)"),
+            Event::Progress(Progress::Cap(c)) => eprintln!(
                 "slp exact: cap: without column{} {:?}: {} {} XORs ({:.2} s)",
                 if c.cap.inputs.len() > 1 { "s" } else { "" },
                 c.cap.inputs,
@@ -991,110 +842,51 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
                 c.cap.sub_bound,
                 c.secs
             ),
-        }
-    })?;
-    let (Some(d), Some(s)) = (&drop, &smaller) else {
-        let Some(p) = &report.program else { bail!("no program found within the time limit") };
-        let text = render(p, &input, &desc, &a.out)?;
-        write_output(&a.out, &text)?;
-        if !a.out.quiet {
-            eprintln!(
-                "slp exact: {} XORs, {} ({}); {:.1} s",
-                p.xor_count(),
-                if report.optimal { "optimal".to_string() } else { format!("lower bound {}", report.lower_bound) },
-                method.describe(),
-                start.elapsed().as_secs_f64()
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
-    };
-    if let Some(dir) = &a.proof {
-        slicewise_slp::restrict::write_restriction(dir, m, d, report.lower_bound)?;
-    }
-    let how = format!("{}{}", method.describe(), if a.proof.is_some() { ", DRAT proofs kept" } else { "" });
-    print_restricted(&a, &input, &desc, whole, d, (s.rows(), s.cols()), report.lower_bound, &how, start)
-}
-
-/// Output of `slp exact --drop-inputs`: the heuristic program for the whole matrix, with the
-/// bound that `sub_bound` for the matrix without the columns `d` (of size `sub`) proves.
-#[allow(clippy::too_many_arguments)]
-fn print_restricted(
-    a: &ExactArgs,
-    input: &Input,
-    desc: &str,
-    whole: Option<Program>,
-    d: &[usize],
-    sub: (usize, usize),
-    sub_bound: usize,
-    how: &str,
-    start: std::time::Instant,
-) -> Result<ExitCode> {
-    let bound = slicewise_slp::restrict::lift(d, sub_bound);
-    let Some(mut p) = whole else { bail!("no program found for the whole matrix within the heuristic time") };
-    p.set_bound_note(p.xor_count() <= bound, bound);
-    p.meta.notes.push(format!(
-        "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {d:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {sub_bound} XORs ({how})",
-        sub.0, sub.1
-    ));
-    let text = render(&p, input, desc, &a.out)?;
-    write_output(&a.out, &text)?;
-    if !a.out.quiet {
-        eprintln!(
-            "slp exact: {} XORs, lower bound {bound} = {sub_bound} + {} dropped columns (smaller matrix: {how}); {:.1} s",
-            p.xor_count(),
-            d.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `slp exact --drop-inputs auto`: [`slicewise_slp::restrict::search_drop`] within the time
-/// limit, after a short heuristic search for the whole matrix's program.
-fn exact_drop_auto(a: &ExactArgs, input: &Input, desc: &str, threads: usize) -> Result<ExitCode> {
-    let m = &input.matrix;
-    ensure!(
-        a.proof.is_none(),
-        "--drop-inputs auto searches with the enumeration, which keeps no proofs: run it without --proof, then give the columns it prints to --drop-inputs with --proof"
-    );
-    ensure!(
-        a.method != Some(ExactMethod::Sat) && !(a.caps > 0 || a.cubes || a.targets_first),
-        "--drop-inputs auto searches with the enumeration (not --method sat, --caps, --cubes or --targets-first)"
-    );
-    ensure!(
-        m.cols() <= slicewise_slp::enumerate::MAX_INPUTS,
-        "--drop-inputs auto uses the enumeration, limited to {} inputs (this matrix has {})",
-        slicewise_slp::enumerate::MAX_INPUTS,
-        m.cols()
-    );
-    let start = std::time::Instant::now();
-    let whole = slicewise_slp::search::quick_program(m, a.heuristic_time.min(a.time_limit / 2.0));
-    if !a.out.quiet
-        && let Some(u) = &whole
-    {
-        eprintln!("slp exact: heuristic upper bound {} XORs", u.xor_count());
-    }
-    let remaining = Duration::from_secs_f64(a.time_limit).saturating_sub(start.elapsed());
-    let quiet = a.out.quiet;
-    let tried = slicewise_slp::restrict::search_drop(m, threads, remaining, 0, |t| {
-        if !quiet {
-            eprintln!(
+            Event::Tried(t) => eprintln!(
                 "slp exact: without columns {:?}: {} {} ({:.2} s) -> lower bound {}",
                 t.drop,
                 if t.optimal { "optimum" } else { "at least" },
                 t.sub_bound,
                 t.secs,
                 t.bound()
+            ),
+        }
+    })?;
+    let Some(r) = &outcome.restriction else {
+        let Some(p) = &outcome.program else { bail!("no program found within the time limit") };
+        let text = render(p, &input, &desc, &a.out)?;
+        write_output(&a.out, &text)?;
+        if !a.out.quiet {
+            eprintln!(
+                "slp exact: {} XORs, {} ({}); {:.1} s",
+                p.xor_count(),
+                if outcome.optimal { "optimal".to_string() } else { format!("lower bound {}", outcome.lower_bound) },
+                outcome.method.describe(),
+                start.elapsed().as_secs_f64()
             );
         }
-    });
-    let Some(best) = tried.first() else { bail!("no column set can be dropped from this matrix") };
-    let how = "helper-set enumeration; columns chosen by --drop-inputs auto";
-    print_restricted(a, input, desc, whole, &best.drop, (m.rows(), m.cols() - best.drop.len()), best.sub_bound, how, start)
+        return Ok(ExitCode::SUCCESS);
+    };
+    // With a restriction: the heuristic program for the whole matrix, with the lifted bound.
+    let Some(p) = &outcome.program else { bail!("no program found for the whole matrix within the heuristic time") };
+    let text = render(p, &input, &desc, &a.out)?;
+    write_output(&a.out, &text)?;
+    if !a.out.quiet {
+        eprintln!(
+            "slp exact: {} XORs, lower bound {} = {} + {} dropped columns (smaller matrix: {}); {:.1} s",
+            p.xor_count(),
+            outcome.lower_bound,
+            r.sub_bound,
+            r.columns.len(),
+            r.how,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_proof(a: CheckProofArgs) -> Result<ExitCode> {
-    let r = slicewise_slp::sat::check_proof_dir(&a.dir, &a.checker)?;
+    let r = slicewise_slp::sat::check::check_proof_dir(&a.dir, &a.checker)?;
     let mut head = format!(
         "OK: {} CNFs rebuilt identically (k = {:?}), {} UNSAT proofs verified by {} (k = {:?})",
         r.cnfs_matched.len(),
@@ -1130,7 +922,7 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let is_rust = path.extension().is_some_and(|e| e == "rs") || text.contains("pub fn ");
     let p = if is_rust { program_from_rust(&text) } else { Program::parse(&text, Some(input.matrix.cols())) }
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    match p.verify(&input.matrix) {
+    match p.verify(&input.matrix).and_then(|()| p.check_header(&text)) {
         Ok(()) => {
             println!("OK: {} XORs, depth {}, computes the {}x{} matrix", p.xor_count(), p.depth(), input.matrix.rows(), input.matrix.cols());
             Ok(ExitCode::SUCCESS)

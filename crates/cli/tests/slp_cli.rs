@@ -403,6 +403,75 @@ fn verify_rejects_wrong_programs() {
     assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
 }
 
+/// `slp verify` compares the header's `xor-count` and `depth` with the program's own: a
+/// program that computes the matrix but claims another count fails (exit 1, naming both
+/// numbers); the true count passes, and so does a program without a header.
+#[test]
+fn verify_checks_the_header_counts() {
+    let m = vectors("aes_mixcolumns.txt");
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/slp/programs/aes_mixcolumns.89.slp");
+    let text = std::fs::read_to_string(&good).unwrap();
+    assert!(text.starts_with("# algorithm: ") && text.lines().next().unwrap().contains("xor-count: 89  depth: 5"));
+    let o = run(&["slp", "verify", m.to_str().unwrap(), good.to_str().unwrap()]);
+    assert!(o.status.success() && stdout(&o).starts_with("OK: 89 XORs, depth 5"), "{}{}", stdout(&o), stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.slp");
+    for (from, to, msg) in [
+        ("xor-count: 89", "xor-count: 85", "FAILED: the header claims xor-count 85, the program has 89"),
+        ("depth: 5", "depth: 4", "FAILED: the header claims depth 4, the program has 5"),
+    ] {
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+        let o = run(&["slp", "verify", m.to_str().unwrap(), p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{from} -> {to}: {}", stdout(&o));
+        assert!(stdout(&o).contains(msg), "{}", stdout(&o));
+    }
+    let body: String = text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, body).unwrap();
+    let o = run(&["slp", "verify", m.to_str().unwrap(), p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    // Generated Rust: the count in its comment line is checked too.
+    let rust = dir.path().join("mix.rs");
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "paar", "--emit", "rust", "-q", "-o", rust.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let code = std::fs::read_to_string(&rust).unwrap();
+    let n = code.split("xor-count ").nth(1).unwrap().split(',').next().unwrap().to_string();
+    assert!(run(&["slp", "verify", m.to_str().unwrap(), rust.to_str().unwrap()]).status.success());
+    std::fs::write(&rust, code.replacen(&format!("xor-count {n}"), "xor-count 1", 1)).unwrap();
+    let o = run(&["slp", "verify", m.to_str().unwrap(), rust.to_str().unwrap()]);
+    assert!(o.status.code() == Some(1) && stdout(&o).contains(&format!("the header claims xor-count 1, the program has {n}")), "{}", stdout(&o));
+}
+
+/// A time budget beyond `budget::MAX_SECONDS` (1e9 s), not a number, or negative is a usage
+/// error (exit 2, as clap's) with a clear message, for every option that takes seconds: no
+/// panic (exit 101) from `Duration::from_secs_f64` or `Instant + Duration`.
+#[test]
+fn huge_time_limits_are_usage_errors() {
+    let m = vectors("random8_s1.txt");
+    let m = m.to_str().unwrap();
+    let u64max = u64::MAX.to_string();
+    for args in [
+        vec!["optimize", m, "--time-limit", "1e30"],
+        vec!["optimize", m, "-t", u64max.as_str()],
+        vec!["optimize", m, "-a", "a2", "-t", "1e30"],
+        vec!["optimize", m, "-t", "inf"],
+        vec!["optimize", m, "--time-limit=-1"],
+        vec!["optimize", m, "--runs", "1", "--polish", "1e30"],
+        vec!["optimize", m, "--runs", "1", "--sat-polish", u64max.as_str()],
+        vec!["optimize", m, "--runs", "1", "--sat-call-limit", "1e300"],
+        vec!["exact", m, "--time-limit", "1e30"],
+        vec!["exact", m, "-t", u64max.as_str()],
+        vec!["exact", m, "--heuristic-time", "1e30"],
+    ] {
+        let o = run(&[&["slp"][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("must be a non-negative number of seconds, at most 1e9"), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+    }
+    // The largest budget accepted still runs (bounded here by --runs).
+    let o = run(&["slp", "optimize", m, "-a", "a2", "--runs", "1", "-t", "1e9", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_matrices_get_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

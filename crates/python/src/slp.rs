@@ -14,7 +14,8 @@ use slicewise_slp::emit::{Emit, EmitContext, emit};
 use slicewise_slp::matrix::MAX_DIM;
 use slicewise_slp::parse::{ParseOptions, parse_input};
 use slicewise_slp::program::Program as RsProgram;
-use slicewise_slp::sat::{EncodeOptions, ExactOptions, Method, exact_with};
+use slicewise_slp::auto::AutoOptions;
+use slicewise_slp::exact::{DropInputs, ExactSearch, Method};
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
 use slicewise_slp::split::SplitChoice;
 
@@ -24,7 +25,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ExactResult>()?;
     m.add_function(wrap_pyfunction!(optimize, m)?)?;
     m.add_function(wrap_pyfunction!(exact, m)?)?;
-    m.add("slp_algorithms", PyTuple::new(m.py(), Algorithm::NAMES)?)?;
+    let names: Vec<&str> = std::iter::once("auto").chain(Algorithm::NAMES.iter().copied()).collect();
+    m.add("slp_algorithms", PyTuple::new(m.py(), names)?)?;
     Ok(())
 }
 
@@ -273,23 +275,30 @@ impl Program {
 }
 
 fn seconds(name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
-    match s {
-        None => Ok(None),
-        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(Duration::from_secs_f64(t))),
-        Some(_) => Err(PyValueError::new_err(format!("{name} must be a non-negative number of seconds"))),
-    }
+    slicewise_slp::budget::optional_seconds(name, s).map_err(PyValueError::new_err)
 }
 
-/// Searches for a short XOR program computing `matrix` by seeded random restarts: run `r` uses
-/// seed `seed + r`, so a run is reproducible on its own. The search stops after `seconds` (at
-/// least one run completes) or after `runs` runs, whichever comes first; with `runs` and
-/// `seconds=None` the result is deterministic. Runs with the interpreter released, on
-/// `threads` threads (default: all cores). With `split`, every run first splits the matrix
-/// along its block involutions (the CLI's `--split`), chosen at each level by `split_choice`:
-/// `"cheapest"` (the smallest estimated count) or `"random"` (the CLI's `--split-choice`).
-/// Returns the best program, verified.
+fn all_cores(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+}
+
+/// Searches for a short XOR program computing `matrix`. The default `algorithm="auto"` is the
+/// portfolio of `slicewise slp optimize` (the same arms, polish chains and header, from
+/// `slicewise_slp::auto`): random restarts over A2/A1/RNBP/s-XOR with re-synthesis budgets
+/// (plus split arms for large matrices that split, and word arms for matrices over GF(2^8)),
+/// then polishing of the best programs; run `r` uses seed `seed + r`, and the header names the
+/// command that repeats the winner alone. Any other algorithm (`slp_algorithms`) runs seeded
+/// restarts of that heuristic, each reproducible on its own, with `resynth` iterations of local
+/// re-synthesis per run and, with `split`, every run first split along the matrix's block
+/// involutions (the CLI's `--split`), chosen at each level by `split_choice`: `"cheapest"` (the
+/// smallest estimated count) or `"random"` (the CLI's `--split-choice`).
+///
+/// The search stops after `seconds` (for `"auto"`: exploring and polishing together) or
+/// after `runs` runs, whichever comes first; with `runs` and `seconds=None` the result is
+/// deterministic for any number of threads. Runs with the interpreter released, on `threads`
+/// threads (default: all cores). Returns the best program, verified.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, algorithm = "mix", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false, split_choice = "cheapest"))]
+#[pyo3(signature = (matrix, *, algorithm = "auto", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false, split_choice = "cheapest"))]
 #[allow(clippy::too_many_arguments)]
 fn optimize(
     py: Python<'_>,
@@ -305,7 +314,8 @@ fn optimize(
     split_choice: &str,
 ) -> PyResult<Program> {
     let m = to_matrix(matrix)?;
-    let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+    let auto = algorithm.eq_ignore_ascii_case("auto");
+    let algorithm: Algorithm = if auto { Algorithm::Mix } else { algorithm.parse().map_err(|e: String| PyValueError::new_err(format!("{e}, or auto")))? };
     let split_choice = SplitChoice::parse(split_choice)
         .ok_or_else(|| PyValueError::new_err(format!("split_choice must be \"cheapest\" or \"random\", not {split_choice:?}")))?;
     let time_limit = self::seconds("seconds", seconds)?;
@@ -315,7 +325,15 @@ fn optimize(
     if runs == Some(0) {
         return Err(PyValueError::new_err("runs must be at least 1"));
     }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let threads = all_cores(threads);
+    if auto {
+        if split || resynth > 0 {
+            return Err(PyValueError::new_err("split and resynth are options of a single algorithm: algorithm=\"auto\" has its own split arms and re-synthesis budgets"));
+        }
+        let opts = AutoOptions { threads, seed, time_limit: seconds, default_time_limit: false, runs, max_depth, split_choice, ..AutoOptions::new(&m) };
+        let r = py.detach(|| slicewise_slp::auto::optimize(&m, &opts, &|_, _| {}));
+        return Ok(Program { p: r.map_err(|e| PyValueError::new_err(format!("{e:#}")))?.program });
+    }
     let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth, split, split_choice };
     let report = py.detach(|| search(&m, &opts, &|_, _| {}, &|_| {}));
     let report = report.ok_or_else(|| PyValueError::new_err(format!("no program found (is the depth bound {max_depth:?} achievable?)")))?;
@@ -345,28 +363,32 @@ impl ExactResult {
     }
 }
 
-/// Exact search: the optimal XOR count, or a proven lower bound when `seconds` run out. A
-/// heuristic search of `heuristic_seconds` first gives the upper bound. `method` is
-/// `"enumerate"` (helper-set enumeration: up to 20 inputs, fast there, no proof) or `"sat"`
-/// (CaDiCaL; with `proof_dir`, the CNF of every k and the DRAT proof of every UNSAT answer are
-/// kept there); by default `"sat"` with `proof_dir` or above 20 inputs, `"enumerate"`
-/// otherwise. `threads` (default: all cores): the enumeration's workers, or SAT solvers at once. Matrices up to 64×64.
+/// Exact search: the optimal XOR count, or a proven lower bound when `seconds` run out (the
+/// options of `slicewise slp exact`, through the same library struct,
+/// `slicewise_slp::exact::ExactSearch`). A heuristic search of `heuristic_seconds` first gives
+/// the upper bound. `method` is `"enumerate"` (helper-set enumeration: up to 20 inputs, fast
+/// there, no proof) or `"sat"` (CaDiCaL; with `proof_dir`, the CNF of every k and the DRAT
+/// proof of every UNSAT answer are kept there; `force` replaces a previous run's files); by
+/// default `"sat"` with `proof_dir`, a SAT option or above 20 inputs, `"enumerate"`
+/// otherwise. `threads` (default: all cores): the enumeration's workers, or SAT solvers at
+/// once. `max_k` stops after refuting that k. Matrices up to 64×64.
 ///
 /// `drop_inputs` (a list of columns, 0 first, or `"auto"`) proves the bound through the matrix
 /// without those columns: setting an input to 0 removes at least one XOR, so the whole matrix
 /// needs as many more (`crates/slp/src/restrict.rs`). The search then runs on the smaller
 /// matrix (its proofs, with `proof_dir`, come with `restriction.json`); `lower_bound` is the
 /// lifted bound, `program` the heuristic program for the whole matrix, and `log` the smaller
-/// matrix's. `"auto"` tries column sets with the enumeration (no proofs).
+/// matrix's. `"auto"` tries column sets with the enumeration (no proofs); its `log` lists
+/// `(columns, bound for the smaller matrix, seconds)` per set tried.
 ///
 /// SAT only: `caps` (levels, 0 for none) first proves a bound for the matrix without each
-/// column (with `proof_dir`, in `cap-C` sub-directories) and caps, in every CNF, the lines
-/// that setting that input to zero would make redundant (`crates/slp/src/satcaps.rs`);
-/// `cubes` splits each k into cubes on a cap, one solver per thread; `targets_first` orders
-/// lines that hold a target first. With `caps=2, cubes=True, targets_first=True` the random
-/// 8×8 optima get checkable proofs within a minute on two cores.
+/// column (with `proof_dir`, in `cap-C` sub-directories; `cap_share` of the time) and caps, in
+/// every CNF, the lines that setting that input to zero would make redundant
+/// (`crates/slp/src/satcaps.rs`); `cubes` splits each k into cubes on a cap, one solver per
+/// thread; `targets_first` orders lines that hold a target first. With `caps=2, cubes=True,
+/// targets_first=True` the random 8×8 optima get checkable proofs within a minute on two cores.
 #[pyfunction]
-#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0, method = None, threads = None, drop_inputs = None, caps = 0, cubes = false, targets_first = false))]
+#[pyo3(signature = (matrix, *, seconds = 60.0, proof_dir = None, heuristic_seconds = 2.0, method = None, threads = None, drop_inputs = None, caps = 0, cubes = false, targets_first = false, max_k = None, force = false, cap_share = 0.3))]
 #[allow(clippy::too_many_arguments)]
 fn exact(
     py: Python<'_>,
@@ -380,130 +402,46 @@ fn exact(
     caps: usize,
     cubes: bool,
     targets_first: bool,
+    max_k: Option<usize>,
+    force: bool,
+    cap_share: f64,
 ) -> PyResult<ExactResult> {
-    let whole = to_matrix(matrix)?;
-    // `None`: no restriction; `Some(None)`: "auto"; `Some(Some(cols))`: these columns.
-    let drop: Option<Option<Vec<usize>>> = match drop_inputs {
+    let m = to_matrix(matrix)?;
+    let drop_inputs = match drop_inputs {
         None => None,
-        Some(d) if d.extract::<String>().is_ok_and(|s| s == "auto") => Some(None),
-        Some(d) => {
-            let cols: Vec<usize> = d.extract().map_err(|_| PyTypeError::new_err("drop_inputs must be a list of column numbers or \"auto\""))?;
-            Some(Some(slicewise_slp::restrict::check_drop(&whole, &cols).map_err(|e| PyValueError::new_err(format!("drop_inputs: {e}")))?))
-        }
+        Some(d) if d.extract::<String>().is_ok_and(|s| s == "auto") => Some(DropInputs::Auto),
+        Some(d) => Some(DropInputs::Columns(d.extract().map_err(|_| PyTypeError::new_err("drop_inputs must be a list of column numbers or \"auto\""))?)),
     };
-    if let Some(None) = drop {
-        if caps > 0 || cubes || targets_first {
-            return Err(PyValueError::new_err("drop_inputs=\"auto\" searches with the enumeration: caps, cubes and targets_first are SAT options"));
-        }
-        return exact_drop_auto(py, &whole, seconds, proof_dir.is_some(), method, heuristic_seconds, threads);
-    }
-    let cols = drop.flatten();
-    let m = match &cols {
-        Some(d) => slicewise_slp::restrict::drop_columns(&whole, d),
-        None => whole.clone(),
-    };
-    if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
-        return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
-    }
-    if m.cols() > 64 || m.rows() > 64 {
-        return Err(PyValueError::new_err(format!("exact search is limited to 64x64 matrices (this one is {}x{})", m.rows(), m.cols())));
-    }
-    let requested = match method {
+    let method = match method {
         None => None,
-        Some("enumerate") => Some(Method::Enumerate),
-        Some("sat") => Some(Method::Sat),
-        Some(other) => return Err(PyValueError::new_err(format!("method must be \"enumerate\" or \"sat\", not {other:?}"))),
+        Some(x) => Some(Method::parse(x).ok_or_else(|| PyValueError::new_err(format!("method must be \"enumerate\" or \"sat\", not {x:?}")))?),
     };
-    // The SAT options choose SAT, as `proof_dir` does.
-    let sat_options = caps > 0 || cubes || targets_first;
-    if sat_options && requested == Some(Method::Enumerate) {
-        return Err(PyValueError::new_err("caps, cubes and targets_first are options of the SAT method, not of method=\"enumerate\""));
-    }
-    let method = Method::choose(requested, m.cols(), proof_dir.is_some() || sat_options).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let report = py.detach(|| {
-        let start = std::time::Instant::now();
-        // With a restriction, half the heuristic time goes to the whole matrix's program.
-        let hsecs = heuristic_seconds.min(seconds / 2.0) / if cols.is_some() { 2.0 } else { 1.0 };
-        let whole_program = cols.as_ref().and_then(|_| slicewise_slp::search::quick_program(&whole, hsecs));
-        let upper = slicewise_slp::search::quick_program(&m, hsecs);
-        let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        let opts = ExactOptions {
-            proof_dir: proof_dir.clone(),
-            upper,
-            encoding: EncodeOptions { targets_first, ..EncodeOptions::default() },
-            caps,
-            split: cubes,
-            ..ExactOptions::new(remaining)
-        };
-        let r = exact_with(&m, method, &opts, threads, |_| {});
-        if let (Ok(r), Some(d), Some(dir)) = (&r, &cols, &proof_dir) {
-            slicewise_slp::restrict::write_restriction(dir, &whole, d, r.lower_bound)?;
-        }
-        r.map(|r| (r, whole_program))
-    });
-    let (report, whole_program) = report.map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    let opts = ExactSearch {
+        time_limit: seconds,
+        heuristic_time: heuristic_seconds,
+        method,
+        threads: all_cores(threads),
+        proof_dir,
+        force,
+        max_k,
+        caps,
+        cap_share,
+        cubes,
+        targets_first,
+        drop_inputs,
+    };
+    // Errors of the options and of the search alike are the caller's (a bad column list, a
+    // proof directory in use, a budget out of range): ValueError.
+    let outcome = py.detach(|| slicewise_slp::exact::run(&m, &opts, |_| {})).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
     let log = PyList::empty(py);
-    for (k, tag, t) in &report.log {
-        log.append((*k, *tag, *t))?;
-    }
-    match &cols {
-        Some(d) => restricted_result(&whole, whole_program, d, report.lower_bound, log),
-        None => {
-            if let Some(p) = &report.program {
-                p.verify(&m).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
-            }
-            Ok(ExactResult { program: report.program.map(|p| Program { p }), lower_bound: report.lower_bound, optimal: report.optimal, log: log.unbind() })
+    if matches!(opts.drop_inputs, Some(DropInputs::Auto)) {
+        for t in &outcome.tried {
+            log.append((t.drop.clone(), t.sub_bound, t.secs))?;
+        }
+    } else {
+        for (k, tag, t) in &outcome.log {
+            log.append((*k, *tag, *t))?;
         }
     }
-}
-
-/// The result of a restricted search: the whole matrix's heuristic program with the lifted bound.
-fn restricted_result(whole: &BitMatrix, program: Option<RsProgram>, d: &[usize], sub_bound: usize, log: Bound<'_, PyList>) -> PyResult<ExactResult> {
-    let bound = slicewise_slp::restrict::lift(d, sub_bound);
-    let program = program.map(|mut p| {
-        p.set_bound_note(p.xor_count() <= bound, bound);
-        p.meta.notes.push(format!("lower bound {bound} by restriction: inputs {d:?} set to 0, the smaller matrix needs at least {sub_bound} XORs"));
-        p
-    });
-    if let Some(p) = &program {
-        p.verify(whole).map_err(|e| PyRuntimeError::new_err(format!("internal error: program does not verify: {e}")))?;
-    }
-    let optimal = program.as_ref().is_some_and(|p| p.xor_count() <= bound);
-    Ok(ExactResult { program: program.map(|p| Program { p }), lower_bound: bound, optimal, log: log.unbind() })
-}
-
-/// `exact(..., drop_inputs="auto")`: [`slicewise_slp::restrict::search_drop`]; `log` lists
-/// `(columns, bound for the smaller matrix, seconds)` per set tried.
-fn exact_drop_auto(
-    py: Python<'_>,
-    whole: &BitMatrix,
-    seconds: f64,
-    proofs: bool,
-    method: Option<&str>,
-    heuristic_seconds: f64,
-    threads: Option<usize>,
-) -> PyResult<ExactResult> {
-    if proofs || method == Some("sat") {
-        return Err(PyValueError::new_err("drop_inputs=\"auto\" searches with the enumeration, which keeps no proofs: give the columns it finds as a list for proofs"));
-    }
-    if !(seconds.is_finite() && seconds > 0.0 && heuristic_seconds.is_finite() && heuristic_seconds >= 0.0) {
-        return Err(PyValueError::new_err("seconds must be positive and heuristic_seconds non-negative"));
-    }
-    if whole.cols() > slicewise_slp::enumerate::MAX_INPUTS {
-        return Err(PyValueError::new_err(format!("drop_inputs=\"auto\" uses the enumeration, limited to {} inputs", slicewise_slp::enumerate::MAX_INPUTS)));
-    }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let (program, tried) = py.detach(|| {
-        let start = std::time::Instant::now();
-        let program = slicewise_slp::search::quick_program(whole, heuristic_seconds.min(seconds / 2.0));
-        let remaining = Duration::from_secs_f64(seconds).saturating_sub(start.elapsed());
-        (program, slicewise_slp::restrict::search_drop(whole, threads, remaining, 0, |_| {}))
-    });
-    let Some(best) = tried.first() else { return Err(PyValueError::new_err("no column set can be dropped from this matrix")) };
-    let log = PyList::empty(py);
-    for t in &tried {
-        log.append((t.drop.clone(), t.sub_bound, t.secs))?;
-    }
-    restricted_result(whole, program, &best.drop, best.sub_bound, log)
+    Ok(ExactResult { program: outcome.program.map(|p| Program { p }), lower_bound: outcome.lower_bound, optimal: outcome.optimal, log: log.unbind() })
 }

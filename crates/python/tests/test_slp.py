@@ -4,15 +4,17 @@ emit, pickle), and the Dask fan-out on a local cluster."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import pickle
+import subprocess
 
 import pytest
 
 import slicewise
 from slicewise import slp
 
-from conftest import VECTORS
+from conftest import REPO, VECTORS
 
 RANDOM8 = VECTORS / "slp" / "random8_s1.txt"
 MIXCOLUMNS = VECTORS / "slp" / "aes_mixcolumns.txt"
@@ -67,6 +69,39 @@ def test_optimize_verified_and_reproducible():
     assert q == p
     again = slp.optimize(MIXCOLUMNS, algorithm="a2", seconds=None, runs=1, seed=p.seed)
     assert again == p  # every run is reproducible on its own
+
+
+def test_optimize_default_is_the_cli_portfolio():
+    # The default algorithm is "auto": the portfolio of `slicewise slp optimize` (one library
+    # function for both), reproducible with runs for any number of threads.
+    p = slp.optimize(MIXCOLUMNS, seconds=None, runs=24, seed=5, threads=2)
+    assert p.verify(MIXCOLUMNS) and p.algorithm.startswith("auto:")
+    text = p.text()
+    assert "\n# arms (runs): " in text and "\n# repeat the winner alone: slicewise slp optimize MATRIX -a " in text, text
+    assert slp.optimize(MIXCOLUMNS, algorithm="auto", seconds=None, runs=24, seed=5, threads=1) == p
+    assert "auto" in slp.algorithms
+    # The CLI's default on the same matrix, seed and runs gives the same program.
+    cli = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "release" / "slicewise"
+    if cli.exists():
+        out = subprocess.run([str(cli), "slp", "optimize", str(MIXCOLUMNS), "--runs", "24", "--seed", "5", "-j", "1", "-q"], capture_output=True, text=True, check=True).stdout
+        assert slp.Program.from_text(out, 32) == p
+        assert out.splitlines()[0] == text.splitlines()[0]  # algorithm, seed, counts, arm, polish segments
+    # A time budget bounds it too; split and resynth belong to single algorithms.
+    q = slp.optimize(RANDOM8, seconds=0.5, threads=1)
+    assert q.verify(RANDOM8) and q.algorithm.startswith("auto:")
+    with pytest.raises(ValueError, match="single algorithm"):
+        slp.optimize(RANDOM8, seconds=1, split=True)
+
+
+@pytest.mark.parametrize("seconds", [1e30, float(2**64 - 1), float("inf"), float("nan")])
+def test_huge_time_limits_raise_value_error(seconds):
+    for algorithm in ("auto", "a2"):
+        with pytest.raises(ValueError, match="at most 1e9"):
+            slp.optimize(RANDOM8, algorithm=algorithm, seconds=seconds)
+    with pytest.raises(ValueError, match="at most 1e9"):
+        slp.exact(RANDOM8, seconds=seconds)
+    with pytest.raises(ValueError, match="at most 1e9"):
+        slp.exact(RANDOM8, seconds=5, heuristic_seconds=seconds)
 
 
 def test_optimize_split_runs():
@@ -180,6 +215,21 @@ def test_exact_caps_cubes(tmp_path):
         slp.exact(RANDOM8, seconds=5, drop_inputs="auto", cubes=True)
 
 
+def test_exact_takes_the_cli_options(tmp_path):
+    # max_k, force and cap_share: the options struct of the CLI (slicewise_slp::exact::ExactSearch).
+    r = slp.exact(RANDOM8, seconds=30, heuristic_seconds=0.2, max_k=9)
+    assert r.lower_bound == 10 and not r.optimal
+    assert [k for k, tag, _ in r.log if tag == "unsat"] == [7, 8, 9]
+    small = [[1, 1, 1, 0], [1, 1, 0, 1]]
+    slp.exact(small, seconds=20, proof_dir=tmp_path)
+    with pytest.raises(ValueError, match="force"):
+        slp.exact(small, seconds=20, proof_dir=tmp_path)
+    again = slp.exact(small, seconds=20, proof_dir=tmp_path, force=True)
+    assert again.optimal and again.lower_bound == 3
+    with pytest.raises(ValueError, match="cap-share"):
+        slp.exact(small, seconds=5, caps=1, cap_share=1.5)
+
+
 def test_exact_limits():
     with pytest.raises(ValueError, match="64x64"):
         slp.exact([[1] * 65, [0] * 65], seconds=1)
@@ -213,3 +263,16 @@ def test_optimize_distributed_time_limited(dask_client):
         slp.optimize_distributed(RANDOM8, dask_client, seconds=None)
     with pytest.raises(ValueError):
         slp.optimize_distributed(RANDOM8, dask_client, tasks=0)
+
+
+def test_optimize_distributed_runs_the_portfolio(dask_client):
+    # The default algorithm of every task is "auto": one portfolio per task, seeds seed + i *
+    # runs_per_task; deterministic with runs_per_task, the best of the tasks' portfolios.
+    p = slp.optimize_distributed(RANDOM8, dask_client, tasks=2, seconds=None, seed=10, runs_per_task=12)
+    assert p.verify(RANDOM8) and p.algorithm.startswith("auto:")
+    local = [slp.optimize(RANDOM8, seconds=None, runs=12, seed=10 + 12 * i, threads=1) for i in range(2)]
+    best = min(local, key=lambda q: (q.xor_count, q.depth, q.seed))
+    assert p == best and p.seed == best.seed
+    # With a time budget.
+    q = slp.optimize_distributed(RANDOM8, dask_client, tasks=2, seconds=0.5)
+    assert q.verify(RANDOM8) and q.algorithm.startswith("auto:")

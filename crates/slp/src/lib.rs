@@ -6,18 +6,26 @@
 //!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
 //! * [`split`]: divide and conquer along block involutions (the `split:` arms);
-//! * [`portfolio`]: the default (`-a auto`): a bandit over algorithms and re-synthesis budgets,
-//!   then polishing chains;
+//! * [`portfolio`]: a bandit over algorithms and re-synthesis budgets, then polishing chains;
+//! * [`auto`]: the default optimizer (`-a auto`, Python's `optimize()`): the portfolio with
+//!   the arms a matrix gets, and the winner's header;
 //! * [`enumerate`]: exact search by enumerating helper sets (up to 20 inputs);
 //! * [`sat`]: exact search and lower bounds with CaDiCaL;
+//! * [`exact`]: the exact search of `slicewise slp exact` and Python's `exact()`: one options
+//!   struct for the method, the SAT options and the restriction to fewer columns;
 //! * [`satcaps`]: caps from the restriction lemma inside the SAT encoding, with their proofs;
 //! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
-//! * [`emit`]: text, in-place, JSON, Rust and C output.
+//! * [`emit`]: text, in-place, JSON, Rust and C output;
+//! * [`budget`]: time budgets in seconds, checked the same way by every front.
 
+pub mod auto;
 pub mod bp;
+pub mod budget;
 pub mod emit;
 pub mod enumerate;
+#[cfg(feature = "sat")]
+pub mod exact;
 pub mod matrix;
 pub mod paar;
 pub mod parse;
@@ -27,6 +35,8 @@ pub mod resynth;
 pub mod restrict;
 #[cfg(feature = "sat")]
 pub mod cadical;
+#[cfg(feature = "sat")]
+pub mod cnf;
 #[cfg(feature = "sat")]
 pub mod sat;
 #[cfg(feature = "sat")]

@@ -22,7 +22,7 @@
 //! complete depends on the clock, but the winning program is always one run
 //! (`arm`, `run seed`) followed by polish segments (`polish seed`, `rounds`), each continuing
 //! from the end of the one before (one segment, or more when the winning chain descends from
-//! another chain's best), and [`crate::search::run_once`] + [`crate::search::polish_segments`]
+//! another chain's best), and [`crate::search::run_once`] + [`polish_segments`]
 //! repeat exactly that ([`PortfolioReport::winner`]).
 //!
 //! **Plugging in another polisher.** Implement [`Polisher`] and add it to
@@ -489,7 +489,7 @@ pub struct Winner {
     pub run_seed: u64,
     /// The polish segments `(seed, rounds)` that lead from the run's program to the winner,
     /// each continuing from the end of the one before (`--polish-seed S1,S2
-    /// --polish-rounds R1,R2`; empty: no polishing). See [`crate::search::polish_segments`].
+    /// --polish-rounds R1,R2`; empty: no polishing). See [`polish_segments`].
     pub polish: Vec<(u64, u64)>,
     /// Count before polishing.
     pub run_count: usize,
@@ -596,6 +596,38 @@ struct Explore {
     /// The same for the split arms alone.
     top_split: Vec<(Program, usize)>,
     best_time: Duration,
+}
+
+/// Polishes a program by rounds of local re-synthesis (the polishers of
+/// [`default_polishers`] for `c`). Round r uses seed `seed + r`; it
+/// stops after `rounds` rounds if given (reproducible), else at `deadline`. Returns the best
+/// verified program and the number of rounds.
+pub fn polish(
+    p: &Program,
+    m: &BitMatrix,
+    seed: u64,
+    rounds: Option<u64>,
+    deadline: Instant,
+    c: &PolishConfig,
+    max_depth: Option<usize>,
+) -> (Program, u64) {
+    let polishers = default_polishers(c);
+    let mut chain = Chain::new(p.clone(), seed, 0);
+    while rounds.map_or(Instant::now() < deadline, |n| chain.rounds < n) {
+        chain.step(m, &polishers, max_depth);
+    }
+    if let Err(e) = chain.best.verify(m) {
+        panic!("internal error: polishing produced a wrong program: {e}");
+    }
+    (chain.best, chain.rounds)
+}
+
+/// Polish segments `(seed, rounds)` one after the other, each a chain of exactly `rounds`
+/// rounds (round r with seed `seed + r`) from where the one before ended: what the portfolio's
+/// winner reports in [`Winner::polish`]. Deterministic.
+pub fn polish_segments(p: &Program, m: &BitMatrix, segments: &[(u64, u64)], c: &PolishConfig, max_depth: Option<usize>) -> Program {
+    let now = Instant::now();
+    segments.iter().fold(p.clone(), |q, &(seed, rounds)| polish(&q, m, seed, Some(rounds), now, c, max_depth).0)
 }
 
 /// Runs the portfolio. `generate(arm, seed)` makes one verified program (or None); it is called
@@ -927,7 +959,7 @@ mod tests {
         assert_eq!(p.xor_count(), w.run_count);
         // The polish configuration of `for_matrix` (the default window for this matrix's size).
         let c = PolishConfig::for_size(m.rows(), m.cols());
-        let q = crate::search::polish_segments(&p, &m, &w.polish, &c, None);
+        let q = super::polish_segments(&p, &m, &w.polish, &c, None);
         assert_eq!(q.ops, rep.program.ops);
         assert_eq!(q.outputs, rep.program.outputs);
         assert!(rep.program.xor_count() <= rep.explore_best);
@@ -1000,7 +1032,7 @@ mod tests {
             c.step(&m, &polishers, None);
         }
         assert_eq!(c.lineage.len(), 1 + usize::from(b.rounds_to_best > 0));
-        let q = crate::search::polish_segments(&p, &m, &c.segments(), &PolishConfig::default(), None);
+        let q = super::polish_segments(&p, &m, &c.segments(), &PolishConfig::default(), None);
         assert_eq!((q.ops, q.outputs), (c.best.ops.clone(), c.best.outputs.clone()));
         c.best.verify(&m).unwrap();
     }

@@ -1,520 +1,36 @@
 //! Exact search: "is there a program with exactly k XORs?" as SAT, solved by CaDiCaL (through
 //! the crate's own C-API wrapper, [`crate::cadical`]), for k = (number of distinct non-trivial rows), k+1, … (incremental k).
 //!
-//! # Encoding (in the style of Fuhs and Schneider-Kamp)
-//! Line i (signal n+i) has one-hot operand selectors `op1[i][s]`, `op2[i][s]` over the earlier
-//! signals, with op1 < op2, operand values `u1[i][j]`, `u2[i][j]` and value `v[i][j] = u1 ⊕ u2`
-//! for every input bit j. Output selectors `out[r][i]` put each distinct target of weight ≥ 2 on
-//! some line. On top of that the CNF restricts the programs it admits to a normal form; each
-//! restriction keeps at least one program of every length that computes the matrix:
-//! 1. **no dead code**: every line is an output or an operand of a later line;
-//! 2. **no redundant lines**: every line differs from zero and from every input, and (option
-//!    `distinct`, on by default) from every other line;
-//! 3. **canonical order**: for lines i < j, if line j uses no line at position ≥ i (so it could
-//!    stand at position i), then v(i) < v(j) as integers (bit n−1 most significant). This is
-//!    the topological order that always places the smallest-valued ready line next; with
-//!    distinct values it is unique, so it also breaks the symmetry between the orderings of
-//!    one program. With the option `targets_first` the greedy order's key is (the line holds
-//!    no target, value) instead of the value: if j could stand at i and holds a target, so does
-//!    i, and v(i) < v(j) unless i holds a target and j does not. Any fixed key gives one
-//!    topological order per program, so the argument below is unchanged;
-//! 4. **re-association** (option `associativity`, on by default; see [`associativity`]): a line
-//!    t that is no output and has exactly one user u = t + c satisfies depth(c) ≥ depth(t) − 1;
-//!    and an output of weight w sits on a line of depth ≥ ⌈log2 w⌉ (a true property of every
-//!    program, not a restriction).
-//!
-//! Nothing else is constrained: in particular there is no ordering of consecutive independent
-//! lines by their operand pairs.
-//!
-//! **Why UNSAT for every k < L proves that no program has fewer than L XORs.** Take any
-//! program with k' < L lines and rewrite it: (a) delete dead lines and lines equal to zero, an
-//! input or an earlier line (replacing their uses); (b) while some line violates rule 4,
-//! re-associate it as described in [`associativity`], then go back to (a); (c) reorder the
-//! lines into the canonical order of rule 3 (a topological order: values, uses and depths do
-//! not change). Each step of (a) lowers the number of lines; each step of (b) keeps it and
-//! lowers the pair (Σ depths, multiset of the depths of the violating lines) — the argument is
-//! at [`associativity`] — so the rewriting ends, with a program of k'' ≤ k' lines in normal
-//! form. Every distinct target of weight ≥ 2 needs its own line, so k'' is at least the first k
-//! tried, and the CNF for k'' is satisfiable: a contradiction with UNSAT for k''.
+//! The search ([`exact`], [`exact_reporting`]): a fresh solver per k, on several threads, with
+//! the caps' bounds proven first ([`crate::satcaps`]) and, with cubes, each k split among the
+//! threads. Its parts:
+//! * [`encode`]: the CNF and its normal form (the argument why UNSAT proves a bound);
+//! * [`proof`]: the proof-directory format;
+//! * [`check`]: the checker of proof directories.
 //!
 //! Each k gets a fresh solver; with a proof directory the CNF of every k and CaDiCaL's DRAT
 //! proof of every UNSAT answer are kept together with the matrix (`matrix.txt`), the encoding
 //! options (`options.json`) and the answers (`result.json`), so that [`check_proof_dir`] (or
 //! `slicewise slp check-proof DIR`) can rebuild every CNF and check every proof independently.
 
-#![allow(clippy::needless_range_loop)] // index-heavy CNF construction reads best with indices
-
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crate::cadical::{Solver, Status};
 
+use crate::cadical::{Solver, Status};
 use crate::matrix::{BitMatrix, Row};
 use crate::paar::nontrivial_targets;
-pub use crate::matrix::target_automorphisms;
 use crate::program::{Program, outputs_from_values};
-pub use crate::satcaps::{Cap, CapReport};
+use crate::satcaps::{Cap, CapReport, cap_dir_name};
+use encode::{EncodeOptions, cnf_dimacs, cubes, encode};
+use proof::{PROOF_FORMAT, ProofOptions, drat_name, is_proof_file, prepare_proof_dir, write_answers};
 
-/// A CNF under construction (DIMACS literals).
-#[derive(Debug, Default)]
-pub struct Cnf {
-    /// Number of variables.
-    pub vars: i32,
-    /// Clauses.
-    pub clauses: Vec<Vec<i32>>,
-}
-
-impl Cnf {
-    pub(crate) fn var(&mut self) -> i32 {
-        self.vars += 1;
-        self.vars
-    }
-    pub(crate) fn add(&mut self, c: &[i32]) {
-        self.clauses.push(c.to_vec());
-    }
-    /// DIMACS text.
-    pub fn dimacs(&self, comment: &str) -> String {
-        let mut s = String::with_capacity(self.clauses.len() * 16);
-        for l in comment.lines() {
-            let _ = writeln!(s, "c {l}");
-        }
-        let _ = writeln!(s, "p cnf {} {}", self.vars, self.clauses.len());
-        for c in &self.clauses {
-            for l in c {
-                let _ = write!(s, "{l} ");
-            }
-            s.push_str("0\n");
-        }
-        s
-    }
-}
-
-/// Variables of the encoding, needed to decode a model.
-struct Enc {
-    n: usize,
-    k: usize,
-    op1: Vec<Vec<i32>>,
-    op2: Vec<Vec<i32>>,
-    /// Per cap, the indicators of the lines it counts (empty if it constrains nothing).
-    capt: Vec<Vec<i32>>,
-}
-
-/// Which optional parts of the encoding are on, and the solver configuration: everything
-/// needed, with the matrix, to rebuild the CNF of a proof directory bit for bit. Stored there
-/// as `options.json`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct EncodeOptions {
-    /// Lines differ from each other (off with `SLP_SAT_NODISTINCT`).
-    pub distinct: bool,
-    /// The re-association normal form and the depth/weight bound (off with `SLP_SAT_NOASSOC`).
-    pub associativity: bool,
-    /// CaDiCaL configuration (`SLP_SAT_CONFIG`: `unsat`, `sat` or `plain`), if any.
-    pub solver_config: Option<String>,
-    /// Break the symmetry of input permutations that map the target set onto itself (see
-    /// [`symmetry`]; off with `SLP_SAT_NOSYM`). Absent from proof directories written before
-    /// it existed, which therefore read as `false`.
-    #[serde(default)]
-    pub automorphisms: bool,
-    /// Rule 3 with targets first: the greedy order places a ready line that holds a target
-    /// before any other ready line, and compares values only within the two kinds (opt-in with
-    /// `SLP_SAT_TARGETFIRST`; measured 1.4–1.5× faster on the random 8×8 matrices, no gain on
-    /// MixSlices). Absent from older proof directories, which read as `false`.
-    #[serde(default)]
-    pub targets_first: bool,
-    /// Caps from the restriction lemma ([`crate::satcaps`]): at most k − LB lines take an
-    /// operand from the cap's inputs. Empty by default; [`exact`] fills them in with
-    /// [`ExactOptions::caps`]. Absent from older proof directories, which read as empty.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub caps: Vec<Cap>,
-}
-
-impl Default for EncodeOptions {
-    fn default() -> Self {
-        EncodeOptions { distinct: true, associativity: true, solver_config: None, automorphisms: true, targets_first: false, caps: Vec::new() }
-    }
-}
-
-impl EncodeOptions {
-    /// The defaults, changed by the experiment variables `SLP_SAT_NODISTINCT`,
-    /// `SLP_SAT_NOASSOC`, `SLP_SAT_NOSYM`, `SLP_SAT_TARGETFIRST` and `SLP_SAT_CONFIG`.
-    pub fn from_env() -> Self {
-        EncodeOptions {
-            distinct: std::env::var_os("SLP_SAT_NODISTINCT").is_none(),
-            associativity: std::env::var_os("SLP_SAT_NOASSOC").is_none(),
-            solver_config: std::env::var("SLP_SAT_CONFIG").ok().filter(|c| ["unsat", "sat", "plain"].contains(&c.as_str())),
-            automorphisms: std::env::var_os("SLP_SAT_NOSYM").is_none(),
-            targets_first: std::env::var_os("SLP_SAT_TARGETFIRST").is_some(),
-            caps: Vec::new(),
-        }
-    }
-}
-
-/// Line `val.len()` of the encoding: one-hot operand selectors `a`, `b` over the `n` inputs and
-/// the earlier lines (op1 < op2), the value bits `v` = u1 ⊕ u2, not zero and not an input, and,
-/// with `distinct`, different from every earlier line. Returns `(a, b, v)`. Shared with the
-/// window encoding of `satwin.rs`.
-pub(crate) fn encode_line(f: &mut Cnf, n: usize, val: &[Vec<i32>], distinct: bool) -> (Vec<i32>, Vec<i32>, Vec<i32>) {
-    let ns = n + val.len();
-    let a: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-    let b: Vec<i32> = (0..ns).map(|_| f.var()).collect();
-    // Exactly one each.
-    for sel in [&a, &b] {
-        f.add(sel);
-        for x in 0..ns {
-            for y in x + 1..ns {
-                f.add(&[-sel[x], -sel[y]]);
-            }
-        }
-    }
-    // op1 < op2.
-    for s in 0..ns {
-        for t in 0..=s {
-            f.add(&[-a[s], -b[t]]);
-        }
-    }
-    let u1: Vec<i32> = (0..n).map(|_| f.var()).collect();
-    let u2: Vec<i32> = (0..n).map(|_| f.var()).collect();
-    let v: Vec<i32> = (0..n).map(|_| f.var()).collect();
-    for (sel, u) in [(&a, &u1), (&b, &u2)] {
-        for s in 0..ns {
-            for j in 0..n {
-                if s < n {
-                    // Input s: bit j is 1 iff j == s.
-                    f.add(&[-sel[s], if s == j { u[j] } else { -u[j] }]);
-                } else {
-                    let pv = val[s - n][j];
-                    f.add(&[-sel[s], -pv, u[j]]);
-                    f.add(&[-sel[s], pv, -u[j]]);
-                }
-            }
-        }
-    }
-    for j in 0..n {
-        f.add(&[-v[j], u1[j], u2[j]]);
-        f.add(&[-v[j], -u1[j], -u2[j]]);
-        f.add(&[v[j], -u1[j], u2[j]]);
-        f.add(&[v[j], u1[j], -u2[j]]);
-    }
-    // Not zero, not an input.
-    f.add(&v);
-    for j in 0..n {
-        let mut c: Vec<i32> = vec![-v[j]];
-        c.extend((0..n).filter(|&x| x != j).map(|x| v[x]));
-        f.add(&c);
-    }
-    // Different from every earlier line.
-    for pv in val.iter().filter(|_| distinct) {
-        let d: Vec<i32> = (0..n).map(|_| f.var()).collect();
-        for j in 0..n {
-            f.add(&[-d[j], v[j], pv[j]]);
-            f.add(&[-d[j], -v[j], -pv[j]]);
-        }
-        f.add(&d);
-    }
-    (a, b, v)
-}
-
-
-/// Builds the CNF for "a program with exactly `k` XORs computes the distinct non-trivial rows".
-fn encode(n: usize, targets: &[Row], k: usize, opts: &EncodeOptions) -> (Cnf, Enc) {
-    let mut f = Cnf::default();
-    let mut op1 = Vec::with_capacity(k);
-    let mut op2 = Vec::with_capacity(k);
-    let mut val: Vec<Vec<i32>> = Vec::with_capacity(k);
-    for _ in 0..k {
-        let (a, b, v) = encode_line(&mut f, n, &val, opts.distinct);
-        op1.push(a);
-        op2.push(b);
-        val.push(v);
-    }
-    // Outputs. A target of weight w has a cone of at least w - 1 lines, all at or before the
-    // line computing it, so it cannot stand on lines 0..w-2.
-    let mut outs: Vec<Vec<i32>> = Vec::new();
-    for t in targets {
-        let o: Vec<i32> = (0..k).map(|_| f.var()).collect();
-        f.add(&o);
-        let w = t.count_ones() as usize;
-        for &oi in o.iter().take(w.saturating_sub(2)) {
-            f.add(&[-oi]);
-        }
-        for i in 0..k {
-            for j in 0..n {
-                f.add(&[-o[i], if t >> j & 1 == 1 { val[i][j] } else { -val[i][j] }]);
-            }
-        }
-        outs.push(o);
-    }
-    // Counting (CDCL cannot count on its own: without this, "16 targets on the 13 lines that
-    // can hold them" is a pigeonhole problem). A line holds at most one target, a target sits
-    // on at most one line, and a sequential counter asserts that exactly |T| lines hold one.
-    let nt = targets.len();
-    let mut holds: Vec<i32> = Vec::with_capacity(k);
-    for i in 0..k {
-        for r in 0..nt {
-            for r2 in r + 1..nt {
-                f.add(&[-outs[r][i], -outs[r2][i]]);
-            }
-        }
-        let h = f.var();
-        let mut c = vec![-h];
-        c.extend(outs.iter().map(|o| o[i]));
-        f.add(&c);
-        for o in &outs {
-            f.add(&[-o[i], h]);
-        }
-        holds.push(h);
-    }
-    for o in &outs {
-        for i in 0..k {
-            for i2 in i + 1..k {
-                f.add(&[-o[i], -o[i2]]);
-            }
-        }
-    }
-    if nt > 0 {
-        // cnt[c] after line i: "at least c of holds[0..=i]" (only the sound direction).
-        let t_true = f.var();
-        f.add(&[t_true]);
-        let mut prev: Vec<i32> = (0..=nt).map(|c| if c == 0 { t_true } else { -t_true }).collect();
-        for &h in &holds {
-            let mut cur = vec![t_true];
-            for c in 1..=nt {
-                let v = f.var();
-                f.add(&[-v, prev[c], prev[c - 1]]);
-                f.add(&[-v, prev[c], h]);
-                // and the completing direction, so the counter also propagates forwards
-                f.add(&[v, -prev[c]]);
-                f.add(&[v, -prev[c - 1], -h]);
-                cur.push(v);
-            }
-            prev = cur;
-        }
-        f.add(&[prev[nt]]);
-    }
-    // No dead lines.
-    for i in 0..k {
-        let mut c: Vec<i32> = outs.iter().map(|o| o[i]).collect();
-        for l in i + 1..k {
-            c.push(op1[l][n + i]);
-            c.push(op2[l][n + i]);
-        }
-        f.add(&c);
-    }
-    if opts.associativity {
-        let dep = associativity(&mut f, n, k, &op1, &op2, &outs);
-        // A line of depth d has weight at most 2^d.
-        for (t, o) in targets.iter().zip(&outs) {
-            let need = (t.count_ones() as usize).next_power_of_two().trailing_zeros() as usize;
-            for i in 0..k {
-                if need < dep[n + i].len() {
-                    f.add(&[-o[i], dep[n + i][need]]);
-                }
-            }
-        }
-    }
-    if opts.automorphisms {
-        symmetry(&mut f, n, k, targets, &op1, &op2);
-    }
-    let capt = crate::satcaps::encode_caps(&mut f, n, k, &op1, &op2, &val, &opts.caps);
-    // Canonical order: the greedy topological order that always places the smallest-valued
-    // ready line next. If line j could stand at position i (it uses no line >= i), then
-    // val(i) < val(j) as integers (bit n-1 most significant).
-    for j in 1..k {
-        for i in 0..j {
-            let r = f.var();
-            for s in 0..n + i {
-                f.add(&[-op2[j][s], r]);
-            }
-            let mut g = r;
-            if opts.targets_first {
-                // Targets first (key: not a target, then the value): if j could stand at i and
-                // holds a target, so does i; the value order applies unless i holds a target
-                // and j does not.
-                f.add(&[-r, -holds[j], holds[i]]);
-                let g0 = f.var();
-                f.add(&[-r, holds[i], g0]);
-                f.add(&[-r, -holds[j], g0]);
-                g = g0;
-            }
-            for bit in (0..n).rev() {
-                let (x, y) = (val[i][bit], val[j][bit]);
-                f.add(&[-g, -x, y]);
-                let g2 = f.var();
-                f.add(&[-g, -x, -y, g2]);
-                f.add(&[-g, x, y, g2]);
-                g = g2;
-            }
-            f.add(&[-g]);
-        }
-    }
-    (f, Enc { n, k, op1, op2, capt })
-}
-
-/// Symmetry breaking for input permutations. If τ permutes the inputs and maps the target set
-/// onto itself, renaming the inputs by τ turns a program into a program for the same targets
-/// with the same number of lines and the same operand graph. That keeps rules 1, 2 and 4 of
-/// the normal form (they refer to uses, depths, equalities and the set of outputs only), and
-/// re-ordering the lines canonically restores rule 3. So the programs in normal form fall into
-/// orbits of the group G of such τ, and the CNF may keep one program per orbit.
-///
-/// The invariant compared: the set B(P) of input pairs {a, b} that P adds directly (a line
-/// with both operands inputs), as a bit vector u over all pairs in ascending order of the
-/// value x_a ⊕ x_b (bit n−1 most significant). Renaming maps B(P) to τ(B(P)). The CNF
-/// requires u(B) ≥lex u(τ(B)) (1 before 0 at the first difference) for every τ found. In
-/// each orbit, the program whose vector is lexicographically largest satisfies this against
-/// every element of G, so every orbit keeps a program, also when only a subset of G is used.
-fn symmetry(f: &mut Cnf, n: usize, k: usize, targets: &[Row], op1: &[Vec<i32>], op2: &[Vec<i32>]) {
-    let group = target_automorphisms(n, targets, 64);
-    if group.len() <= 1 {
-        return;
-    }
-    // Pairs a < b in ascending order of 2^a + 2^b.
-    let mut pairs: Vec<(usize, usize)> = (0..n).flat_map(|b| (0..b).map(move |a| (a, b))).collect();
-    pairs.sort_by_key(|&(a, b)| (1u128 << a) | (1u128 << b));
-    let index = |a: usize, b: usize| pairs.iter().position(|&p| p == (a.min(b), a.max(b))).expect("pair");
-    // u[p] <-> some line adds the inputs of pair p.
-    let mut u = Vec::with_capacity(pairs.len());
-    for &(a, b) in &pairs {
-        let up = f.var();
-        let mut any = vec![-up];
-        for j in 0..k {
-            let s = f.var();
-            f.add(&[-s, op1[j][a]]);
-            f.add(&[-s, op2[j][b]]);
-            f.add(&[s, -op1[j][a], -op2[j][b]]);
-            f.add(&[-s, up]);
-            any.push(s);
-        }
-        f.add(&any);
-        u.push(up);
-    }
-    for tau in group.iter().skip(1) {
-        // The image set contains the pair {i, j} iff B contains {tau[i], tau[j]}.
-        let w: Vec<i32> = pairs.iter().map(|&(a, b)| u[index(tau[a], tau[b])]).collect();
-        // e: "u and w agree on all pairs so far" (0 stands for the constant true).
-        let mut e = 0i32;
-        for p in 0..pairs.len() {
-            if u[p] == w[p] {
-                continue;
-            }
-            let guard: Vec<i32> = if e == 0 { Vec::new() } else { vec![-e] };
-            // e -> u[p] >= w[p]
-            f.add(&[&guard[..], &[u[p], -w[p]]].concat());
-            // e and u[p] == w[p] -> e2
-            let e2 = f.var();
-            f.add(&[&guard[..], &[u[p], w[p], e2]].concat());
-            f.add(&[&guard[..], &[-u[p], -w[p], e2]].concat());
-            e = e2;
-        }
-    }
-}
-
-/// Re-association normal form. Depth variables `dep[i][d]` ("line i has depth ≥ d") are
-/// exact. For a line t that is no output and has a single user u = t + c, require
-/// depth(c) ≥ depth(t) − 1: the single-use line combines the two shallowest of the three
-/// operands of u.
-///
-/// Any program can be brought into this form without adding lines. Let t = a + b violate it,
-/// with depth(a) ≤ depth(b), so depth(t) = depth(b) + 1 and depth(c) < depth(b). Re-pair
-/// u = (a + b) + c as t' = a + c, u = t' + b: the line count and the value of u stay, only the
-/// value of t changes (t had no other user and is no output).
-/// * If depth(a) < depth(b): depth(t') = 1 + max(depth(a), depth(c)) < depth(t), so t' and u
-///   (and possibly lines after u) get shallower and **Σ depths strictly decreases**.
-/// * If depth(a) = depth(b): depth(t') = depth(t) and no depth changes, so Σ depths stays the
-///   same; a second measure is needed. The violation at t is gone (t''s single user u now has
-///   the other operand b, depth(b) = depth(t') − 1); the only line that can newly violate the
-///   rule is a (its single user is now t', with the other operand c, and depth(c) may be
-///   < depth(a) − 1); b's new partner t' is deeper than its old one, and c's new partner a
-///   has depth(a) = depth(b) > depth(c), so neither violates it. So one violating line of
-///   depth depth(t) is replaced by at most one of depth depth(t) − 1: **the multiset of the
-///   depths of the violating lines strictly decreases** (multiset order, well-founded).
-///
-/// t' may equal zero, an input or another line; removing it lowers the line count. So the
-/// triple (lines, Σ depths, multiset of violating depths) decreases lexicographically at every
-/// step and the rewriting terminates.
-fn associativity(f: &mut Cnf, n: usize, k: usize, op1: &[Vec<i32>], op2: &[Vec<i32>], outs: &[Vec<i32>]) -> Vec<Vec<i32>> {
-    let dmax = k + 1;
-    // dep[s][d] for every signal; inputs have depth 0 (constant false for d >= 1).
-    let t_true = f.var();
-    f.add(&[t_true]);
-    let mut dep: Vec<Vec<i32>> = vec![vec![-t_true; dmax + 1]; n + k];
-    for row in dep.iter_mut().take(n) {
-        row[0] = t_true;
-    }
-    // od1[i][d], od2[i][d]: depth of operand ≥ d (d in 1..=dmax).
-    let mut od: Vec<[Vec<i32>; 2]> = Vec::with_capacity(k);
-    for i in 0..k {
-        let ns = n + i;
-        let mut pair: [Vec<i32>; 2] = [vec![-t_true; dmax + 1], vec![-t_true; dmax + 1]];
-        for (w, sel) in [&op1[i], &op2[i]].into_iter().enumerate() {
-            for d in 1..dmax {
-                let v = f.var();
-                for s in 0..ns {
-                    let sd = dep[s][d];
-                    // op selects s: v <-> dep[s][d]
-                    f.add(&[-sel[s], -sd, v]);
-                    f.add(&[-sel[s], sd, -v]);
-                }
-                pair[w][d] = v;
-            }
-        }
-        let mut row = vec![-t_true; dmax + 1];
-        row[0] = t_true;
-        row[1] = t_true;
-        for d in 2..=dmax {
-            let v = f.var();
-            // dep[i][d] <-> od1[d-1] or od2[d-1]
-            f.add(&[-v, pair[0][d - 1], pair[1][d - 1]]);
-            f.add(&[v, -pair[0][d - 1]]);
-            f.add(&[v, -pair[1][d - 1]]);
-            row[d] = v;
-        }
-        dep[n + i] = row;
-        od.push(pair);
-    }
-    for t in 0..k {
-        let ts = n + t;
-        // isout -> some output selector on t.
-        let isout = f.var();
-        let mut c = vec![-isout];
-        c.extend(outs.iter().map(|o| o[t]));
-        f.add(&c);
-        // use[u]: line u uses t. c1/c2: at least one / two users among t+1..=u (only the
-        // "really" directions are needed: the solver must not claim two users falsely).
-        let mut c1_prev = -t_true;
-        let mut c2_prev = -t_true;
-        for u in t + 1..k {
-            let use_u = f.var();
-            f.add(&[-use_u, op1[u][ts], op2[u][ts]]);
-            f.add(&[use_u, -op1[u][ts]]);
-            f.add(&[use_u, -op2[u][ts]]);
-            let c1 = f.var();
-            let c2 = f.var();
-            f.add(&[-c1, c1_prev, use_u]);
-            f.add(&[c1, -c1_prev]);
-            f.add(&[c1, -use_u]);
-            f.add(&[-c2, c2_prev, c1_prev]);
-            f.add(&[-c2, c2_prev, use_u]);
-            f.add(&[c2, -c2_prev]);
-            f.add(&[c2, -c1_prev, -use_u]);
-            c1_prev = c1;
-            c2_prev = c2;
-        }
-        let multi = c2_prev;
-        for u in t + 1..k {
-            for d in 1..dmax {
-                // t is op1 of u: other operand is op2 (od[u][1]); t is op2: other is op1.
-                f.add(&[isout, multi, -op1[u][ts], -dep[ts][d + 1], od[u][1][d]]);
-                f.add(&[isout, multi, -op2[u][ts], -dep[ts][d + 1], od[u][0][d]]);
-            }
-        }
-    }
-    dep
-}
+pub mod check;
+pub mod encode;
+pub mod proof;
 
 fn tag_of(r: &KResult) -> &'static str {
     match r {
@@ -533,39 +49,6 @@ pub enum KResult {
     Unsat,
     /// Time ran out.
     Unknown,
-}
-
-/// The DIMACS text of the CNF for `k` (as written to, and compared with, `kK.cnf`).
-fn cnf_text(m: &BitMatrix, k: usize, opts: &EncodeOptions) -> String {
-    let (cnf, _) = encode(m.cols(), &nontrivial_targets(m), k, opts);
-    cnf_dimacs(&cnf, m, k)
-}
-
-fn cnf_dimacs(cnf: &Cnf, m: &BitMatrix, k: usize) -> String {
-    cnf.dimacs(&format!("slicewise slp exact: is there a {k}-XOR program? {}x{} matrix {}", m.rows(), m.cols(), m.fingerprint()))
-}
-
-/// The cubes that split the CNF for k on `workers` > 1 threads, on the cap with the fewest
-/// redundant lines allowed (at least one): cube `cC-J` says that line J is the first line
-/// that cap C counts (its indicator true, those of the lines before it false), and `cC-none`
-/// that the cap counts no line. They cover every assignment. Without such a cap, or with
-/// `workers` ≤ 1, the single empty cube (the whole CNF).
-fn cubes(enc: &Enc, caps: &[Cap], workers: usize) -> Vec<(String, Vec<i32>)> {
-    let whole = vec![(String::new(), Vec::new())];
-    if workers <= 1 {
-        return whole;
-    }
-    let best = (0..caps.len()).filter(|&c| !enc.capt[c].is_empty() && enc.k > caps[c].sub_bound).min_by_key(|&c| (enc.k - caps[c].sub_bound, c));
-    let Some(c) = best else { return whole };
-    let t = &enc.capt[c];
-    let mut v: Vec<(String, Vec<i32>)> = (0..t.len()).map(|j| (format!("c{c}-{j}"), t[..j].iter().map(|&x| -x).chain([t[j]]).collect())).collect();
-    v.push((format!("c{c}-none"), t.iter().map(|&x| -x).collect()));
-    v
-}
-
-/// Name of the DRAT proof of cube `cube` (empty: the whole CNF) for k.
-fn drat_name(k: usize, cube: &str) -> String {
-    if cube.is_empty() { format!("k{k}.drat") } else { format!("k{k}.{cube}.drat") }
 }
 
 /// One k, stopped at `deadline` or once `stop_above` falls below `k` (a smaller k ended the
@@ -671,7 +154,7 @@ fn solve_k(
 
 /// Answers "is there a program with exactly `k` XORs?" for `m` (one fresh solver).
 pub fn solve_exactly(m: &BitMatrix, k: usize, time_limit: Duration, proof: Option<&Path>) -> Result<(KResult, Duration)> {
-    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, None, proof, m, &EncodeOptions::from_env(), 1)
+    solve_k(m.cols(), &nontrivial_targets(m), k, Instant::now() + time_limit, None, proof, m, &EncodeOptions::default(), 1)
 }
 
 /// Options of [`exact`].
@@ -683,7 +166,7 @@ pub struct ExactOptions {
     pub proof_dir: Option<PathBuf>,
     /// A known program (upper bound); the search stops below its length.
     pub upper: Option<Program>,
-    /// The encoding ([`EncodeOptions::from_env`] for the command line).
+    /// The encoding.
     pub encoding: EncodeOptions,
     /// Stop after this k (the lower bound is then at most `max_k + 1`).
     pub max_k: Option<usize>,
@@ -725,74 +208,6 @@ pub enum Progress<'a> {
     Cap(&'a CapReport),
 }
 
-/// Whether `name` is a file that [`exact`] writes into a proof directory.
-fn is_proof_file(name: &str) -> bool {
-    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
-    let k_file = |ext: &str| name.strip_prefix('k').and_then(|r| r.strip_suffix(ext)).is_some_and(digits);
-    // kK.cA-B.drat: the proof of one cube.
-    let cube_file = || {
-        let Some((k, cube)) = name.strip_prefix('k').and_then(|r| r.strip_suffix(".drat")).and_then(|r| r.split_once(".c")) else { return false };
-        digits(k) && cube.split_once('-').is_some_and(|(c, j)| digits(c) && (digits(j) || j == "none"))
-    };
-    k_file(".cnf") || k_file(".drat") || cube_file() || ["matrix.txt", "options.json", "result.json", "README.txt", crate::restrict::RESTRICTION_FILE].contains(&name)
-}
-
-/// Creates the proof directory, or empties one a previous run left (only with `force`; any
-/// other file in it is an error, so that nothing else is ever deleted).
-fn prepare_proof_dir(dir: &Path, force: bool) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut ours = Vec::new();
-    let mut subdirs = Vec::new();
-    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.file_type()?.is_dir() && crate::satcaps::is_cap_dir_name(&name) {
-            subdirs.push(e.path());
-            continue;
-        }
-        if !is_proof_file(&name) {
-            anyhow::bail!("proof directory {} contains {name:?}, which slp exact did not write: use an empty directory", dir.display());
-        }
-        ours.push(e.path());
-    }
-    let empty = ours.is_empty() && subdirs.is_empty();
-    if !empty && !force {
-        anyhow::bail!("proof directory {} is not empty (a previous run's proofs): use --force to replace them", dir.display());
-    }
-    // A caps' sub-directory is emptied by the same rules (so nothing foreign goes), then removed.
-    for d in subdirs {
-        prepare_proof_dir(&d, true)?;
-        std::fs::remove_dir(&d).with_context(|| format!("removing {}", d.display()))?;
-    }
-    for p in ours {
-        std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
-    }
-    Ok(())
-}
-
-/// `options.json` of a proof directory.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-struct ProofOptions {
-    format: String,
-    rows: usize,
-    cols: usize,
-    fingerprint: String,
-    encoding: EncodeOptions,
-}
-
-const PROOF_FORMAT: &str = "slicewise-slp-exact-proof-1";
-
-/// `result.json` of a proof directory: the answer for every k tried, the bound claimed.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-struct ProofResult {
-    answers: Vec<(usize, String)>,
-    lower_bound: usize,
-    optimal: bool,
-    /// The k whose CNF was split into cubes: one proof `kK.cA-B.drat` per cube.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    split: Vec<usize>,
-}
-
 /// Result of [`exact`].
 #[derive(Debug, Clone)]
 pub struct ExactReport {
@@ -831,7 +246,7 @@ pub fn exact_reporting(m: &BitMatrix, opts: &ExactOptions, mut on: impl FnMut(Pr
     let mut encoding = opts.encoding.clone();
     if opts.caps > 0 && best.as_ref().is_none_or(|b| b.xor_count() > lower) {
         let cap_deadline = start + opts.time_limit.mul_f64(opts.cap_share.clamp(0.0, 1.0));
-        encoding.caps = crate::satcaps::prove_caps(m, opts, cap_deadline, &on)?;
+        encoding.caps = prove_caps(m, opts, cap_deadline, &on)?;
     }
     if let Some(dir) = &opts.proof_dir {
         let o = ProofOptions { format: PROOF_FORMAT.into(), rows: m.rows(), cols: m.cols(), fingerprint: m.fingerprint(), encoding: encoding.clone() };
@@ -921,212 +336,92 @@ pub fn exact_reporting(m: &BitMatrix, opts: &ExactOptions, mut on: impl FnMut(Pr
         b.set_bound_note(optimal, lower);
     }
     if let Some(dir) = &opts.proof_dir {
-        let mut readme = String::from("CNF files kK.cnf ask \"is there a program with exactly K XORs?\" (see crates/slp/src/sat.rs)\n");
-        readme.push_str("for the matrix in matrix.txt with the encoding in options.json.\n");
-        readme.push_str("For every K answered UNSAT, kK.drat is CaDiCaL's binary DRAT proof. `slicewise slp check-proof DIR`\n");
-        readme.push_str("re-encodes every kK.cnf from matrix.txt and options.json, compares, and checks each proof with\n");
-        readme.push_str("the `rate` DRAT checker (`rate kK.cnf kK.drat`; `drat-trim kK.cnf kK.drat` works as well).\n");
-        if !encoding.caps.is_empty() {
-            readme.push_str("The CNFs carry caps (crates/slp/src/satcaps.rs, the `caps` of options.json): each cap-C directory is\n");
-            readme.push_str("a proof directory of the same kind for the matrix without column(s) C, proving the cap's bound.\n");
-        }
-        for (k, tag, t) in &log {
-            let _ = writeln!(readme, "k={k}: {tag} in {t:.2} s");
-        }
-        let _ = writeln!(readme, "lower bound: {lower}{}", if optimal { " (optimal program found)" } else { "" });
-        std::fs::write(dir.join("README.txt"), readme)?;
-        let answers = log.iter().map(|(k, tag, _)| (*k, tag.to_string())).collect();
-        let split = if split { log.iter().map(|l| l.0).collect() } else { Vec::new() };
-        let res = ProofResult { answers, lower_bound: lower, optimal, split };
-        std::fs::write(dir.join("result.json"), serde_json::to_string_pretty(&res)? + "\n")?;
+        write_answers(dir, &log, lower, optimal, !encoding.caps.is_empty(), split)?;
     }
     Ok(ExactReport { program: best, lower_bound: lower, optimal, log })
 }
 
-/// The exact method behind [`exact_with`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// Helper-set enumeration ([`crate::enumerate`]): up to 20 inputs, far faster there, no proof.
-    Enumerate,
-    /// This module's SAT search, whose refutations can be kept as DRAT proofs.
-    Sat,
-}
-
-impl Method {
-    /// The method for a matrix with `cols` inputs: `requested`, or by default SAT when proofs
-    /// are asked for or the matrix is too wide to enumerate, the enumeration otherwise.
-    pub fn choose(requested: Option<Method>, cols: usize, proofs: bool) -> Result<Method> {
-        use crate::enumerate::MAX_INPUTS;
-        match requested {
-            Some(Method::Enumerate) if proofs => anyhow::bail!("proofs need the SAT method: the enumeration leaves no proof"),
-            Some(Method::Enumerate) if cols > MAX_INPUTS => {
-                anyhow::bail!("the enumeration is limited to {MAX_INPUTS} inputs (this matrix has {cols})")
-            }
-            Some(x) => Ok(x),
-            None if proofs || cols > MAX_INPUTS => Ok(Method::Sat),
-            None => Ok(Method::Enumerate),
-        }
-    }
-
-    /// Its name in messages.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Method::Enumerate => "helper-set enumeration",
-            Method::Sat => "SAT",
-        }
-    }
-}
-
-/// [`exact`] with either method, on `threads` threads (the enumeration's workers, or SAT's
-/// [`ExactOptions::threads`]). `on` hears [`Progress::K`] with `"sat"`, `"unsat"` or
-/// `"timeout"`, where "unsat" means no program of k XORs (with the enumeration: of at most
-/// k), and SAT's [`Progress::Cap`].
-pub fn exact_with(m: &BitMatrix, method: Method, opts: &ExactOptions, threads: usize, mut on: impl FnMut(Progress<'_>) + Send) -> Result<ExactReport> {
-    if method == Method::Sat {
-        return exact_reporting(m, &ExactOptions { threads, ..opts.clone() }, on);
-    }
-    Method::choose(Some(method), m.cols(), opts.proof_dir.is_some())?;
-    let tag = |t: &str| -> &'static str {
-        match t {
-            "found" => "sat",
-            "none" => "unsat",
-            _ => "timeout",
-        }
-    };
-    let mut r = crate::enumerate::exact(m, threads, opts.time_limit, opts.upper.clone(), opts.max_k, |k, t, _, secs| on(Progress::K(k, tag(t), secs)));
-    if let Some(p) = &mut r.program {
-        p.meta.notes.push(format!(
-            "{} by helper-set enumeration (exhaustive, no proof file; `--method sat --proof DIR` gives checkable DRAT proofs)",
-            if r.optimal { "optimality" } else { "lower bound" }
-        ));
-    }
-    Ok(ExactReport {
-        program: r.program,
-        lower_bound: r.lower_bound,
-        optimal: r.optimal,
-        log: r.log.iter().map(|&(k, t, _, secs)| (k, tag(t), secs)).collect(),
-    })
-}
-
-/// Runs `checker cnf drat`, which must exit 0 and print `s VERIFIED`.
-fn run_checker(checker: &Path, cnf: &Path, drat: &Path) -> Result<()> {
-    let out = std::process::Command::new(checker)
-        .arg(cnf)
-        .arg(drat)
-        .output()
-        .with_context(|| format!("running the DRAT checker {}", checker.display()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    anyhow::ensure!(
-        out.status.success() && stdout.lines().any(|l| l.trim() == "s VERIFIED"),
-        "the DRAT checker did not verify {} ({}): {}{}",
-        drat.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
-        out.status,
-        stdout.trim(),
-        String::from_utf8_lossy(&out.stderr).trim()
-    );
-    Ok(())
-}
-
-/// A fresh path in the temporary directory ending in `name`.
-fn tempfile_in_temp(name: &str) -> Result<PathBuf> {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    Ok(std::env::temp_dir().join(format!("slicewise-check-{}-{}-{name}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))))
-}
-
-/// What [`check_proof_dir`] established.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProofCheck {
-    /// The k whose CNF was rebuilt and found identical to `kK.cnf`.
-    pub cnfs_matched: Vec<usize>,
-    /// The k whose UNSAT proof the checker verified.
-    pub proofs_verified: Vec<usize>,
-    /// The lower bound the verified proofs establish: no program has fewer XORs.
-    pub lower_bound: usize,
-    /// With `restriction.json` ([`crate::restrict`]): the whole matrix, its dropped columns,
-    /// and the bound the proofs establish for it (`lower_bound` + the number of columns).
-    pub restriction: Option<(BitMatrix, Vec<usize>, usize)>,
-    /// The checks of the caps' sub-directories ([`crate::satcaps`]), in the order of
-    /// `options.json`.
-    pub caps: Vec<ProofCheck>,
-    /// DRAT proofs verified in this directory (one per k, or one per cube of a split k).
-    pub drat_files: usize,
-}
-
-impl ProofCheck {
-    /// DRAT proofs verified here (one per cube of a split k) and in the caps' sub-directories,
-    /// all levels.
-    pub fn total_proofs(&self) -> usize {
-        self.drat_files + self.caps.iter().map(ProofCheck::total_proofs).sum::<usize>()
-    }
-}
-
-/// Re-checks a proof directory written by [`exact`]: rebuilds the CNF of every `kK.cnf` from
-/// `matrix.txt` and `options.json` and requires it to be byte-identical, runs `checker` (a
-/// DRAT checker called as `checker kK.cnf kK.drat`, which must exit 0 and print
-/// `s VERIFIED`) on the proof of every k that `result.json` lists as UNSAT, and requires those
-/// k to run without a gap from the number of distinct targets, so that they prove the bound.
-pub fn check_proof_dir(dir: &Path, checker: &Path) -> Result<ProofCheck> {
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).with_context(|| format!("reading {}", dir.join(name).display()));
-    let m = crate::parse::parse_matrix(&read("matrix.txt")?).map_err(|e| anyhow::anyhow!("matrix.txt: {e}"))?;
-    let o: ProofOptions = serde_json::from_str(&read("options.json")?).context("options.json")?;
-    anyhow::ensure!(o.format == PROOF_FORMAT, "options.json: unknown format {:?}", o.format);
-    anyhow::ensure!((o.rows, o.cols, o.fingerprint.as_str()) == (m.rows(), m.cols(), m.fingerprint().as_str()), "options.json does not describe matrix.txt");
-    let res: ProofResult = serde_json::from_str(&read("result.json")?).context("result.json")?;
-    // The caps' bounds first: the CNFs below are only sound with them.
-    let caps = crate::satcaps::check_caps(dir, &m, &o.encoding.caps, checker)?;
-    let mut ks: Vec<usize> = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let name = e?.file_name().to_string_lossy().into_owned();
-        if let Some(k) = name.strip_prefix('k').and_then(|r| r.strip_suffix(".cnf")).and_then(|d| d.parse().ok()) {
-            ks.push(k);
-        }
-    }
-    ks.sort_unstable();
-    for &k in &ks {
-        anyhow::ensure!(read(&format!("k{k}.cnf"))? == cnf_text(&m, k, &o.encoding), "k{k}.cnf differs from the CNF that matrix.txt and options.json give");
-    }
-    let first = nontrivial_targets(&m).len();
-    let mut bound = first;
-    let mut verified = Vec::new();
-    let mut drat_files = 0;
-    for (k, answer) in &res.answers {
-        if answer != "unsat" {
-            continue;
-        }
-        anyhow::ensure!(*k == bound, "result.json: UNSAT for k = {k} does not continue the refuted range {first}..{bound}");
-        anyhow::ensure!(ks.contains(k), "k{k}.cnf is missing");
-        if res.split.contains(k) {
-            // Every cube's CNF (the CNF with the cube's unit clauses) goes to the checker
-            // through a temporary file; the cubes cover every model (see `cubes`).
-            let (cnf, enc) = encode(m.cols(), &nontrivial_targets(&m), *k, &o.encoding);
-            for (name, units) in cubes(&enc, &o.encoding.caps, 2) {
-                let mut f = Cnf { vars: cnf.vars, clauses: cnf.clauses.clone() };
-                for &l in &units {
-                    f.add(&[l]);
+/// Proves the caps' bounds for `m` within `deadline`: for each column that can be dropped
+/// ([`crate::restrict::check_drop`]), an exact search on the matrix without it, on `opts.threads`
+/// workers, each search on one thread and with `opts.caps - 1` levels of caps of its own, its
+/// proofs (with a proof directory) in the sub-directory [`cap_dir_name`]. Returns every cap
+/// with a bound above zero, in column order.
+fn prove_caps(m: &BitMatrix, opts: &ExactOptions, deadline: Instant, on: &Mutex<&mut (dyn FnMut(Progress<'_>) + Send)>) -> Result<Vec<Cap>> {
+    // Single columns only: caps on pairs of columns were measured and gave nothing (random8_s2,
+    // k = 13: 45 s with the 28 pairs added, 40 s without, counting direct operands; 9.5 s
+    // against 13.1 s with the redundant lines counted, but random8_s3's k = 14 went from 58 s
+    // to 66 s).
+    let cols: Vec<Vec<usize>> = (0..m.cols()).map(|c| vec![c]).filter(|d| crate::restrict::check_drop(m, d).is_ok()).collect();
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<Result<CapReport>>> = Mutex::new(Vec::new());
+    let workers = opts.threads.clamp(1, cols.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(c) = cols.get(i) else { break };
+                    // An equal share of what is left for the searches not started yet, so that a
+                    // hard smaller matrix leaves time to the rest, and time that quick ones
+                    // leave goes to the later ones.
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let slice = left.mul_f64(workers as f64 / (cols.len() - i) as f64);
+                    let r = prove_one(m, c, opts, deadline.min(Instant::now() + slice));
+                    if let Ok(rep) = &r {
+                        (on.lock().expect("progress"))(Progress::Cap(rep));
+                    }
+                    found.lock().expect("caps").push(r);
                 }
-                let tmp = tempfile_in_temp(&format!("k{k}.{name}.cnf"))?;
-                std::fs::write(&tmp, cnf_dimacs(&f, &m, *k))?;
-                let r = run_checker(checker, &tmp, &dir.join(drat_name(*k, &name)));
-                let _ = std::fs::remove_file(&tmp);
-                r?;
-                drat_files += 1;
-            }
-        } else {
-            run_checker(checker, &dir.join(format!("k{k}.cnf")), &dir.join(drat_name(*k, "")))?;
-            drat_files += 1;
+            });
         }
-        verified.push(*k);
-        bound = k + 1;
+    });
+    let mut caps = Vec::new();
+    for r in found.into_inner().expect("caps") {
+        let rep = r?;
+        if rep.cap.sub_bound > 0 {
+            caps.push(rep.cap);
+        }
     }
-    anyhow::ensure!(res.lower_bound == bound, "result.json claims lower bound {}, the proofs give {bound}", res.lower_bound);
-    let restriction = crate::restrict::check_restriction(dir, &m, bound)?;
-    Ok(ProofCheck { cnfs_matched: ks, proofs_verified: verified, lower_bound: bound, restriction, caps, drat_files })
+    caps.sort_by(|a, b| a.inputs.cmp(&b.inputs));
+    Ok(caps)
+}
+
+/// The exact search on `m` without column `c` (see [`prove_caps`]).
+fn prove_one(m: &BitMatrix, c: &[usize], opts: &ExactOptions, deadline: Instant) -> Result<CapReport> {
+    let start = Instant::now();
+    let sub = crate::restrict::drop_columns(m, c);
+    let left = deadline.saturating_duration_since(start);
+    // An upper bound ends the chain without the SAT call that finds a program: a short
+    // heuristic search, then (up to 20 inputs) the enumeration with a tenth of the time, which
+    // usually finds the optimum at once. Only the refutations need proofs; a program is checked
+    // by running it.
+    let mut upper = crate::search::quick_program(&sub, (left.as_secs_f64() * 0.01).min(0.05));
+    if sub.cols() <= crate::enumerate::MAX_INPUTS {
+        let e = crate::enumerate::exact(&sub, 1, left.mul_f64(0.1), upper.clone(), None, |_, _, _, _| {});
+        upper = e.program.or(upper);
+    }
+    let sub_opts = ExactOptions {
+        time_limit: deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1)),
+        proof_dir: opts.proof_dir.as_ref().map(|d| d.join(cap_dir_name(c))),
+        upper,
+        encoding: EncodeOptions { caps: Vec::new(), ..opts.encoding.clone() },
+        max_k: None,
+        force: false,
+        threads: 1,
+        caps: opts.caps.saturating_sub(1),
+        cap_share: opts.cap_share,
+        split: false,
+    };
+    let r = exact_reporting(&sub, &sub_opts, |_| {})?;
+    Ok(CapReport { cap: Cap { inputs: c.to_vec(), sub_bound: r.lower_bound }, optimal: r.optimal, secs: start.elapsed().as_secs_f64() })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matrix::target_automorphisms;
     use crate::parse::parse_matrix;
+    use check::{ProofCheck, check_proof_dir};
 
     #[test]
     fn small_optimum_is_proven() {
@@ -1309,5 +604,126 @@ mod tests {
         let e = check_proof_dir(&dir, Path::new("true")).unwrap_err();
         assert!(e.to_string().contains("k2.cnf differs"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// The caps never cut away an optimum: on random matrices, with caps from the exact optima
+    /// of the smaller matrices, SAT gives the same answer for every k as without them.
+    #[test]
+    fn caps_keep_the_optimum() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        for _ in 0..12 {
+            let n = rng.random_range(4..=6);
+            let rows = rng.random_range(3..=5);
+            let m = BitMatrix::from_rows(n, (0..rows).map(|_| rng.random_range(1..(1 << n)) as crate::matrix::Row).collect());
+            let opt = |m: &BitMatrix| {
+                let r = crate::enumerate::exact(m, 1, Duration::from_secs(60), None, None, |_, _, _, _| {});
+                assert!(r.optimal);
+                r.program.map_or(0, |p| p.xor_count())
+            };
+            let caps: Vec<Cap> = (0..n)
+                .filter(|&c| crate::restrict::check_drop(&m, &[c]).is_ok())
+                .map(|c| Cap { inputs: vec![c], sub_bound: opt(&crate::restrict::drop_columns(&m, &[c])) })
+                .collect();
+            let run = |caps: Vec<Cap>| {
+                let o = ExactOptions { encoding: EncodeOptions { caps, ..EncodeOptions::default() }, ..ExactOptions::new(Duration::from_secs(60)) };
+                exact(&m, &o, |_, _, _| {}).unwrap()
+            };
+            let (with, without) = (run(caps.clone()), run(Vec::new()));
+            assert!(with.optimal && without.optimal);
+            let p = with.program.unwrap();
+            p.verify(&m).unwrap();
+            assert_eq!(p.xor_count(), opt(&m), "{m:?} {caps:?}");
+            assert_eq!(p.xor_count(), without.program.unwrap().xor_count());
+        }
+    }
+
+    /// A cap whose bound is too large (the optimum of the matrix without one column, plus
+    /// two) is not sound, and the search then "refutes" the true optimum: the caps do
+    /// constrain the CNF.
+    #[test]
+    fn a_wrong_cap_changes_the_answer() {
+        let m = parse_matrix("1110\n1101\n0111\n").unwrap();
+        let plain = exact(&m, &ExactOptions::new(Duration::from_secs(20)), |_, _, _| {}).unwrap();
+        let sub = crate::restrict::drop_columns(&m, &[0]);
+        let sub_opt = exact(&sub, &ExactOptions::new(Duration::from_secs(20)), |_, _, _| {}).unwrap();
+        let bad = Cap { inputs: vec![0], sub_bound: sub_opt.lower_bound + 2 };
+        let opt = plain.program.unwrap().xor_count();
+        let o = ExactOptions {
+            encoding: EncodeOptions { caps: vec![bad], ..EncodeOptions::default() },
+            max_k: Some(opt),
+            ..ExactOptions::new(Duration::from_secs(20))
+        };
+        let r = exact(&m, &o, |_, _, _| {}).unwrap();
+        assert_eq!(r.lower_bound, opt + 1, "{:?}", r.log);
+    }
+
+    /// A proof directory with caps (two levels) and cubes: written, checked with a stand-in
+    /// checker (the real one runs in `sat::tests` under scripts/test-trust.sh), refused once
+    /// a cap's claim, its directory or its matrix is wrong, and replaced with `force`.
+    #[test]
+    fn proof_dirs_with_caps_and_cubes() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = std::env::temp_dir().join(format!("slp-caps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).unwrap();
+        let checker = tmp.join("accept-all");
+        std::fs::write(&checker, "#!/bin/sh\necho 's VERIFIED'\n").unwrap();
+        std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let text = include_str!("../../../test-vectors/slp/random8_s1.txt");
+        let m = BitMatrix::from_rows(8, parse_matrix(text).unwrap().row_bits()[..5].to_vec());
+        let dir = tmp.join("p");
+        let opts = ExactOptions { proof_dir: Some(dir.clone()), threads: 2, caps: 2, split: true, ..ExactOptions::new(Duration::from_secs(120)) };
+        let mut caps_seen = 0;
+        let r = exact_reporting(&m, &opts, |p| caps_seen += usize::from(matches!(p, Progress::Cap(_)))).unwrap();
+        assert!(r.optimal, "{:?}", r.log);
+        let plain = exact(&m, &ExactOptions::new(Duration::from_secs(120)), |_, _, _| {}).unwrap();
+        assert_eq!(r.program.as_ref().unwrap().xor_count(), plain.program.unwrap().xor_count());
+        let c = check_proof_dir(&dir, &checker).unwrap();
+        assert_eq!(c.lower_bound, r.lower_bound);
+        assert_eq!(c.caps.len(), caps_seen);
+        assert!(c.caps.iter().any(|s| !s.caps.is_empty()), "second level of caps");
+        // The refuted k were split into cubes, each with its own proof.
+        let cube_proofs = std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().matches('.').count() == 2).count();
+        assert!(cube_proofs > 0 && c.total_proofs() > c.proofs_verified.len());
+        // Tampering: a cap that claims more than its directory proves; a missing directory; a
+        // directory for another matrix.
+        let options = std::fs::read_to_string(dir.join("options.json")).unwrap();
+        let o: serde_json::Value = serde_json::from_str(&options).unwrap();
+        let cap0 = &o["encoding"]["caps"][0];
+        let (col, sub) = (cap0["inputs"][0].as_u64().unwrap() as usize, cap0["sub_bound"].as_u64().unwrap());
+        let mut bad = o.clone();
+        bad["encoding"]["caps"][0]["sub_bound"] = (sub + 1).into();
+        std::fs::write(dir.join("options.json"), serde_json::to_string_pretty(&bad).unwrap()).unwrap();
+        let e = check_proof_dir(&dir, &checker).unwrap_err();
+        assert!(format!("{e:#}").contains(&format!("claims {} XORs", sub + 1)), "{e:#}");
+        std::fs::write(dir.join("options.json"), &options).unwrap();
+        let cap_dir = dir.join(cap_dir_name(&[col]));
+        let sub_matrix = std::fs::read_to_string(cap_dir.join("matrix.txt")).unwrap();
+        std::fs::write(cap_dir.join("matrix.txt"), sub_matrix.replacen('1', "0", 1)).unwrap();
+        assert!(check_proof_dir(&dir, &checker).is_err());
+        std::fs::rename(&cap_dir, tmp.join("moved")).unwrap();
+        let e = check_proof_dir(&dir, &checker).unwrap_err();
+        assert!(format!("{e:#}").contains(&cap_dir_name(&[col])), "{e:#}");
+        std::fs::rename(tmp.join("moved"), &cap_dir).unwrap();
+        std::fs::write(cap_dir.join("matrix.txt"), &sub_matrix).unwrap();
+        check_proof_dir(&dir, &checker).unwrap();
+        // A cap directory that links back to the directory itself is refused, not followed.
+        std::fs::rename(&cap_dir, tmp.join("moved")).unwrap();
+        std::os::unix::fs::symlink(&dir, &cap_dir).unwrap();
+        let e = check_proof_dir(&dir, &checker).unwrap_err();
+        assert!(format!("{e:#}").contains("is not matrix.txt without columns"), "{e:#}");
+        std::fs::remove_file(&cap_dir).unwrap();
+        std::fs::rename(tmp.join("moved"), &cap_dir).unwrap();
+        // Running again needs `force`; a foreign file in a cap directory is never deleted.
+        assert!(exact(&m, &opts, |_, _, _| {}).unwrap_err().to_string().contains("--force"));
+        std::fs::write(cap_dir.join("notes.txt"), "mine").unwrap();
+        let forced = ExactOptions { force: true, ..opts.clone() };
+        assert!(exact(&m, &forced, |_, _, _| {}).unwrap_err().to_string().contains("notes.txt"));
+        std::fs::remove_file(cap_dir.join("notes.txt")).unwrap();
+        let again = exact(&m, &forced, |_, _, _| {}).unwrap();
+        assert_eq!(again.lower_bound, r.lower_bound);
+        check_proof_dir(&dir, &checker).unwrap();
+        let _ = std::fs::remove_dir_all(&tmp);
     }
 }

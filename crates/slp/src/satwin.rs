@@ -44,7 +44,8 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cadical::{Solver, Status};
-use crate::sat::{Cnf, encode_line};
+use crate::cnf::Cnf;
+use crate::sat::encode::encode_line;
 use crate::matrix::{BitMatrix, Row};
 use crate::program::{Out, Program};
 use crate::resynth::{ResynthOptions, resynth};
@@ -228,7 +229,7 @@ pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Durati
         }
         f.add(&c);
     }
-    // Canonical order (see crate::sat, rule 3).
+    // Canonical order (see crate::sat::encode, rule 3).
     for j in 1..k {
         for i in 0..j {
             let r = f.var();
@@ -267,17 +268,7 @@ pub fn solve_window(w: &WindowProblem, k: usize, effort: u64, time_limit: Durati
         }
         false
     });
-    let t0 = Instant::now();
     let res = s.solve();
-    if std::env::var_os("SLP_SATWIN_DEBUG").is_some() {
-        eprintln!(
-            "satwin: n={} k={k} targets={} polls={} {:.3}s {res:?}",
-            n,
-            w.targets.len(),
-            polls.load(Ordering::Relaxed),
-            t0.elapsed().as_secs_f64()
-        );
-    }
     match res {
         Status::Unsat => WinResult::Unsat,
         Status::Interrupted => {

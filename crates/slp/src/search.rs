@@ -200,38 +200,6 @@ pub fn run_split(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usi
     Some(p)
 }
 
-/// Polishes a program by rounds of local re-synthesis (the polishers of
-/// [`crate::portfolio::default_polishers`] for `c`). Round r uses seed `seed + r`; it
-/// stops after `rounds` rounds if given (reproducible), else at `deadline`. Returns the best
-/// verified program and the number of rounds.
-pub fn polish(
-    p: &Program,
-    m: &BitMatrix,
-    seed: u64,
-    rounds: Option<u64>,
-    deadline: Instant,
-    c: &crate::portfolio::PolishConfig,
-    max_depth: Option<usize>,
-) -> (Program, u64) {
-    let polishers = crate::portfolio::default_polishers(c);
-    let mut chain = crate::portfolio::Chain::new(p.clone(), seed, 0);
-    while rounds.map_or(Instant::now() < deadline, |n| chain.rounds < n) {
-        chain.step(m, &polishers, max_depth);
-    }
-    if let Err(e) = chain.best.verify(m) {
-        panic!("internal error: polishing produced a wrong program: {e}");
-    }
-    (chain.best, chain.rounds)
-}
-
-/// Polish segments `(seed, rounds)` one after the other, each a chain of exactly `rounds`
-/// rounds (round r with seed `seed + r`) from where the one before ended: what the portfolio's
-/// winner reports in [`crate::portfolio::Winner::polish`]. Deterministic.
-pub fn polish_segments(p: &Program, m: &BitMatrix, segments: &[(u64, u64)], c: &crate::portfolio::PolishConfig, max_depth: Option<usize>) -> Program {
-    let now = Instant::now();
-    segments.iter().fold(p.clone(), |q, &(seed, rounds)| polish(&q, m, seed, Some(rounds), now, c, max_depth).0)
-}
-
 fn better(a: &Program, b: &Program) -> bool {
     (a.xor_count(), a.depth(), a.meta.seed) < (b.xor_count(), b.depth(), b.meta.seed)
 }

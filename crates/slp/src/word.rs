@@ -384,6 +384,14 @@ impl ByteForm {
         p
     }
 
+    /// The header note that names this form: `given` when the matrix came as bytes (a hex
+    /// file, a circulant), otherwise it was recognised in the binary matrix.
+    pub fn note(&self, given: bool) -> String {
+        let how = if given { "given as bytes" } else { "recognised in the binary matrix" };
+        let order = if self.msb_first { ", bit 7 of each byte first" } else { "" };
+        format!("matrix over GF(2^8)/{:#x}, {}x{} bytes ({how}{order})", self.poly, self.bytes.len(), self.bytes[0].len())
+    }
+
     /// Largest coefficient degree plus one (the number of binary layers of [`synthesize`]).
     pub fn layers(&self) -> usize {
         self.bytes.iter().flatten().map(|&c| 8 - c.leading_zeros() as usize).max().unwrap_or(0)

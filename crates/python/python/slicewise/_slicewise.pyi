@@ -171,7 +171,7 @@ class ExactResult:
 def optimize(
     matrix: _MatrixLike,
     *,
-    algorithm: str = "mix",
+    algorithm: str = "auto",
     seconds: Optional[float] = 10.0,
     threads: Optional[int] = None,
     seed: int = 0,
@@ -193,4 +193,7 @@ def exact(
     caps: int = 0,
     cubes: bool = False,
     targets_first: bool = False,
+    max_k: Optional[int] = None,
+    force: bool = False,
+    cap_share: float = 0.3,
 ) -> ExactResult: ...

@@ -4,9 +4,11 @@ A matrix is a :class:`Matrix`, a sequence of rows of 0/1 integers, a NumPy array
 (``str`` or ``os.PathLike``) of a matrix file in any format ``slicewise slp`` reads. Row ``r``
 is output ``y_r``; entry ``(r, c)`` is the coefficient of input ``x_c``.
 
-* :func:`optimize`: seeded, time-limited random restarts of the heuristics on local threads;
-* :func:`optimize_distributed`: the same restarts fanned out over a ``dask.distributed``
-  cluster, every task with its own seed range;
+* :func:`optimize`: by default the portfolio of ``slicewise slp optimize`` (``"auto"``:
+  restarts over several heuristics, then polishing of the best programs), or seeded,
+  time-limited random restarts of one heuristic, on local threads;
+* :func:`optimize_distributed`: the same fanned out over a ``dask.distributed`` cluster,
+  every task with its own seed range;
 * :func:`exact`: exact search for the optimum or a proven lower bound (helper-set enumeration
   up to 20 inputs, CaDiCaL SAT with checkable DRAT proofs).
 
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["ExactResult", "Matrix", "Program", "algorithms", "exact", "optimize", "optimize_distributed"]
 
-#: Names accepted by ``algorithm=``.
+#: Names accepted by ``algorithm=`` (``"auto"``, the default, is the portfolio).
 algorithms: tuple = tuple(slp_algorithms)
 
 #: Each task of :func:`optimize_distributed` owns this many consecutive seeds unless
@@ -45,8 +47,9 @@ def _restarts(
     max_depth: Optional[int],
     resynth: int,
 ) -> str:
-    """One Dask task: restarts ``seed, seed + 1, ...`` on one thread; returns the best program's
-    text (the text keeps the task independent of how the worker pickles objects)."""
+    """One Dask task: :func:`optimize` with runs ``seed, seed + 1, ...`` on one thread (for
+    ``"auto"``, one portfolio); returns the best program's text (the text keeps the task
+    independent of how the worker pickles objects)."""
     p = optimize(
         rows,
         algorithm=algorithm,
@@ -67,20 +70,22 @@ def optimize_distributed(
     seconds: Optional[float] = 10.0,
     seed: int = 0,
     *,
-    algorithm: str = "mix",
+    algorithm: str = "auto",
     runs_per_task: Optional[int] = None,
     max_depth: Optional[int] = None,
     resynth: int = 0,
 ) -> Program:
-    """Fans the restarts of :func:`optimize` out over a ``dask.distributed`` cluster.
+    """Fans :func:`optimize` out over a ``dask.distributed`` cluster.
 
     ``client`` is a ``dask.distributed.Client``. Task ``i`` (of ``tasks``, default: the total
-    number of worker threads) runs single-threaded restarts with seeds ``seed + i * stride``,
-    ``seed + i * stride + 1``, ... where ``stride`` is ``runs_per_task`` if given and
-    :data:`SEED_STRIDE` otherwise, so no two tasks share a seed and every run can be repeated
-    alone with ``optimize(matrix, seed=s, runs=1, seconds=None)``. Each task stops after
-    ``seconds`` or ``runs_per_task`` runs, whichever comes first; with ``runs_per_task`` and
-    ``seconds=None`` the result is deterministic.
+    number of worker threads) runs :func:`optimize` on one thread with ``algorithm`` and seed
+    ``seed + i * stride``, where ``stride`` is ``runs_per_task`` if given and
+    :data:`SEED_STRIDE` otherwise, so no two tasks share a run seed. With the default
+    ``"auto"`` every task is one portfolio within ``seconds`` (exploring and polishing), and
+    the winner's header names the command that repeats it; with a single heuristic every run
+    can be repeated alone with ``optimize(matrix, algorithm=..., seed=s, runs=1,
+    seconds=None)``. Each task stops after ``seconds`` or ``runs_per_task`` runs, whichever
+    comes first; with ``runs_per_task`` and ``seconds=None`` the result is deterministic.
 
     The workers need ``slicewise`` installed (the same wheel as the client). The best program
     (fewest XORs, then smallest depth, then smallest seed) is verified here before it is
