@@ -46,6 +46,203 @@ pub struct CpuInfo {
     pub model: u32,
     /// The class `Backend::detect` uses.
     pub class: CpuClass,
+    /// The instruction-set features the backends need, with the OS state checks applied.
+    pub features: Features,
+}
+
+/// The x86 instruction-set features the Grøstl backends are compiled for, as CPUID reports them
+/// and with the same OS register-state checks as `std::is_x86_feature_detected!`:
+///
+/// - `avx`, `avx2` (and every VEX-encoded instruction) need the YMM state (XCR0 bits 1–2);
+/// - `avx512*` need the ZMM and mask state as well (XCR0 bits 5–7);
+/// - `vaes`, `gfni` and `vpclmulqdq` are the CPUID bits alone. Their VEX forms on YMM registers
+///   run on any CPU that also has `avx` (AMD Zen 3, Intel Alder Lake, a VM that hides AVX-512);
+///   only their EVEX forms need AVX-512. A backend lists `avx` beside them, so its kernels get
+///   the YMM state check through that.
+///
+/// (`cpufeatures` 0.3 files `vaes`, `gfni` and `vpclmulqdq` under the AVX-512 state, so on a CPU
+/// without AVX-512 it reports them absent: the reason this crate reads CPUID itself.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Features(u32);
+
+/// Names and bits, in the spelling of `#[target_feature(enable = "...")]`.
+const FEATURE_NAMES: [(&str, u32); 14] = [
+    ("sse2", 1 << 0),
+    ("ssse3", 1 << 1),
+    ("aes", 1 << 2),
+    ("pclmulqdq", 1 << 3),
+    ("avx", 1 << 4),
+    ("avx2", 1 << 5),
+    ("vaes", 1 << 6),
+    ("vpclmulqdq", 1 << 7),
+    ("gfni", 1 << 8),
+    ("avx512f", 1 << 9),
+    ("avx512bw", 1 << 10),
+    ("avx512vl", 1 << 11),
+    ("avx512vbmi", 1 << 12),
+    ("avx512vbmi2", 1 << 13),
+];
+
+/// Whether `s[start..end]` is `name` (a `const fn` has no slice comparison).
+const fn name_is(s: &[u8], start: usize, end: usize, name: &[u8]) -> bool {
+    if end - start != name.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < name.len() {
+        if s[start + i] != name[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Features {
+    /// No feature.
+    pub const NONE: Features = Features(0);
+
+    /// The features named in a comma-separated list in the spelling of
+    /// `#[target_feature(enable = "...")]` (`"sse2,ssse3,aes"`). A `const fn`, so that a
+    /// backend's requirement is computed at compile time from the very string its kernels are
+    /// compiled with; an unknown name is a compile-time error there.
+    pub const fn from_names(list: &str) -> Features {
+        let s = list.as_bytes();
+        let mut bits = 0;
+        let mut start = 0;
+        while start < s.len() {
+            let mut end = start;
+            while end < s.len() && s[end] != b',' {
+                end += 1;
+            }
+            let mut k = 0;
+            let mut found = false;
+            while k < FEATURE_NAMES.len() {
+                if name_is(s, start, end, FEATURE_NAMES[k].0.as_bytes()) {
+                    bits |= FEATURE_NAMES[k].1;
+                    found = true;
+                }
+                k += 1;
+            }
+            assert!(found, "unknown target feature in a backend's feature list");
+            start = end + 1;
+        }
+        Features(bits)
+    }
+
+    /// Whether every feature of `other` is present.
+    pub const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// `self` and `other` together.
+    pub const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
+
+    /// `self` without the features of `other`.
+    pub const fn without(self, other: Features) -> Features {
+        Features(self.0 & !other.0)
+    }
+
+    /// The names of the features present, in a fixed order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        FEATURE_NAMES.iter().filter(move |(_, bit)| self.0 & bit != 0).map(|(name, _)| *name)
+    }
+
+    /// Decodes CPUID leaf 1 (`ecx`, `edx`), leaf 7 sub-leaf 0 (`ebx`, `ecx`) and XCR0 (0 when
+    /// the OS has not enabled `XGETBV`, i.e. CPUID.1:ECX.OSXSAVE is clear). Pure, so that the
+    /// detection can be tested for CPUs this machine is not.
+    pub const fn from_cpuid(leaf1_ecx: u32, leaf1_edx: u32, leaf7_ebx: u32, leaf7_ecx: u32, xcr0: u64) -> Features {
+        const fn bit(r: u32, b: u32) -> bool {
+            r >> b & 1 == 1
+        }
+        let osxsave = bit(leaf1_ecx, 27) && bit(leaf1_ecx, 26);
+        let ymm_state = osxsave && xcr0 & 0b110 == 0b110;
+        let zmm_state = ymm_state && xcr0 & 0xe0 == 0xe0;
+        // std also asks for F16C and FMA before it reports AVX-512 (every AVX-512 CPU has them).
+        let fma_f16c = bit(leaf1_ecx, 12) && bit(leaf1_ecx, 29);
+        let mut names: [bool; 14] = [false; 14];
+        names[0] = bit(leaf1_edx, 26);
+        names[1] = bit(leaf1_ecx, 9);
+        names[2] = bit(leaf1_ecx, 25);
+        names[3] = bit(leaf1_ecx, 1);
+        names[4] = ymm_state && bit(leaf1_ecx, 28);
+        names[5] = ymm_state && bit(leaf7_ebx, 5);
+        names[6] = bit(leaf7_ecx, 9);
+        names[7] = bit(leaf7_ecx, 10);
+        names[8] = bit(leaf7_ecx, 8);
+        let avx512 = zmm_state && fma_f16c;
+        names[9] = avx512 && bit(leaf7_ebx, 16);
+        names[10] = avx512 && bit(leaf7_ebx, 30);
+        names[11] = avx512 && bit(leaf7_ebx, 31);
+        names[12] = avx512 && bit(leaf7_ecx, 1);
+        names[13] = avx512 && bit(leaf7_ecx, 6);
+        let mut bits = 0;
+        let mut k = 0;
+        while k < names.len() {
+            if names[k] {
+                bits |= FEATURE_NAMES[k].1;
+            }
+            k += 1;
+        }
+        Features(bits)
+    }
+}
+
+impl fmt::Display for Features {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.names().enumerate() {
+            write!(f, "{}{name}", if i > 0 { " " } else { "" })?;
+        }
+        Ok(())
+    }
+}
+
+/// This CPU's features (CPUID and XGETBV read once, then cached).
+pub fn features() -> Features {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    // Bit 31 marks the cache as filled (no feature uses it).
+    static CACHE: AtomicU32 = AtomicU32::new(0);
+    const FILLED: u32 = 1 << 31;
+    let c = CACHE.load(Ordering::Relaxed);
+    if c & FILLED != 0 {
+        return Features(c & !FILLED);
+    }
+    let f = read_features();
+    CACHE.store(f.0 | FILLED, Ordering::Relaxed);
+    f
+}
+
+// The one `unsafe` here is `XGETBV`, guarded by the CPUID bits that say it exists.
+#[allow(unsafe_code)]
+fn read_features() -> Features {
+    // Miri cannot execute CPUID (and runs no SIMD backend).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
+        let l0 = __cpuid(0);
+        let l1 = __cpuid(1);
+        let (b7, c7) = if l0.eax >= 7 {
+            let l7 = __cpuid_count(7, 0);
+            (l7.ebx, l7.ecx)
+        } else {
+            (0, 0)
+        };
+        let osxsave = l1.ecx >> 27 & 1 == 1 && l1.ecx >> 26 & 1 == 1;
+        // SAFETY: `XGETBV` exists when CPUID says XSAVE is supported and the OS has set OSXSAVE.
+        let xcr0 = if osxsave { unsafe { xgetbv0() } } else { 0 };
+        #[target_feature(enable = "xsave")]
+        unsafe fn xgetbv0() -> u64 {
+            // SAFETY: the caller checked CPUID.1:ECX.XSAVE and OSXSAVE.
+            unsafe { _xgetbv(0) }
+        }
+        Features::from_cpuid(l1.ecx, l1.edx, b7, c7, xcr0)
+    }
+    #[cfg(any(not(target_arch = "x86_64"), miri))]
+    {
+        Features::NONE
+    }
 }
 
 impl CpuInfo {
@@ -108,13 +305,13 @@ pub fn cpu_info() -> CpuInfo {
         let base_model = (l1.eax >> 4) & 0xf;
         let family = if base_family == 0xf { base_family + ((l1.eax >> 20) & 0xff) } else { base_family };
         let model = if base_family == 0xf || base_family == 6 { base_model | (((l1.eax >> 16) & 0xf) << 4) } else { base_model };
-        cpufeatures::new!(avx512, "avx512f");
-        let class = classify(&vendor, family, model, avx512::get());
-        CpuInfo { vendor, family, model, class }
+        let features = features();
+        let class = classify(&vendor, family, model, features.contains(Features::from_names("avx512f")));
+        CpuInfo { vendor, family, model, class, features }
     }
     #[cfg(any(not(target_arch = "x86_64"), miri))]
     {
-        CpuInfo { vendor: [0; 12], family: 0, model: 0, class: CpuClass::Other }
+        CpuInfo { vendor: [0; 12], family: 0, model: 0, class: CpuClass::Other, features: Features::NONE }
     }
 }
 

@@ -19,12 +19,6 @@ use core::arch::x86_64::*;
 
 use super::bytesliced::{self as bs, Lanes, Xmm};
 
-cpufeatures::new!(cpu, "sse2", "ssse3", "aes");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 /// An XMM register for the bytesliced kernels. `FORMULA` picks the MixBytes form
 /// ([`Lanes::MB_FORMULA`]): the synthesized program for the legacy-SSE `aesni` kernel, the
 /// papers' formula for the VEX-encoded copy that `avx2` compiles (measured both ways).

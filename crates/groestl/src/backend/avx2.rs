@@ -20,12 +20,6 @@ use core::arch::x86_64::*;
 use super::aesni::Sse;
 use super::bytesliced::{self as bs, Lanes, Ymm};
 
-cpufeatures::new!(cpu, "sse2", "ssse3", "aes", "avx", "avx2");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 /// A YMM register for the bytesliced kernels, reading `U`-byte table units: 32 (P's unit in the
 /// low lane, Q's in the high lane: one message's P‖Q) or 16 (one unit broadcast to both lanes:
 /// two messages side by side). SubBytes is one `VAESENCLAST` on the whole register when `VAES`

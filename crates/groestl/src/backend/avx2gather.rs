@@ -29,12 +29,6 @@ use core::arch::x86_64::*;
 use super::ttable64::T;
 use crate::consts::*;
 
-cpufeatures::new!(cpu, "avx", "avx2");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 /// AddRoundConstant as XOR masks on column words: `[round][column]`, P and Q.
 #[repr(C, align(32))]
 struct Ac {

@@ -23,19 +23,15 @@ use core::arch::x86_64::*;
 
 use super::bytesliced::{self as bs, Lanes, Xmm, Ymm, affine_mul};
 
-cpufeatures::new!(cpu, "sse2", "ssse3", "aes", "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "vaes", "gfni");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 const M2: i64 = affine_mul(2) as i64;
 const M4: i64 = affine_mul(4) as i64;
 
+/// An XMM register with GFNI doublings. `EVEX`: three-input XORs are `VPTERNLOGQ` (the `gfni`
+/// backend, AVX-512VL); without it two `VPXOR` (the `gfniavx2` backend, VEX only).
 #[derive(Clone, Copy)]
-pub(crate) struct Gx(__m128i);
+pub(crate) struct Gx<const EVEX: bool = true>(__m128i);
 
-impl Lanes for Gx {
+impl<const EVEX: bool> Lanes for Gx<EVEX> {
     const AESENC: bool = true;
     const MB_FORMULA: bool = true;
     #[inline(always)]
@@ -50,8 +46,14 @@ impl Lanes for Gx {
     }
     #[inline(always)]
     unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: AVX-512F/VL (trait contract).
-        Gx(unsafe { _mm_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+        // SAFETY: SSE2, and AVX-512F/VL when `EVEX` (trait contract).
+        unsafe {
+            if EVEX {
+                Gx(_mm_ternarylogic_epi64::<0x96>(a.0, b.0, c.0))
+            } else {
+                Gx(_mm_xor_si128(_mm_xor_si128(a.0, b.0), c.0))
+            }
+        }
     }
     #[inline(always)]
     unsafe fn mul2(a: Self) -> Self {
@@ -60,11 +62,11 @@ impl Lanes for Gx {
     }
     #[inline(always)]
     unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
-        // SAFETY: GFNI, AVX-512F/VL (trait contract).
+        // SAFETY: GFNI, and AVX-512F/VL when `EVEX` (trait contract).
         unsafe {
-            let x4 = _mm_gf2p8affine_epi64_epi8::<0>(x.0, _mm_set1_epi64x(M4));
-            let y2 = _mm_gf2p8affine_epi64_epi8::<0>(y.0, _mm_set1_epi64x(M2));
-            Gx(_mm_ternarylogic_epi64::<0x96>(x4, y2, z.0))
+            let x4 = Gx(_mm_gf2p8affine_epi64_epi8::<0>(x.0, _mm_set1_epi64x(M4)));
+            let y2 = Gx(_mm_gf2p8affine_epi64_epi8::<0>(y.0, _mm_set1_epi64x(M2)));
+            Self::xor3(x4, y2, z)
         }
     }
     #[inline(always)]
@@ -79,7 +81,7 @@ impl Lanes for Gx {
     }
 }
 
-impl Xmm for Gx {
+impl<const EVEX: bool> Xmm for Gx<EVEX> {
     #[inline(always)]
     unsafe fn from(x: __m128i) -> Self {
         Gx(x)
@@ -90,16 +92,25 @@ impl Xmm for Gx {
     }
 }
 
+/// A YMM register with GFNI doublings and 256-bit `VAESENCLAST`; `EVEX` as in [`Gx`]. `U` is
+/// the table unit it reads, as in `avx2::A2`: 32 bytes (P‖Q of one message) or 16 (broadcast to
+/// both lanes: two messages side by side).
 #[derive(Clone, Copy)]
-pub(crate) struct Gy(__m256i);
+pub(crate) struct Gy<const U: usize = 32, const EVEX: bool = true>(__m256i);
 
-impl Lanes for Gy {
+impl<const U: usize, const EVEX: bool> Lanes for Gy<U, EVEX> {
     const AESENC: bool = true;
     const MB_FORMULA: bool = true;
     #[inline(always)]
     unsafe fn ld(p: *const u8) -> Self {
-        // SAFETY: tables are 64-byte aligned and read in 32-byte units at 32-byte offsets.
-        Gy(unsafe { _mm256_load_si256(p as *const __m256i) })
+        // SAFETY: tables are 64-byte aligned and read in U-byte units at U-byte offsets.
+        unsafe {
+            if U == 16 {
+                Gy(_mm256_broadcastsi128_si256(_mm_load_si128(p as *const __m128i)))
+            } else {
+                Gy(_mm256_load_si256(p as *const __m256i))
+            }
+        }
     }
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
@@ -108,8 +119,14 @@ impl Lanes for Gy {
     }
     #[inline(always)]
     unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: AVX-512F/VL (trait contract).
-        Gy(unsafe { _mm256_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+        // SAFETY: AVX2, and AVX-512F/VL when `EVEX` (trait contract).
+        unsafe {
+            if EVEX {
+                Gy(_mm256_ternarylogic_epi64::<0x96>(a.0, b.0, c.0))
+            } else {
+                Gy(_mm256_xor_si256(_mm256_xor_si256(a.0, b.0), c.0))
+            }
+        }
     }
     #[inline(always)]
     unsafe fn mul2(a: Self) -> Self {
@@ -118,11 +135,11 @@ impl Lanes for Gy {
     }
     #[inline(always)]
     unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
-        // SAFETY: GFNI, AVX-512F/VL (trait contract).
+        // SAFETY: GFNI + AVX, and AVX-512F/VL when `EVEX` (trait contract).
         unsafe {
-            let x4 = _mm256_gf2p8affine_epi64_epi8::<0>(x.0, _mm256_set1_epi64x(M4));
-            let y2 = _mm256_gf2p8affine_epi64_epi8::<0>(y.0, _mm256_set1_epi64x(M2));
-            Gy(_mm256_ternarylogic_epi64::<0x96>(x4, y2, z.0))
+            let x4 = Gy(_mm256_gf2p8affine_epi64_epi8::<0>(x.0, _mm256_set1_epi64x(M4)));
+            let y2 = Gy(_mm256_gf2p8affine_epi64_epi8::<0>(y.0, _mm256_set1_epi64x(M2)));
+            Self::xor3(x4, y2, z)
         }
     }
     #[inline(always)]
@@ -137,7 +154,7 @@ impl Lanes for Gy {
     }
 }
 
-impl Ymm for Gy {
+impl<const U: usize, const EVEX: bool> Ymm for Gy<U, EVEX> {
     #[inline(always)]
     unsafe fn from_ymm(x: __m256i) -> Self {
         Gy(x)

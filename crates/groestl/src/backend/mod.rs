@@ -14,10 +14,23 @@ use alloc::string::{String, ToString};
 use crate::text::{InlineStr as String, ToInlineString as _};
 
 /// Safe entry points for a SIMD backend: each checks `available()` (a cached CPUID look-up)
-/// and then runs the kernel compiled with the backend's target features.
+/// and then runs the kernel compiled with the backend's target features. On x86-64 the same
+/// feature string defines the backend's requirement (`FEATURES`) and its `available()`, so what
+/// a kernel is compiled for and what detection checks cannot drift apart.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! entry_points {
-    (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
+    (features = $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {
+        /// The target features this backend's kernels are compiled with.
+        #[cfg(target_arch = "x86_64")]
+        pub(crate) const FEATURES: crate::cpu::Features = crate::cpu::Features::from_names($f);
+        /// Whether this CPU has every feature in [`FEATURES`].
+        #[cfg(target_arch = "x86_64")]
+        pub(crate) fn available() -> bool {
+            crate::cpu::features().contains(FEATURES)
+        }
+        $crate::backend::entry_points!(@fns $f; $( $name ( $($arg : $ty),* ) -> $ret = $body; )*);
+    };
+    (@fns $f:literal; $( $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty = $body:expr; )*) => {$(
         #[allow(clippy::unused_unit, dead_code)]
         pub(crate) fn $name($($arg: $ty),*) -> $ret {
             #[target_feature(enable = $f)]
@@ -65,6 +78,8 @@ macro_rules! simd_dispatch {
             #[cfg(target_arch = "x86_64")]
             Backend::Gfni => gfni::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
+            Backend::GfniAvx2 => gfniavx2::$f($($a),*),
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::$f($($a),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Vaes => vaes::$f($($a),*),
@@ -101,6 +116,8 @@ pub(crate) mod avx2gather;
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gfni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod gfniavx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod multi;
 #[cfg(target_arch = "x86_64")]
@@ -155,6 +172,10 @@ pub enum Backend {
     /// AVX-512VL + VAES + GFNI: `GF2P8AFFINEQB` doublings, P and Q of Grøstl-384/512 in the two
     /// lanes of a YMM register. Constant-time.
     Gfni,
+    /// `gfni` in VEX encodings only (AVX2 + VAES + GFNI, no AVX-512: Alder Lake and later client
+    /// cores, AVX-512-less VMs on Zen 4/5): `VGF2P8AFFINEQB` doublings on XMM/YMM registers,
+    /// three-input XORs as two `VPXOR`. Constant-time.
+    GfniAvx2,
     /// Bytesliced like `aesni`, AES S-box from SSSE3 `PSHUFB` nibble look-ups (Hamburg's
     /// vector permute), for CPUs without AES-NI. Constant-time.
     Vperm,
@@ -245,7 +266,7 @@ impl core::str::FromStr for Backend {
 impl Backend {
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(not(any(target_arch = "arm", target_arch = "avr")))]
-    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
+    pub const ALL: &'static [Backend] = &[Backend::Gfni, Backend::Avx512, Backend::GfniAvx2, Backend::Vaes, Backend::Avx2, Backend::Aesni, Backend::Vperm, Backend::Bitsliced, Backend::Armv8Sha3, Backend::Armv8Aes, Backend::Neon, Backend::Portable, Backend::TTable64, Backend::TTable32, Backend::Avx2Gather];
     /// Every backend, available or not, fastest-first among the constant-time ones.
     #[cfg(target_arch = "arm")]
     pub const ALL: &'static [Backend] =
@@ -265,6 +286,7 @@ impl Backend {
             Backend::Aesni => "aesni",
             Backend::Avx512 => "avx512",
             Backend::Gfni => "gfni",
+            Backend::GfniAvx2 => "gfniavx2",
             Backend::Avx2 => "avx2",
             Backend::Vaes => "vaes",
             Backend::Vperm => "vperm",
@@ -303,6 +325,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Gfni => gfni::available(),
             #[cfg(target_arch = "x86_64")]
+            Backend::GfniAvx2 => gfniavx2::available(),
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Vaes => vaes::available(),
@@ -329,7 +353,7 @@ impl Backend {
     /// Whether the running time and memory access pattern are independent of the data.
     pub const fn is_constant_time(self) -> bool {
         match self {
-            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => true,
+            Backend::Portable | Backend::Aesni | Backend::Avx512 | Backend::Gfni | Backend::GfniAvx2 | Backend::Vperm | Backend::Avx2 | Backend::Vaes | Backend::Bitsliced | Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => true,
             Backend::TTable64 | Backend::TTable32 | Backend::Avx2Gather => false,
             #[cfg(any(target_arch = "arm", target_arch = "avr"))]
             Backend::Mcu => true,
@@ -358,6 +382,38 @@ impl Backend {
         Self::preference(class).iter().copied().find(|b| b.is_constant_time() && b.is_available()).unwrap_or(Backend::Portable)
     }
 
+    /// [`Backend::detect`] as it would answer on an x86-64 CPU of `class` with `features`: the
+    /// first constant-time backend of the class's order whose kernels need no feature beyond
+    /// `features`. Pure, so that every class can be checked on any machine.
+    #[cfg(target_arch = "x86_64")]
+    pub fn detect_with(class: crate::cpu::CpuClass, features: crate::cpu::Features) -> Backend {
+        Self::preference(class)
+            .iter()
+            .copied()
+            .find(|b| b.is_constant_time() && b.required().is_some_and(|r| features.contains(r)))
+            .unwrap_or(Backend::Portable)
+    }
+
+    /// The x86-64 instruction-set features the backend's kernels are compiled with (`None` for
+    /// the ARM backends, which x86-64 never runs).
+    #[cfg(target_arch = "x86_64")]
+    pub fn required(self) -> Option<crate::cpu::Features> {
+        use crate::cpu::Features;
+        Some(match self {
+            // SSE2 is part of the x86-64 baseline.
+            Backend::Portable | Backend::TTable64 | Backend::TTable32 | Backend::Bitsliced => Features::NONE,
+            Backend::Aesni => aesni::FEATURES,
+            Backend::Avx2 => avx2::FEATURES,
+            Backend::Vaes => vaes::FEATURES,
+            Backend::Avx512 => avx512::FEATURES,
+            Backend::Gfni => gfni::FEATURES,
+            Backend::GfniAvx2 => gfniavx2::FEATURES,
+            Backend::Vperm => vperm::FEATURES,
+            Backend::Avx2Gather => avx2gather::FEATURES,
+            Backend::Armv8Aes | Backend::Armv8Sha3 | Backend::Neon => return None,
+        })
+    }
+
     /// The constant-time backends fastest-first for a CPU class, as measured where the class
     /// could be measured (`docs/groestl-backends.md` has the figures and says which orders come
     /// from which machine). A backend the CPU lacks is skipped, so one order serves every
@@ -379,16 +435,18 @@ impl Backend {
         }
         match class {
             // Measured on Zen 5 (issue 3) and Zen 4 (issue 9): gfni wins every size. Without
-            // GFNI (a VM that hides it; Zen 3 has VAES only) vaes beats avx512 on Grøstl-512
-            // and in hash_many on Zen 4, avx512 wins only one Grøstl-256 stream.
-            CpuClass::AmdZen5 | CpuClass::AmdZen4 | CpuClass::AmdZen3 => &[Gfni, Vaes, Avx512, Avx2, Aesni, Vperm, Bitsliced, Portable],
+            // AVX-512 (Zen 3; a Zen 4/5 VM that hides it, which classifies as Zen 3) the VEX
+            // kernels come next: gfniavx2 where GFNI is there, else vaes. Without GFNI
+            // (a VM that hides it) vaes beats avx512 on Grøstl-512 and in hash_many on Zen 4,
+            // avx512 wins only one Grøstl-256 stream.
+            CpuClass::AmdZen5 | CpuClass::AmdZen4 | CpuClass::AmdZen3 => &[Gfni, GfniAvx2, Vaes, Avx512, Avx2, Aesni, Vperm, Bitsliced, Portable],
             // Split 256-bit datapaths: a YMM instruction costs two micro-ops, so the YMM kernels
             // gain only decode bandwidth; measured in issue 9 on an EPYC 7001, avx2 and aesni
             // are within a few percent (avx2 ahead at 1 MiB), so avx2 stays first.
             CpuClass::AmdZen1 => &[Avx2, Aesni, Vperm, Bitsliced, Portable],
             // Every other x86 class, and AArch64 (class `Other`): the ARM order is by instruction
             // counts under qemu (docs/benchmarks-arm.md), there being no ARM hardware to time.
-            _ => &[Gfni, Avx512, Vaes, Avx2, Aesni, Vperm, Bitsliced, Armv8Sha3, Armv8Aes, Neon, Portable],
+            _ => &[Gfni, Avx512, GfniAvx2, Vaes, Avx2, Aesni, Vperm, Bitsliced, Armv8Sha3, Armv8Aes, Neon, Portable],
         }
     }
 
@@ -573,6 +631,7 @@ fn many_kernels(backend: Backend) -> Option<(Many<8>, Many<16>)> {
         Backend::Aesni => Some(((4, aesni::many512_4), (2, aesni::many1024_2))),
         Backend::Avx2 => Some(((4, avx2::many512_4), (2, avx2::many1024_2))),
         Backend::Vaes => Some(((4, vaes::many512_4), (2, vaes::many1024_2))),
+        Backend::GfniAvx2 => Some(((4, gfniavx2::many512_4), (2, gfniavx2::many1024_2))),
         // Throughput-bound on its nibble look-ups: two messages in lockstep gain 3–5 % (Zen 4).
         Backend::Vperm => Some(((2, vperm::many512_2), (2, vperm::many1024_2))),
         _ => None,

@@ -412,9 +412,5 @@ super::entry_points! {
     groestlcoin_gfni(headers: &[[u8; 80]], out: &mut [[u8; 32]]) -> () = groestlcoin_many(headers, out);
 }
 
-fn available() -> bool {
-    super::gfni::available()
-}
-
 /// Messages per pass of the multi-buffer kernels.
 pub(crate) const LANES: usize = 4;

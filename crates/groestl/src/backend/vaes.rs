@@ -14,12 +14,6 @@ use super::aesni::Sse;
 use super::avx2::A2;
 use super::bytesliced as bs;
 
-cpufeatures::new!(cpu, "sse2", "ssse3", "aes", "avx", "avx2", "vaes");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 super::entry_points! {
     features = "sse2,ssse3,aes,avx,avx2,vaes";
     compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::y256::compress512_y::<A2<32, true>>(h, blocks);

@@ -19,12 +19,6 @@ use core::arch::x86_64::*;
 
 use super::bytesliced::{self as bs, Lanes, Xmm};
 
-cpufeatures::new!(cpu, "sse2", "ssse3");
-
-pub(crate) fn available() -> bool {
-    cpu::get()
-}
-
 use crate::consts::vpaes::*;
 
 #[inline(always)]

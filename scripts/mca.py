@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Per-class throughput estimates of the x86 Grøstl kernels with llvm-mca (issue 36).
+
+Reads the assembly `scripts/mca.sh` emits (this crate's kernels and RustCrypto `groestl-aesni`'s
+compression functions, each compiled exactly as a release build compiles it), cuts out each
+kernel's per-block work and asks `llvm-mca -mcpu=CPU` for its steady-state cycles:
+
+- The kernels loop over rounds (a backward branch whose body holds the SubBytes instructions);
+  llvm-mca gives the cycles of one round in a loop of many, so loop-carried dependencies count.
+- The rest of the per-block work (message load, transposition, feed-forward) is analysed as a
+  second region, with the round loop cut out, and added once per block.
+- The round-loop trip count comes from the S-box work a block needs: 16 bytes per
+  `AESENCLAST` (32 per `VAESENCLAST` on YMM, 64 on ZMM), 2 × 64 bytes per round for
+  Grøstl-224/256 and 2 × 128 for Grøstl-384/512, over 10 or 14 rounds. A loop may hold two
+  rounds (unrolled) or one permutation's round (P and Q in loops of their own); a kernel whose
+  count does not divide evenly is reported as such instead of being estimated. `vperm` (no
+  AES instructions; for CPUs without AES-NI, none of the classes here) is not estimated.
+
+These are estimates of the issue rate on each core's scheduling model (no cache misses, no
+front-end stalls, perfect branch prediction), not measurements: the script says so in its output.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+# Kernels: (label, assembly file key, symbol pattern, Grøstl width, needed ISA class).
+# The ISA class says which -mcpu values can run the kernel at all.
+KERNELS = [
+    ("aesni G-256", "ours", r"7backend5aesni11compress5126kernel", 512, "aes"),
+    ("avx2 G-256", "ours", r"7backend4avx211compress5126kernel", 512, "avx2"),
+    ("vaes G-256", "ours", r"7backend4vaes11compress5126kernel", 512, "vaes"),
+    ("gfniavx2 G-256", "ours", r"7backend8gfniavx211compress5126kernel", 512, "gfniavx2"),
+    ("avx512 G-256", "ours", r"7backend6avx51211compress5126kernel", 512, "avx512"),
+    ("gfni G-256", "ours", r"7backend4gfni11compress5126kernel", 512, "avx512"),
+    ("groestl-aesni G-256", "peer", r"10compressor3aes5tf512", 512, "aes"),
+    ("aesni G-512", "ours", r"7backend5aesni12compress10246kernel", 1024, "aes"),
+    ("avx2 G-512", "ours", r"7backend4avx212compress10246kernel", 1024, "avx2"),
+    ("vaes G-512", "ours", r"7backend4vaes12compress10246kernel", 1024, "vaes"),
+    ("gfniavx2 G-512", "ours", r"7backend8gfniavx212compress10246kernel", 1024, "gfniavx2"),
+    ("avx512 G-512", "ours", r"7backend6avx51212compress10246kernel", 1024, "avx512"),
+    ("gfni G-512", "ours", r"7backend4gfni12compress10246kernel", 1024, "avx512"),
+    ("groestl-aesni G-512", "peer", r"10compressor3aes6tf1024", 1024, "aes"),
+]
+
+# -mcpu values and the ISA classes their cores have (Haswell/Skylake client: AVX2 + AES-NI;
+# Alder Lake: + VAES, GFNI; Zen 3: + VAES; Zen 4 and Sapphire Rapids: AVX-512 too).
+CPUS = {
+    "haswell": {"ssse3", "aes", "avx2"},
+    "skylake": {"ssse3", "aes", "avx2"},
+    "alderlake": {"ssse3", "aes", "avx2", "vaes", "gfniavx2"},
+    "znver3": {"ssse3", "aes", "avx2", "vaes"},
+    "znver4": {"ssse3", "aes", "avx2", "vaes", "gfniavx2", "avx512"},
+    "sapphirerapids": {"ssse3", "aes", "avx2", "vaes", "gfniavx2", "avx512"},
+}
+
+ROUNDS = {512: 10, 1024: 14}
+BLOCK = {512: 64, 1024: 128}
+
+INSN = re.compile(r"^\t([a-z][a-z0-9]*)\b")
+LABEL = re.compile(r"^(\.L\w+):")
+JUMP = re.compile(r"^\tj\w+\s+(\.L\w+)")
+
+
+def functions(path):
+    """Maps each symbol defined in the assembly file to its body (lines up to .Lfunc_end)."""
+    out, name, body = {}, None, []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n")
+        m = re.match(r"^([_A-Za-z][\w$.]*):$", line)
+        if m and not line.startswith(".L"):
+            name, body = m.group(1), []
+            continue
+        if name is None:
+            continue
+        if line.startswith(".Lfunc_end"):
+            out[name] = body
+            name = None
+            continue
+        body.append(line)
+    return out
+
+
+def loops(body):
+    """Backward branches as (first line, branch line) ranges."""
+    where = {}
+    for i, line in enumerate(body):
+        m = LABEL.match(line)
+        if m:
+            where[m.group(1)] = i
+    found = []
+    for i, line in enumerate(body):
+        m = JUMP.match(line)
+        if m and m.group(1) in where and where[m.group(1)] < i:
+            found.append((where[m.group(1)], i))
+    return found
+
+
+def instructions(lines):
+    """The instruction lines of a region (no labels, no directives), as llvm-mca input."""
+    return [line for line in lines if INSN.match(line)]
+
+
+def sbox_bytes(lines):
+    """Bytes of S-box work: 16 per XMM (V)AESENCLAST, 32 per YMM, 64 per ZMM."""
+    total = 0
+    for line in lines:
+        m = INSN.match(line)
+        if m and m.group(1) in ("aesenclast", "vaesenclast"):
+            width = 64 if "%zmm" in line else 32 if "%ymm" in line else 16
+            total += width
+    return total
+
+
+def mca(lines, cpu, llvm_mca):
+    """Steady-state cycles per iteration of `lines` on `cpu`."""
+    src = "\n".join(lines) + "\n"
+    r = subprocess.run([llvm_mca, f"-mcpu={cpu}", "-iterations=200"], input=src, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"llvm-mca -mcpu={cpu}: {r.stderr.strip()[:300]}")
+    total = int(re.search(r"Total Cycles:\s+(\d+)", r.stdout).group(1))
+    iters = int(re.search(r"Iterations:\s+(\d+)", r.stdout).group(1))
+    return total / iters
+
+
+def estimate(body, width, cpu, llvm_mca):
+    """Cycles per block, or an explanation string."""
+    ls = loops(body)
+    has_sbox = [lp for lp in ls if sbox_bytes(body[lp[0]:lp[1] + 1]) > 0]
+    # Round loops: loops with S-box work that hold no other such loop (the compiler may unroll
+    # two rounds into one iteration, or give P and Q a loop each).
+    rl = [lp for lp in has_sbox if not any(o != lp and lp[0] <= o[0] and o[1] <= lp[1] for o in has_sbox)]
+    # The block: the smallest loop around every round loop (the kernels loop over blocks), else
+    # the whole function (one block per call).
+    around = [lp for lp in ls if all(lp[0] <= a and b <= lp[1] and lp != (a, b) for a, b in rl)] if rl else []
+    lo, hi = min(around, key=lambda lp: lp[1] - lp[0]) if around else (0, len(body) - 1)
+    rest, prev = [], lo
+    for a, b in sorted(rl):
+        rest += body[prev:a]
+        prev = b + 1
+    rest += body[prev:hi + 1]
+    need = 2 * BLOCK[width] * ROUNDS[width]
+    in_loops = sum(sbox_bytes(body[a:b + 1]) for a, b in rl)
+    outside = sbox_bytes(rest)
+    if in_loops == 0:
+        if outside != need:
+            return f"{outside} S-box bytes per block, a block needs {need}"
+        trips = 0
+    elif (need - outside) % in_loops or need <= outside:
+        return f"S-box loops do {in_loops} bytes per iteration, {outside} outside; a block needs {need}"
+    else:
+        trips = (need - outside) // in_loops
+    loop_cycles = sum(mca(instructions(body[a:b + 1]), cpu, llvm_mca) for a, b in rl)
+    rest_cycles = mca(instructions(rest), cpu, llvm_mca) if instructions(rest) else 0.0
+    return trips * loop_cycles + rest_cycles
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ours", required=True, help="assembly of slicewise-groestl")
+    ap.add_argument("--peer", required=True, help="assembly of groestl-aesni")
+    ap.add_argument("--llvm-mca", default="llvm-mca-19")
+    ap.add_argument("--cpus", default=",".join(CPUS))
+    args = ap.parse_args()
+    funcs = {"ours": functions(args.ours), "peer": functions(args.peer)}
+    cpus = args.cpus.split(",")
+    print("llvm-mca estimates (not measurements): cycles/byte of one long message, from the")
+    print("steady-state cycles of the round loop x rounds + the rest of the block, per -mcpu.")
+    print("`-` = that core lacks the kernel's instructions. Cycles per block in parentheses.")
+    print()
+    print("| kernel | " + " | ".join(cpus) + " |")
+    print("|---|" + "---:|" * len(cpus))
+    failed = False
+    for label, key, pattern, width, isa in KERNELS:
+        syms = [s for s in funcs[key] if re.search(pattern, s)]
+        if len(syms) != 1:
+            print(f"| {label} | symbol {pattern!r}: {len(syms)} matches |", file=sys.stderr)
+            failed = True
+            continue
+        body = funcs[key][syms[0]]
+        cells = []
+        for cpu in cpus:
+            if isa not in CPUS.get(cpu, set()):
+                cells.append("–")
+                continue
+            e = estimate(body, width, cpu, args.llvm_mca)
+            if isinstance(e, str):
+                cells.append(f"? ({e})")
+                failed = True
+            else:
+                cells.append(f"{e / BLOCK[width]:.2f} ({e:.0f})")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
