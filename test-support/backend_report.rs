@@ -1,13 +1,24 @@
 //! Which backends a test suite ran and which it skipped, made visible (included with `#[path]`
-//! by the tests of `slicewise-groestl` and `slicewise-proest`, unit and integration).
+//! by the tests of `slicewise-groestl` and `slicewise-proest`, unit and integration, and by the
+//! constant-time checks `crates/cli/examples/ctgrind.rs` and `ctdudect.rs`).
 //!
 //! [`gate`] is called once per backend a test wants to run. It appends one line
-//! `ran|skipped <TAB> primitive:backend <TAB> test binary` to
-//! `target/backend-report/<test binary>.tsv`, which `scripts/backend-summary.sh` totals at the
-//! end of `scripts/test-all.sh`, and prints `SKIPPED: …` on stderr for a skip. With
-//! `SLICEWISE_REQUIRE_BACKENDS` set, a skip of a required backend fails the test instead:
-//! the value is `all` (every backend must run) or a comma-separated list of names, each
-//! `NAME` (any primitive) or `groestl:NAME` / `proest:NAME`.
+//! `ran|skipped <TAB> primitive:backend <TAB> suite` to `<target>/backend-report/<suite>.tsv`
+//! (`<target>` is `target`, or `target/<triple>` for a cross build), which
+//! `scripts/backend-summary.sh` totals at the end of `scripts/test-all.sh`, and prints
+//! `SKIPPED: …` on stderr for a skip. The scripts record the checks that need something outside
+//! Rust the same way, as `check:NAME` (`scripts/backend-report.sh`: `check:pkg-config` in
+//! `scripts/test-c.sh`, `check:groestlcoin-hash` in `scripts/test-python.sh`).
+//!
+//! With `SLICEWISE_REQUIRE_BACKENDS` set, a skip of a required item fails the test instead: the
+//! value is `all` (every backend and every check must run) or a comma-separated list of
+//! names, each `NAME` (any primitive: `gfni`, `pkg-config`) or `PRIMITIVE:NAME`
+//! (`proest:avx512`, `check:groestlcoin-hash`).
+//!
+//! A backend of another architecture than the build's (the AArch64 Grøstl backends in an
+//! x86-64 build, say) is neither run nor skipped here: [`gate`] returns `false` without a
+//! record, so that `all` asks for what this architecture has. The cross suites
+//! (`scripts/test-cross.sh`) record the ARM backends.
 #![allow(dead_code)]
 
 use std::io::Write as _;
@@ -25,17 +36,68 @@ pub fn is_required(required: &str, primitive: &str, name: &str) -> bool {
     })
 }
 
+/// The backends each architecture builds, as `primitive:name`; a backend in none of the lists
+/// exists everywhere (`portable`, the T-table ones, Prøst's `mixslp` and `u32x2`). Prøst's
+/// `neon` is built for AArch64 and ARMv7, its `arm11` for 32-bit ARM. A backend missing here
+/// errs on the loud side: it is recorded as skipped on the other architectures.
+const X86_64: &[&str] = &[
+    "groestl:gfni",
+    "groestl:gfniavx2",
+    "groestl:avx512",
+    "groestl:vaes",
+    "groestl:avx2",
+    "groestl:aesni",
+    "groestl:vperm",
+    "groestl:bitsliced",
+    "groestl:avx2gather",
+    "proest:avx2",
+    "proest:avx512",
+];
+const AARCH64: &[&str] = &["groestl:armv8aes", "groestl:armv8sha3", "groestl:neon", "proest:neon"];
+const ARM: &[&str] = &["groestl:neon7bs", "groestl:neon7vp", "groestl:neon7tt", "groestl:mcu", "proest:neon", "proest:arm11"];
+
+/// The constant-time backends Valgrind 3.19 cannot execute (AVX-512, VAES, GFNI): the trust
+/// step times them with `crates/cli/examples/ctdudect.rs` instead of running them under
+/// `ctgrind.rs`, which leaves them to it.
+pub const TIMED_BY_DUDECT: &[&str] = &["groestl:gfni", "groestl:gfniavx2", "groestl:avx512", "groestl:vaes", "proest:avx512"];
+
+/// Whether backend `name` of `primitive` is built for another architecture than this one.
+pub fn other_arch(primitive: &str, name: &str) -> bool {
+    let own: &[&[&str]] = if cfg!(target_arch = "x86_64") {
+        &[X86_64]
+    } else if cfg!(target_arch = "aarch64") {
+        &[AARCH64]
+    } else if cfg!(target_arch = "arm") {
+        &[ARM]
+    } else {
+        &[]
+    };
+    let item = std::format!("{primitive}:{name}");
+    let listed = |l: &&[&str]| l.contains(&item.as_str());
+    [X86_64, AARCH64, ARM].iter().any(listed) && !own.iter().any(listed)
+}
+
 /// Records that the test `what` runs (`available`) or skips backend `name` of `primitive`;
-/// returns `available`. Panics when the backend is skipped but required.
+/// returns `available`. Panics when the backend is skipped but required. A backend of another
+/// architecture ([`other_arch`]) is not recorded: `false`.
 pub fn gate(primitive: &str, name: &str, available: bool, what: &str) -> bool {
+    if other_arch(primitive, name) {
+        return false;
+    }
+    gate_item(primitive, name, available, "not available on this CPU", what)
+}
+
+/// [`gate`] for any item, with the reason of a skip: records `primitive:name` as ran or skipped
+/// (`SKIPPED: primitive name REASON (what)` on stderr), panics when it is skipped but required.
+pub fn gate_item(primitive: &str, name: &str, available: bool, reason: &str, what: &str) -> bool {
     let status = if available { "ran" } else { "skipped" };
     record(status, primitive, name);
     if !available {
-        std::eprintln!("SKIPPED: {primitive} backend {name} not available on this CPU ({what})");
+        std::eprintln!("SKIPPED: {primitive} {name} {reason} ({what})");
         if let Ok(req) = std::env::var(REQUIRE_VAR)
             && is_required(&req, primitive, name)
         {
-            panic!("{primitive} backend {name} is required by {REQUIRE_VAR}={req:?} but not available on this CPU ({what})");
+            panic!("{primitive} {name} is required by {REQUIRE_VAR}={req:?} but {reason} ({what})");
         }
     }
     available
@@ -77,5 +139,21 @@ mod tests {
         assert!(is_required("proest:avx2", "proest", "avx2"));
         assert!(!is_required("proest:avx2", "groestl", "avx2"));
         assert!(!is_required("", "groestl", "gfni"));
+        assert!(is_required("all", "check", "pkg-config"));
+        assert!(is_required("pkg-config", "check", "pkg-config"));
+        assert!(is_required("check:groestlcoin-hash", "check", "groestlcoin-hash"));
+        assert!(!is_required("check:groestlcoin-hash", "check", "pkg-config"));
+    }
+
+    #[test]
+    fn architectures() {
+        use super::other_arch;
+        // Everywhere.
+        assert!(!other_arch("groestl", "portable") && !other_arch("proest", "u32x2"));
+        assert!(!other_arch("check", "pkg-config"));
+        assert_eq!(other_arch("groestl", "avx512"), !cfg!(target_arch = "x86_64"));
+        assert_eq!(other_arch("groestl", "armv8aes"), !cfg!(target_arch = "aarch64"));
+        assert_eq!(other_arch("proest", "neon"), !cfg!(any(target_arch = "aarch64", target_arch = "arm")));
+        assert_eq!(other_arch("groestl", "mcu"), !cfg!(target_arch = "arm"));
     }
 }

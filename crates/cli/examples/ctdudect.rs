@@ -10,6 +10,11 @@
 //!
 //! The negative control (`negative`) is an early-exit byte comparison, which must be flagged.
 //!
+//! Every backend of the list (`backend_report::TIMED_BY_DUDECT`) goes into the backend report
+//! (`test-support/backend_report.rs`) as ran or skipped, `SLICEWISE_REQUIRE_BACKENDS` makes a
+//! skip fail, and the output names what was timed (`ctdudect checked: …`), which
+//! `scripts/test-trust.sh` quotes in its verdict.
+//!
 //! ```text
 //! cargo run --profile ctgrind -p slicewise-cli --example ctdudect            # exit 1 if |t| > 10
 //! cargo run --profile ctgrind -p slicewise-cli --example ctdudect negative   # must exit 1
@@ -21,6 +26,9 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use slicewise_groestl::{Backend as GBackend, Groestl, Variant};
 use slicewise_proest::{Backend as PBackend, ProestApe256, ProestCopa128, ProestOtr256};
+
+#[path = "../../../test-support/backend_report.rs"]
+mod backend_report;
 
 /// Number of timed calls per target (both classes together).
 const N: usize = 100_000;
@@ -102,12 +110,16 @@ fn main() {
             black_box(x.iter().position(|&b| b != 0));
         });
     } else {
-        let mut skipped = Vec::new();
-        for b in [GBackend::Gfni, GBackend::Avx512, GBackend::Vaes] {
-            if !b.is_available() {
-                skipped.push(format!("groestl:{b}"));
+        let (mut ran, mut skipped) = (Vec::<String>::new(), Vec::new());
+        let timed = |p: &str, name: &str| backend_report::TIMED_BY_DUDECT.contains(&format!("{p}:{name}").as_str());
+        for b in GBackend::all().filter(|b| timed("groestl", b.name())) {
+            if !backend_report::gate("groestl", b.name(), b.is_available(), "ctdudect") {
+                if !backend_report::other_arch("groestl", b.name()) {
+                    skipped.push(format!("groestl:{b}"));
+                }
                 continue;
             }
+            ran.push(format!("groestl:{b}"));
             for v in [Variant::Groestl256, Variant::Groestl512] {
                 worst = worst.max(dudect(&format!("groestl:{b} {v:?} 200 B"), |c, r| bytes(c, 200, r), |m| {
                     let mut h = Groestl::with_backend(v, b).unwrap();
@@ -116,7 +128,8 @@ fn main() {
                 }));
             }
         }
-        if PBackend::Avx512.is_available() {
+        if timed("proest", PBackend::Avx512.name()) && backend_report::gate("proest", PBackend::Avx512.name(), PBackend::Avx512.is_available(), "ctdudect") {
+            ran.push("proest:avx512".into());
             let key = [7u8; 32];
             let ape = ProestApe256::with_backend(&key, PBackend::Avx512).unwrap();
             worst = worst.max(dudect("proest:avx512 APE-256 encrypt 256 B", |c, r| bytes(c, 256, r), |m| {
@@ -134,10 +147,12 @@ fn main() {
             worst = worst.max(dudect("proest:avx512 OTR-256 decrypt forgery", |c, r| bytes(c, ct_len, r), |ct| {
                 black_box(otr.decrypt_into(&[1u8; 32], &[], ct, &mut out).unwrap_err());
             }));
-        } else {
+        } else if !backend_report::other_arch("proest", PBackend::Avx512.name()) {
             skipped.push("proest:avx512".into());
         }
-        println!("ctdudect skipped (not available on this CPU): {}", if skipped.is_empty() { "none".into() } else { skipped.join(" ") });
+        let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(" ") };
+        println!("ctdudect checked: {}", list(&ran));
+        println!("ctdudect skipped (not available on this CPU): {}", list(&skipped));
     }
     println!("ctdudect: max |t| = {worst:.2} (threshold {T_LEAK})");
     std::process::exit(if worst > T_LEAK { 1 } else { 0 });

@@ -11,8 +11,13 @@
 //! ```
 //!
 //! `check` (the default) runs every constant-time Grøstl and Prøst backend that the CPU
-//! *as Valgrind presents it* has (Valgrind 3.19 emulates SSE4.2/AVX2/AES-NI but not AVX-512,
-//! VAES or GFNI, so those backends report themselves unavailable and are listed as skipped).
+//! *as Valgrind presents it* has. Valgrind 3.19 emulates SSE4.2/AVX2/AES-NI but not AVX-512,
+//! VAES or GFNI, so those backends report themselves unavailable: they are the dudect test's
+//! (`backend_report::TIMED_BY_DUDECT`, `ctdudect.rs`), listed as left to it and not recorded here. Every other
+//! constant-time backend of this architecture goes into the backend report
+//! (`test-support/backend_report.rs`) as ran or skipped, and `SLICEWISE_REQUIRE_BACKENDS` makes
+//! a skip fail. The output names what was checked (`ctgrind check: checked …`), which
+//! `scripts/test-trust.sh` quotes in its verdict.
 //! `negative` runs the T-table Grøstl backends, which index tables with secret bytes: the
 //! check must flag them, which shows that it can see such leaks.
 
@@ -20,6 +25,21 @@ use slicewise_groestl::{Backend as GBackend, DigestBytes, Groestl, Variant, hash
 use slicewise_proest::ct::{poison, running_on_valgrind, unpoison};
 use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
 use slicewise_proest::{Backend as PBackend, Error, Packet, ProestAead, Proest128, Proest256};
+
+#[path = "../../../test-support/backend_report.rs"]
+mod backend_report;
+
+/// Whether the check runs backend `name` of `primitive`: records it in the backend report
+/// (ran, or skipped when unavailable), except a backend left to ctdudect or of another
+/// architecture. Panics when a required backend is skipped.
+fn gate(primitive: &str, name: &str, available: bool, left: &mut Vec<String>) -> bool {
+    let item = format!("{primitive}:{name}");
+    if !available && backend_report::TIMED_BY_DUDECT.contains(&item.as_str()) {
+        left.push(item);
+        return false;
+    }
+    backend_report::gate(primitive, name, available, "ctgrind under Valgrind")
+}
 
 /// Deterministic filler bytes (the values do not matter, only their definedness).
 fn bytes(n: usize, seed: u8) -> Vec<u8> {
@@ -99,25 +119,36 @@ fn main() {
     if !running_on_valgrind() {
         eprintln!("ctgrind: not running under Valgrind: the marks have no effect (run it with `valgrind --error-exitcode=1`)");
     }
-    let (mut ran, mut skipped) = (Vec::new(), Vec::new());
+    let (mut ran, mut skipped, mut left) = (Vec::new(), Vec::new(), Vec::new());
     for b in GBackend::all().filter(|b| b.is_constant_time() != negative && only.is_none_or(|o| o == *b)) {
-        if b.is_available() {
+        // The negative controls are not backends under test: not recorded.
+        let run = if negative { b.is_available() } else { gate("groestl", b.name(), b.is_available(), &mut left) };
+        if run {
             groestl(b);
             ran.push(format!("groestl:{b}"));
-        } else {
+        } else if !backend_report::other_arch("groestl", b.name()) && !left.contains(&format!("groestl:{b}")) {
             skipped.push(format!("groestl:{b}"));
         }
     }
     if !negative {
         for b in PBackend::all().filter(|b| b.is_constant_time()) {
-            if b.is_available() {
+            if gate("proest", b.name(), b.is_available(), &mut left) {
                 proest(b);
                 ran.push(format!("proest:{b}"));
-            } else {
+            } else if !backend_report::other_arch("proest", b.name()) && !left.contains(&format!("proest:{b}")) {
                 skipped.push(format!("proest:{b}"));
             }
         }
     }
-    println!("ctgrind {}: checked {}", if negative { "negative control" } else { "check" }, ran.join(" "));
-    println!("ctgrind {}: skipped (unavailable under Valgrind) {}", if negative { "negative control" } else { "check" }, if skipped.is_empty() { "none".into() } else { skipped.join(" ") });
+    let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(" ") };
+    let mode = if negative { "negative control" } else { "check" };
+    println!("ctgrind {mode}: checked {}", list(&ran));
+    println!("ctgrind {mode}: skipped (unavailable under Valgrind) {}", list(&skipped));
+    if !negative {
+        println!("ctgrind {mode}: left to ctdudect (Valgrind cannot run them) {}", list(&left));
+    }
+    if ran.is_empty() {
+        eprintln!("ctgrind {mode}: no backend checked");
+        std::process::exit(2);
+    }
 }
