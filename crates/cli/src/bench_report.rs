@@ -434,7 +434,7 @@ impl SaveDir {
 fn render_file(slug: &str, model: &str, sections: &[(String, String)]) -> String {
     let mut out = format!(
         "{FILE_MARK}\n# Benchmarks on {model} (`{slug}`)\n\n\
-         Median {} of the slicewise backends on this CPU, written by `slicewise bench … --save`. Each \
+         Median {} per byte of the slicewise backends on this CPU, written by `slicewise bench … --save`. Each \
          section holds the latest run of one benchmark target, with its command and machine; \
          re-running a target replaces its section only.\n",
         cycles::tick_unit()
