@@ -18,12 +18,11 @@
 //! transposes and loads and stores the blocks directly, so the modes need no separate passes
 //! over the data; `avx2` moves the blocks between the buffers and its batch arrays as YMM rows
 //! with the XORs applied on the way (masks doubled in general registers); the serial backends
-//! run [`Permutation::em_many`]'s default, one block at a time on 64-bit words.
+//! run [`crate::Permutation::em_many`]'s default, one block at a time on 64-bit words.
 
 use zeroize::Zeroize;
 
 use crate::lane::{Lane, State};
-use crate::permutation::Permutation;
 
 /// Largest block (Prøst-256 state) in bytes.
 const MAX_S: usize = 64;
@@ -60,7 +59,7 @@ impl At {
 /// Many Even–Mansour-style block computations (see the module documentation).
 ///
 /// Every block position used must lie inside its buffer and every `offset + S` must be at most
-/// `stride` (so different block indices never overlap); [`Permutation::em_many`] panics
+/// `stride` (so different block indices never overlap); [`crate::Permutation::em_many`] panics
 /// otherwise. Output block `j` is written after all inputs of block `j` are read, so `src` or
 /// `post` may be the output blocks themselves (in-place).
 #[derive(Debug)]
@@ -337,12 +336,4 @@ fn finish_sums(sums: &mut EmSums, acc: &mut [Words; 3], s: usize) {
     acc[1].xor_into(&mut sums.post[..s]);
     acc[2].xor_into(&mut sums.out[..s]);
     acc.iter_mut().for_each(Words::wipe);
-}
-
-/// The serial default of [`Permutation::em_many`] (single-state calls of `p`).
-pub(crate) fn em_many_serial<P: Permutation>(p: &P, job: &mut EmJob<'_>) -> EmSums {
-    let mut sums = EmSums::default();
-    job.check(P::STATE_BYTES);
-    em_serial::<P::Lane>(job, 0, &mut sums, |st, inv| if inv { p.inverse(st) } else { p.permute(st) });
-    sums
 }

@@ -111,7 +111,7 @@ impl fmt::Display for Error {
             ),
             Error::UnknownBackend(name) => {
                 write!(f, "unknown Prøst backend {name:?} (known: ")?;
-                for (i, known) in crate::backend::Backend::NAMES.iter().enumerate() {
+                for (i, known) in crate::backend::names::NAMES.iter().enumerate() {
                     write!(f, "{}{known}", if i > 0 { ", " } else { "" })?;
                 }
                 f.write_str(")")

@@ -4,7 +4,7 @@
 use core::fmt::Debug;
 
 use crate::backend::{Backend, Kernels};
-use crate::em::{EmJob, EmSums};
+use crate::em::{EmJob, EmSums, em_serial};
 use crate::error::Error;
 use crate::lane::{Lane, State, load_state, store_state};
 
@@ -50,7 +50,7 @@ pub trait Permutation: Copy + Debug + Send + Sync + 'static {
     /// lies outside its buffer. The default runs the blocks one at a time; the lane-sliced
     /// backends batch them.
     fn em_many(&self, job: &mut EmJob<'_>) -> EmSums {
-        crate::em::em_many_serial(self, job)
+        em_many_serial(self, job)
     }
     /// P on a state given as its `STATE_BYTES`-byte string (lanes little-endian). Panics if
     /// `bytes.len() != STATE_BYTES`.
@@ -65,6 +65,14 @@ pub trait Permutation: Copy + Debug + Send + Sync + 'static {
         self.inverse(&mut s);
         store_state(&s, bytes);
     }
+}
+
+/// The serial default of [`Permutation::em_many`] (single-state calls of `p`).
+fn em_many_serial<P: Permutation>(p: &P, job: &mut EmJob<'_>) -> EmSums {
+    let mut sums = EmSums::default();
+    job.check(P::STATE_BYTES);
+    em_serial::<P::Lane>(job, 0, &mut sums, |st, inv| if inv { p.inverse(st) } else { p.permute(st) });
+    sums
 }
 
 macro_rules! permutation_type {
@@ -124,7 +132,7 @@ macro_rules! permutation_type {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::neon_em(job)
                     }
-                    _ => crate::em::em_many_serial(self, job),
+                    _ => em_many_serial(self, job),
                 }
             }
         }

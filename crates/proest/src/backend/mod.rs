@@ -24,7 +24,9 @@ pub(crate) mod arm11;
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+pub(crate) mod kernels;
 pub(crate) mod mixslp;
+pub(crate) mod names;
 #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
 pub(crate) mod batched;
 #[cfg(target_arch = "aarch64")]
@@ -37,32 +39,7 @@ pub(crate) mod portable;
 pub(crate) mod sliced;
 pub(crate) mod u32x2;
 
-/// The per-variant SIMD kernels (lane-sliced many-state calls and single-state calls). Only
-/// called for backends that [`Backend::is_available`] confirmed.
-pub(crate) trait Kernels: u32x2::Paired {
-    /// `avx2` backend: P or P^-1 on many states.
-    fn avx2_many(states: &mut [State<Self>], inverse: bool);
-    /// `avx512` backend: P or P^-1 on many states.
-    fn avx512_many(states: &mut [State<Self>], inverse: bool);
-    /// `avx512` backend: P or P^-1 on one state.
-    fn avx512_one(state: &mut State<Self>, inverse: bool);
-    /// `avx512` backend: a wide Even–Mansour job (already checked).
-    fn avx512_em(job: &mut EmJob<'_>) -> EmSums;
-    /// `avx2` backend: a wide Even–Mansour job (already checked).
-    fn avx2_em(job: &mut EmJob<'_>) -> EmSums;
-    /// `neon` backend (AArch64): P or P^-1 on many states.
-    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
-    fn neon_many(states: &mut [State<Self>], inverse: bool);
-    /// `neon` backend (AArch64): a wide Even–Mansour job (already checked).
-    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
-    fn neon_em(job: &mut EmJob<'_>) -> EmSums;
-    /// `neon` backend (AArch64): P or P^-1 on one state.
-    #[cfg(any(target_arch = "aarch64", slicewise_neon7))]
-    fn neon_one(state: &mut State<Self>, inverse: bool);
-    /// The `arm11` backend on one state (assembly).
-    #[cfg(slicewise_arm11)]
-    fn arm11_one(state: &mut State<Self>, inverse: bool);
-}
+pub(crate) use kernels::Kernels;
 
 macro_rules! kernels {
     ($lane:ty, $many:ident, $one:ident, $em:ident, $arm11_p:path, $arm11_i:path) => {
@@ -177,7 +154,7 @@ impl Backend {
         Backend::Arm11,
     ];
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: [&'static str; 7] = ["portable", "mixslp", "u32x2", "avx2", "avx512", "neon", "arm11"];
+    pub const NAMES: [&'static str; 7] = names::NAMES;
 
     /// Iterates over every backend (available or not).
     pub fn all() -> impl Iterator<Item = Backend> {
@@ -435,6 +412,13 @@ impl core::str::FromStr for Backend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_the_order_of_all() {
+        for (b, name) in Backend::ALL.into_iter().zip(Backend::NAMES) {
+            assert_eq!(b.name(), name);
+        }
+    }
 
     #[test]
     fn override_syntax_matches_groestl() {
