@@ -13,7 +13,7 @@
 # `-Zbuild-std`; it is not in the default set.
 #
 # Every suite runs with --nocapture; the summary at the end lists, per target, the KAT lines
-# ("... pass on BACKEND", "BACKEND: n/n vectors pass") and every "SKIPPED: backend ..." line.
+# ("... pass on BACKEND", "BACKEND: n/n vectors pass") and every "SKIPPED: primitive:backend ..." line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -87,7 +87,7 @@ for t in "${targets[@]}"; do
   echo "-- backends ($t): KAT records that passed, per backend"
   grep -aE 'pass on [a-z0-9]+$|: [0-9]+/[0-9]+ vectors pass' "$log" | sed 's/^/   /' || true
   echo "-- skipped ($t)"
-  grep -aoE '^SKIPPED: backend [a-z0-9]+' "$log" | sort | uniq -c | sed 's/^/   /' || true
+  grep -aoE '^SKIPPED: [a-z]+:[a-z0-9]+' "$log" | sort | uniq -c | sed 's/^/   /' || true
   echo "-- test binaries ($t)"
   grep -aE '^test result' "$log" | sed 's/^/   /'
   grep -aE '^test .* FAILED$|^error' "$log" | sed 's/^/   /' || true

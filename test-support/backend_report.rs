@@ -88,16 +88,17 @@ pub fn gate(primitive: &str, name: &str, available: bool, what: &str) -> bool {
 }
 
 /// [`gate`] for any item, with the reason of a skip: records `primitive:name` as ran or skipped
-/// (`SKIPPED: primitive name REASON (what)` on stderr), panics when it is skipped but required.
+/// (`SKIPPED: primitive:name REASON (what)` on stderr, as `scripts/backend-report.sh` prints
+/// it), panics when it is skipped but required.
 pub fn gate_item(primitive: &str, name: &str, available: bool, reason: &str, what: &str) -> bool {
     let status = if available { "ran" } else { "skipped" };
     record(status, primitive, name);
     if !available {
-        std::eprintln!("SKIPPED: {primitive} {name} {reason} ({what})");
+        std::eprintln!("SKIPPED: {primitive}:{name} {reason} ({what})");
         if let Ok(req) = std::env::var(REQUIRE_VAR)
             && is_required(&req, primitive, name)
         {
-            panic!("{primitive} {name} is required by {REQUIRE_VAR}={req:?} but {reason} ({what})");
+            panic!("{primitive}:{name} is required by {REQUIRE_VAR}={req:?} but {reason} ({what})");
         }
     }
     available
