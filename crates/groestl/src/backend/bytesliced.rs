@@ -243,6 +243,7 @@ pub(crate) trait Lanes: Copy {
 pub(crate) unsafe fn mix_bytes<V: Lanes>(a: [V; 8]) -> [V; 8] {
     // SAFETY: the caller runs on a CPU with V's features (trait contract). The macro expands
     // here, so every call is to V's own methods, inlined into the caller's kernel.
+    const { assert!(V::MB_FORMULA || V::MUL2_BIAS == 0, "the synthesized program has no biased MUL2") };
     unsafe {
         if V::MB_FORMULA {
             mix_bytes_formula(a)
@@ -269,10 +270,52 @@ unsafe fn mix_bytes_formula<V: Lanes>(a: [V; 8]) -> [V; 8] {
             y[i] = V::xor3(t[i], t[(i + 2) % 8], a[(i + 6) % 8]);
         }
         for i in 0..8 {
-            b[i] = V::mb_out(x[(i + 3) % 8], y[(i + 7) % 8], y[(i + 4) % 8]);
+            b[i] = V::mb_outb(x[(i + 3) % 8], y[(i + 7) % 8], y[(i + 4) % 8]);
         }
         b
     }
+}
+
+/// `T512` and `T1024` with `0x1b` XORed into every round key, for lane types whose MixBytes
+/// adds `3·0x1b` ([`Lanes::MUL2_BIAS`]; see `y256` for why this cancels it).
+pub(crate) static T512B: Tables<16, ROUNDS_512> = biased(&T512, 0x1b);
+pub(crate) static T1024B: Tables<32, ROUNDS_1024> = biased(&T1024, 0x1b);
+
+const fn biased<const U: usize, const R: usize>(t: &Tables<U, R>, bias: u8) -> Tables<U, R> {
+    let mut b = Tables { mask_aes: t.mask_aes, mask_sh: t.mask_sh, ac0: t.ac0, key: t.key };
+    let mut r = 0;
+    while r < R {
+        let mut i = 0;
+        while i < 8 {
+            let mut p = 0;
+            while p < U {
+                b.key[r][i][p] ^= bias;
+                p += 1;
+            }
+            i += 1;
+        }
+        r += 1;
+    }
+    b
+}
+
+/// `t` itself, or its biased copy (`T512B`, `T1024B`) when V's MixBytes is biased, so that
+/// callers of [`rounds`] name the plain tables whatever the lane type. The address comparison
+/// and the type check fold at compile time (both tables are statics).
+#[inline(always)]
+fn keyed<V: Lanes, const U: usize, const R: usize>(t: &Tables<U, R>) -> &Tables<U, R> {
+    if V::MUL2_BIAS == 0 {
+        return t;
+    }
+    assert!(V::MUL2_BIAS == 0x1b, "no tables for this MUL2 bias");
+    let twin: &'static dyn core::any::Any = if core::ptr::addr_eq(t, &T512) {
+        &T512B
+    } else if core::ptr::addr_eq(t, &T1024) {
+        &T1024B
+    } else {
+        panic!("rounds: biased MixBytes needs T512 or T1024")
+    };
+    twin.downcast_ref().expect("the biased twin has the table's type")
 }
 
 /// `rounds` rounds of AC (folded, see the module notes), SB, SH and MB on `G` groups of eight
@@ -287,6 +330,7 @@ pub(crate) unsafe fn rounds<V: Lanes, const G: usize, const U: usize, const R: u
     t: &Tables<U, R>,
     goff: [usize; G],
 ) {
+    let t = keyed::<V, U, R>(t);
     let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
     let keys = t.key.as_ptr() as *const u8;
     for r in 0..R {

@@ -141,24 +141,34 @@ pub(crate) unsafe fn mix_y<V: Ymm>(a: [V; 4]) -> [V; 4] {
     }
 }
 
-/// The ten rounds of P and Q on four registers at offset 0 (round 0's constant already added).
+/// One round at offset `o` (0 or 4) with round `r`'s keys.
+#[inline(always)]
+unsafe fn round_y<V: Ymm>(x: &mut [V; 4], masks: *const u8, keys: *const u8, r: usize, o: usize) {
+    for k in 0..4 {
+        // SAFETY: units o + k < 8 of round r < ROUNDS_512, 32 bytes each, inside the tables.
+        unsafe {
+            let m = V::ld(masks.add(32 * (o + k)));
+            let key = V::ld(keys.add(32 * (8 * r + o + k)));
+            x[k] = V::sub_bytes_xor(V::shuffle(x[k], m), key);
+        }
+    }
+    // SAFETY: V's features are present (caller).
+    *x = unsafe { mix_y(*x) };
+}
+
+/// The ten rounds of P and Q on four registers at offset 0 (round 0's constant already added),
+/// two at a time so that both offsets' table addresses are constants.
 #[inline(always)]
 unsafe fn rounds_y<V: Ymm>(x: &mut [V; 4], t: &Tables<32, ROUNDS_512>) {
     const { assert!(ROUNDS_512 % 2 == 0) };
     let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
     let keys = t.key.as_ptr() as *const u8;
-    for r in 0..ROUNDS_512 {
-        let o = 4 * (r % 2);
-        for k in 0..4 {
-            // SAFETY: units o + k < 8 of round r < ROUNDS_512, 32 bytes each, inside `t`.
-            unsafe {
-                let m = V::ld(masks.add(32 * (o + k)));
-                let key = V::ld(keys.add(32 * (8 * r + o + k)));
-                x[k] = V::sub_bytes_xor(V::shuffle(x[k], m), key);
-            }
+    for r in (0..ROUNDS_512).step_by(2) {
+        // SAFETY: as in `round_y`; the caller has V's features.
+        unsafe {
+            round_y(x, masks, keys, r, 0);
+            round_y(x, masks, keys, r + 1, 4);
         }
-        // SAFETY: V's features are present (caller).
-        *x = unsafe { mix_y(*x) };
     }
 }
 
@@ -328,72 +338,160 @@ mod tests {
     }
 }
 
-/// Same-run timing of the XMM and YMM Grøstl-256 kernels (`cargo test --release -p
+/// Same-run timing of the kernels before and after issue 36 (`cargo test --release -p
 /// slicewise-groestl --lib y256::ab -- --ignored --nocapture`): TSC cycles per byte, median of
-/// interleaved samples, for a message of each size as the engine runs it (one `compress512` of
-/// the whole blocks, one `finish512` of the padding block).
+/// interleaved samples, for a message of each size as the engine runs it (one `compress` of the
+/// whole blocks, one `finish` of the padding block). `Plain<V>` is `V` with the unbiased MUL2
+/// (`VPCMPGTB`/`VPAND` or the EVEX mask form), as before the biased one.
 #[cfg(test)]
 mod ab {
-    use super::super::{compress512, finish512};
+    use super::super::{compress512, compress1024_y, finish512, finish1024_y};
     use super::*;
     use crate::backend::aesni::Sse;
     use crate::backend::avx2::A2;
+    use crate::backend::avx512::X512;
+
+    #[derive(Clone, Copy)]
+    struct Plain<V>(V);
+
+    impl<V: Lanes> Lanes for Plain<V> {
+        const AESENC: bool = V::AESENC;
+        const MB_FORMULA: bool = V::MB_FORMULA;
+        #[inline(always)]
+        unsafe fn ld(p: *const u8) -> Self {
+            Plain(unsafe { V::ld(p) })
+        }
+        #[inline(always)]
+        unsafe fn xor(a: Self, b: Self) -> Self {
+            Plain(unsafe { V::xor(a.0, b.0) })
+        }
+        #[inline(always)]
+        unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+            Plain(unsafe { V::xor3(a.0, b.0, c.0) })
+        }
+        #[inline(always)]
+        unsafe fn mul2(a: Self) -> Self {
+            Plain(unsafe { V::mul2(a.0) })
+        }
+        #[inline(always)]
+        unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+            Plain(unsafe { V::mb_out(x.0, y.0, z.0) })
+        }
+        #[inline(always)]
+        unsafe fn shuffle(a: Self, m: Self) -> Self {
+            Plain(unsafe { V::shuffle(a.0, m.0) })
+        }
+        #[inline(always)]
+        unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
+            Plain(unsafe { V::sub_bytes_xor(a.0, k.0) })
+        }
+    }
+
+    impl<V: Ymm> Ymm for Plain<V> {
+        #[inline(always)]
+        unsafe fn from_ymm(x: __m256i) -> Self {
+            Plain(unsafe { V::from_ymm(x) })
+        }
+        #[inline(always)]
+        unsafe fn ymm(self) -> __m256i {
+            unsafe { self.0.ymm() }
+        }
+    }
 
     macro_rules! kernel {
-        ($name:ident, $f:literal, $c:expr, $fin:expr) => {
+        ($name:ident, $f:literal, $n:literal, $c:expr, $fin:expr) => {
             #[target_feature(enable = $f)]
             unsafe fn $name(data: &[u8], reps: usize) -> u64 {
-                let pad = [0u8; 64];
+                let pad = [0u8; 2 * $n];
                 let mut acc = 0;
                 // SAFETY: the caller checked the features.
                 unsafe {
                     for _ in 0..reps {
-                        let mut h = [0u64; 8];
-                        h[7] = 256;
+                        let mut h = [0u64; $n];
+                        h[$n - 1] = 8 * $n;
                         $c(&mut h, data);
-                        acc ^= $fin(&h, &pad[..])[7];
+                        acc ^= $fin(&h, &pad[..])[$n - 1];
                     }
                 }
                 acc
             }
         };
     }
+    kernel!(aesni_xmm, "sse2,ssse3,aes", 8, compress512::<Sse>, finish512::<Sse>);
+    kernel!(vaes_xmm, "sse2,ssse3,aes,avx,avx2,vaes", 8, compress512::<Sse<true>>, finish512::<Sse<true>>);
+    kernel!(avx2_y, "sse2,ssse3,aes,avx,avx2", 8, compress512_y::<A2>, finish512_y::<A2>);
+    kernel!(vaes_y_plain, "sse2,ssse3,aes,avx,avx2,vaes", 8, compress512_y::<Plain<A2<32, true>>>, finish512_y::<Plain<A2<32, true>>>);
+    kernel!(vaes_y, "sse2,ssse3,aes,avx,avx2,vaes", 8, compress512_y::<A2<32, true>>, finish512_y::<A2<32, true>>);
+    kernel!(avx512_xmm, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 8, compress512::<X512>, finish512::<X512>);
+    kernel!(avx512_y, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 8, compress512_y::<A2<32, false, true>>, finish512_y::<A2<32, false, true>>);
+    kernel!(g512_avx2_old, "sse2,ssse3,aes,avx,avx2", 16, compress1024_y::<Plain<A2>>, finish1024_y::<Plain<A2>, Sse<true>>);
+    kernel!(g512_avx2_new, "sse2,ssse3,aes,avx,avx2", 16, compress1024_y::<A2>, finish1024_y::<A2, Sse<true>>);
+    kernel!(g512_vaes_old, "sse2,ssse3,aes,avx,avx2,vaes", 16, compress1024_y::<Plain<A2<32, true>>>, finish1024_y::<Plain<A2<32, true>>, Sse<true>>);
+    kernel!(g512_vaes_new, "sse2,ssse3,aes,avx,avx2,vaes", 16, compress1024_y::<A2<32, true>>, finish1024_y::<A2<32, true>, Sse<true>>);
+    kernel!(g512_avx512_old, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 16, compress1024_y::<Plain<A2<32, false, true>>>, finish1024_y::<Plain<A2<32, false, true>>, X512>);
+    kernel!(g512_avx512_new, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 16, compress1024_y::<A2<32, false, true>>, finish1024_y::<A2<32, false, true>, X512>);
 
-    kernel!(old_aesni, "sse2,ssse3,aes", compress512::<Sse>, finish512::<Sse>);
-    kernel!(old_vex, "sse2,ssse3,aes,avx,avx2,vaes", compress512::<Sse<true>>, finish512::<Sse<true>>);
-    kernel!(new_avx2, "sse2,ssse3,aes,avx,avx2", compress512_y::<A2>, finish512_y::<A2>);
-    kernel!(new_vaes, "sse2,ssse3,aes,avx,avx2,vaes", compress512_y::<A2<32, true>>, finish512_y::<A2<32, true>>);
+    type K = unsafe fn(&[u8], usize) -> u64;
 
-    #[test]
-    #[ignore]
-    fn ab() {
-
-        if !(std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("vaes")) {
-            eprintln!("SKIPPED: needs AVX2 and VAES");
-            return;
-        }
-        type K = unsafe fn(&[u8], usize) -> u64;
-        let ks: [(&str, K); 4] = [("aesni (XMM, SSE)", old_aesni), ("XMM VEX (old avx2/vaes)", old_vex), ("YMM avx2 (new)", new_avx2), ("YMM vaes (new)", new_vaes)];
-        for &size in &[64usize, 16384, 1 << 20] {
+    fn run(title: &str, ks: &[(&str, K)]) {
+        println!("{title}");
+        let sizes: Vec<usize> = std::env::var("AB_SIZES").map_or(vec![64, 16384, 1 << 20], |s| s.split(',').map(|v| v.parse().unwrap()).collect());
+        let samples: usize = std::env::var("AB_SAMPLES").map_or(21, |s| s.parse().unwrap());
+        for &size in &sizes {
             let data: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
             let reps = ((1 << 20) / size).max(1);
             let mut t = vec![Vec::new(); ks.len()];
             let mut sink = 0;
-            for _ in 0..21 {
+            for _ in 0..samples {
                 for (i, (_, k)) in ks.iter().enumerate() {
-                    // SAFETY: features checked above.
+                    // SAFETY: the features were checked by the caller.
                     let c0 = unsafe { _rdtsc() };
                     sink ^= unsafe { k(&data, reps) };
                     let c1 = unsafe { _rdtsc() };
                     t[i].push((c1 - c0) as f64 / (reps * size) as f64);
                 }
             }
+            std::hint::black_box(sink);
             for (i, (name, _)) in ks.iter().enumerate() {
                 t[i].sort_by(|a, b| a.partial_cmp(b).unwrap());
                 let n = t[i].len();
-                println!("{size:>8} B  {name:<24} median {:6.2}  min {:6.2}  max {:6.2} c/B", t[i][n / 2], t[i][0], t[i][n - 1]);
+                println!("{size:>8} B  {name:<34} median {:6.2}  min {:6.2}  max {:6.2} c/B", t[i][n / 2], t[i][0], t[i][n - 1]);
             }
-            std::hint::black_box(sink);
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn ab() {
+        if !(std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("vaes")) {
+            eprintln!("SKIPPED: needs AVX2 and VAES");
+            return;
+        }
+        let evex = std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vl");
+        let mut g256: Vec<(&str, K)> = vec![
+            ("aesni XMM (SSE)", aesni_xmm),
+            ("vaes/avx2 XMM VEX (before)", vaes_xmm),
+            ("avx2 YMM", avx2_y),
+            ("vaes YMM, cmpgt MUL2", vaes_y_plain),
+            ("vaes YMM", vaes_y),
+        ];
+        let mut g512: Vec<(&str, K)> = vec![
+            ("avx2 YMM cmpgt MUL2 (before)", g512_avx2_old),
+            ("avx2 YMM biased MUL2", g512_avx2_new),
+            ("vaes YMM cmpgt MUL2 (before)", g512_vaes_old),
+            ("vaes YMM biased MUL2", g512_vaes_new),
+        ];
+        if evex {
+            g256.push(("avx512 XMM (before)", avx512_xmm));
+            g256.push(("avx512 YMM", avx512_y));
+            g512.push(("avx512 YMM mask MUL2 (before)", g512_avx512_old));
+            g512.push(("avx512 YMM biased MUL2", g512_avx512_new));
+        }
+        if std::env::var("AB_ONLY").map_or(true, |v| v == "256") {
+            run("Grøstl-256", &g256);
+        }
+        if std::env::var("AB_ONLY").map_or(true, |v| v == "512") {
+            run("Grøstl-512", &g512);
         }
     }
 }
