@@ -29,6 +29,10 @@ if grep -q '^pyo3' <<<"$default_deps"; then
     exit 1
 fi
 
+# No import circle between the modules of any crate (a lower layer never imports an upper one;
+# docs/architecture.md): stdlib Python, under a second.
+python3 scripts/check-import-cycles.py
+
 rm -rf "${CARGO_TARGET_DIR:-target}"/backend-report "${CARGO_TARGET_DIR:-target}"/*/backend-report   # only this run's reports count
 
 # Each part is timed, and the times are printed at the end (CI's budget is about 30 minutes).
