@@ -8,11 +8,14 @@
 #   2. the same test with AddressSanitizer + UBSan, linked against the static library;
 #   3. the SUPERCOP glue of scripts/supercop-gen.sh, compiled as SUPERCOP would, one KAT each;
 #   4. crates/capi/install.sh into a temporary prefix and a program built through
-#      `pkg-config --cflags --libs slicewise` (shared) and `--static` (needs pkg-config).
+#      `pkg-config --cflags --libs slicewise` (shared) and `--static` (needs pkg-config; without
+#      it the step is skipped and recorded as `check:pkg-config` in the backend report, a
+#      failure if SLICEWISE_REQUIRE_BACKENDS asks for it: scripts/backend-report.sh).
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+. scripts/backend-report.sh
 CC=${CC:-cc}
 cflags=(-std=c11 -O2 -Wall -Wextra -Werror)
 steps=0
@@ -111,8 +114,10 @@ if command -v pkg-config >/dev/null 2>&1; then
     [ "$got" = "$want" ] || { echo "pkg-config (static) program printed $got, want $want" >&2; exit 1; }
     echo "programs built through pkg-config (shared and static) print the Grøstl-256 KAT digest of the empty message"
     steps=$((steps + 1))
+    backend_report_gate check:pkg-config slicewise-capi/test-c.sh yes ""
 else
-    echo "pkg-config is not installed: skipped the pkg-config build (Debian package: pkg-config)" >&2
+    backend_report_gate check:pkg-config slicewise-capi/test-c.sh no \
+        "not run: pkg-config is not installed (Debian package: pkg-config)" || exit 1
 fi
 
 echo "c-tests: $steps passed, 0 failed"
