@@ -35,12 +35,14 @@ case "$arch" in
     pbackends="neon arm11 u32x2 portable"
     ;;
   armv6)
-    # ARM1176 (ARMv6): no prebuilt standard library on stable, so nightly builds it.
+    # ARM1176 (ARMv6): no prebuilt standard library on stable, so the pinned nightly builds it.
+    . scripts/toolchains.sh
+    install_nightly rust-src
     triple=arm-unknown-linux-gnueabi
     qemu=(qemu-arm -cpu arm1176 -L /usr/arm-linux-gnueabi)
     gbackends="portable ttable32 rustcrypto"
     pbackends="arm11 u32x2 portable"
-    build_std=(+"${NIGHTLY:-nightly}" -Zbuild-std)
+    build_std=(+"$SLICEWISE_NIGHTLY" -Zbuild-std)
     ;;
   *) echo "unknown arch $arch (aarch64 | armv7 | armv6)" >&2; exit 2 ;;
 esac

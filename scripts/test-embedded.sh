@@ -9,14 +9,15 @@
 # kernels) hash several messages of one length under QEMU's instruction trace, and
 # `embedded/cycles.py` fails unless their M0 cycle counts are equal (and those of the
 # early-exit negative control differ). Installs what it needs: the
-# Debian packages (apt-get), the two Thumb targets (rustup) and a nightly toolchain with
-# rust-src for AVR (`-Zbuild-std=core`).
+# Debian packages (apt-get, through sudo when not root), the two Thumb targets (rustup) and the
+# pinned nightly toolchain (scripts/toolchains.sh) with rust-src for AVR (`-Zbuild-std=core`).
 #   scripts/test-embedded.sh [--no-install] [m0] [m4] [avr]     (default: all three)
-# NIGHTLY=nightly-YYYY-MM-DD selects the nightly toolchain (default: nightly).
+# NIGHTLY=nightly-YYYY-MM-DD selects another nightly toolchain (default: scripts/toolchains.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-nightly=${NIGHTLY:-nightly}
+. scripts/toolchains.sh
+nightly=$SLICEWISE_NIGHTLY
 install=1
 targets=()
 for a in "$@"; do
@@ -35,12 +36,14 @@ if [ "$install" = 1 ]; then
     done
     if [ ${#need[@]} -gt 0 ]; then
         echo "== apt-get install ${need[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+        sudo=""
+        [ "$(id -u)" = 0 ] || sudo=sudo
+        $sudo apt-get update -qq
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     fi
     rustup target add thumbv6m-none-eabi thumbv7em-none-eabihf >/dev/null
     if [[ " ${targets[*]} " == *" avr "* ]]; then
-        rustup toolchain install "$nightly" --profile minimal --component rust-src >/dev/null
+        install_nightly rust-src
     fi
 fi
 

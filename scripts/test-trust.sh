@@ -8,9 +8,9 @@
 #      AVX-512/VAES/GFNI kernels Valgrind cannot run, with its negative control;
 #   3. Miri: the portable and mode code (SIMD backends are unavailable under Miri);
 #   4. fuzzing: a smoke run of every cargo-fuzz target (AddressSanitizer), seeded from the KATs.
-# Installs what it needs: valgrind and python3 (apt), nightly with miri and rust-src, and
-# rate (cargo install --locked, from crates.io). The fuzz targets are built with cargo-fuzz's
-# flags by plain cargo, so cargo-fuzz itself is not needed.
+# Installs what it needs: valgrind and python3 (apt), the pinned nightly with miri and rust-src,
+# and rate (cargo install --locked --version; both pinned in scripts/toolchains.sh). The fuzz
+# targets are built with cargo-fuzz's flags by plain cargo, so cargo-fuzz itself is not needed.
 # SLICEWISE_FUZZ_SMOKE_SECONDS (default 15) sets the time per fuzz target.
 # Each OK line names what ran; a constant-time backend the CPU (or Valgrind) cannot run goes into
 # the backend report as skipped (scripts/backend-summary.sh), and SLICEWISE_REQUIRE_BACKENDS=all
@@ -37,9 +37,9 @@ if [ ${#need[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root apt-get install -y -qq "${need[@]}"
 fi
-rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-rustup component add miri rust-src --toolchain nightly >/dev/null
-command -v rate >/dev/null 2>&1 || cargo install --locked rate
+. scripts/toolchains.sh
+install_nightly miri rust-src
+install_rate
 valgrind --version
 
 # --- 1. SAT proofs -------------------------------------------------------------------------
@@ -116,9 +116,9 @@ fi
 # --- 3. Miri -------------------------------------------------------------------------------
 step "Miri (portable and mode code)"
 export MIRIFLAGS="${MIRIFLAGS:-}"
-if cargo +nightly miri test --locked -p slicewise-groestl --lib &&
-  cargo +nightly miri test --locked -p slicewise-proest --lib --test em &&
-  cargo +nightly miri test --locked -p slicewise-proest --test safety -- round_trips_all_variants api_misuse; then
+if cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-groestl --lib &&
+  cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --lib --test em &&
+  cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --test safety -- round_trips_all_variants api_misuse; then
   ok "Miri: no undefined behaviour in the groestl and proest unit tests, em_many, AEAD round trips and API misuse"
 else
   bad "Miri"
@@ -129,12 +129,12 @@ step "fuzz smoke runs (${smoke} s per target, AddressSanitizer)"
 python3 fuzz/seed-corpora.py
 # The same build as `cargo fuzz build -O` (cargo-fuzz 0.13's flags), without installing
 # cargo-fuzz: CI saves its few minutes of compilation. `cargo fuzz run` reuses this build.
-host=$(rustc +nightly -vV | sed -n 's/^host: //p')
+host=$(rustc "+$SLICEWISE_NIGHTLY" -vV | sed -n 's/^host: //p')
 fuzz_flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
 fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table"
 fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-simplifycfg-branch-fold-threshold=0"
 fuzz_flags+=" -Cllvm-args=-sanitizer-coverage-stack-depth -Ccodegen-units=1 -Zsanitizer=address --cfg fuzzing"
-(cd fuzz && RUSTFLAGS="$fuzz_flags" cargo +nightly build --locked -q --release --bins --target "$host")
+(cd fuzz && RUSTFLAGS="$fuzz_flags" cargo "+$SLICEWISE_NIGHTLY" build --locked -q --release --bins --target "$host")
 for t in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^slicewise'); do
   mkdir -p "fuzz/artifacts/$t" "fuzz/corpus/$t"
   if ASAN_OPTIONS=detect_odr_violation=0 "fuzz/target/$host/release/$t" -artifact_prefix="fuzz/artifacts/$t/" \
