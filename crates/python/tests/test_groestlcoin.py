@@ -1,11 +1,17 @@
 """Groestlcoin's hash: the stored vectors, agreement with PyPI groestlcoin-hash, the batched
-form and the drop-in `getHash`."""
+form and the drop-in `getHash`.
+
+The agreement test records whether it ran in the backend report as `check:groestlcoin-hash`
+(`target/backend-report/`, totalled by scripts/backend-summary.sh), and fails instead of
+skipping when SLICEWISE_REQUIRE_BACKENDS asks for it (`all`, `groestlcoin-hash` or
+`check:groestlcoin-hash`; the syntax of test-support/backend_report.rs)."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +28,28 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 else:
     REFERENCE_MISSING = ""
 
-requires_reference = pytest.mark.skipif(reference is None, reason=REFERENCE_MISSING or "-")
+ITEM = "check:groestlcoin-hash"
+SUITE = "slicewise-python/test_groestlcoin.py"
+
+
+def required(item: str) -> bool:
+    """Whether SLICEWISE_REQUIRE_BACKENDS (comma-separated `all`, `NAME`, `PRIMITIVE:NAME`)
+    asks for `item` (`PRIMITIVE:NAME`)."""
+    entries = [e.strip() for e in os.environ.get("SLICEWISE_REQUIRE_BACKENDS", "").split(",")]
+    return any(e in ("all", item, item.split(":", 1)[1]) for e in entries)
+
+
+def record(status: str) -> None:
+    """Appends `status ITEM SUITE` to the backend report (best effort, as the Rust suites do)."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or "target")
+    if not target.is_absolute():
+        target = VECTORS.parent / target
+    try:
+        (target / "backend-report").mkdir(parents=True, exist_ok=True)
+        with open(target / "backend-report" / (SUITE.replace("/", "--") + ".tsv"), "a") as f:
+            f.write(f"{status}\t{ITEM}\t{SUITE}\n")
+    except OSError:
+        pass
 
 
 def stored_vectors():
@@ -105,8 +132,13 @@ def test_get_hash_signature():
         compat.getHash(data, -1)
 
 
-@requires_reference
 def test_agrees_with_pypi_groestlcoin_hash_random_inputs():
+    if reference is None:
+        record("skipped")
+        if required(ITEM):
+            pytest.fail(f"{REFERENCE_MISSING}, but SLICEWISE_REQUIRE_BACKENDS requires {ITEM}")
+        pytest.skip(REFERENCE_MISSING)
+    record("ran")
     rng = random.Random(12)
     lengths = [0, 1, 63, 64, 65, 79, 80, 81, 127, 128, 129, 255, 256, 1000, 4096, 10_000]
     lengths += [rng.randrange(0, 3000) for _ in range(300)]
