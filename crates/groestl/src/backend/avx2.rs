@@ -90,12 +90,22 @@ impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, E
     #[inline(always)]
     unsafe fn mb_outb(x: Self, y: Self, z: Self) -> Self {
         // SAFETY: as in `xor3` and `mul2`. `VPSHUFB` of the all-0x1b table gives 0x1b where the
-        // index byte is below 0x80 and 0 where its top bit is set: `MUL2(v) ⊕ 0x1b` in three
-        // instructions.
+        // index byte is below 0x80 and 0 where its top bit is set: `MUL2(v) ⊕ 0x1b` is
+        // `VPADDB` + `VPSHUFB` + `VPXOR`. With u = MUL2(x) ⊕ 0x1b ⊕ y the result is
+        // MUL2(u) ⊕ 0x1b ⊕ z.
         unsafe {
             let c = _mm256_set1_epi8(0x1b);
-            let u = Self::xor3(A2(_mm256_add_epi8(x.0, x.0)), A2(_mm256_shuffle_epi8(c, x.0)), y);
-            Self::xor3(A2(_mm256_add_epi8(u.0, u.0)), A2(_mm256_shuffle_epi8(c, u.0)), z)
+            if EVEX {
+                let u = Self::xor3(A2(_mm256_add_epi8(x.0, x.0)), A2(_mm256_shuffle_epi8(c, x.0)), y);
+                return Self::xor3(A2(_mm256_add_epi8(u.0, u.0)), A2(_mm256_shuffle_epi8(c, u.0)), z);
+            }
+            // Without three-input XORs, the same eight instructions one level shallower: u and
+            // v = x + x ⊕ y have the same top bits (the 0x1b term has none), so the second
+            // look-up reads v, and u + u = (v + v) ⊕ PSHUFB(0x36…, x) (doubling is linear).
+            let v = _mm256_xor_si256(_mm256_add_epi8(x.0, x.0), y.0);
+            let w = _mm256_xor_si256(z.0, _mm256_shuffle_epi8(_mm256_set1_epi8(0x36), x.0));
+            let r = _mm256_xor_si256(_mm256_add_epi8(v, v), _mm256_shuffle_epi8(c, v));
+            A2(_mm256_xor_si256(r, w))
         }
     }
     #[inline(always)]

@@ -119,7 +119,8 @@ fn rot<V: Copy>(v: [V; 4], s: [V; 4], d: usize) -> [V; 4] {
 pub(crate) unsafe fn mix_y<V: Ymm>(a: [V; 4]) -> [V; 4] {
     // SAFETY: V's features are present (caller).
     unsafe {
-        let a1 = rot(a, swaps(a), 1);
+        let sa = swaps(a);
+        let a1 = rot(a, sa, 1);
         let mut t = a;
         for k in 0..4 {
             t[k] = V::xor(a[k], a1[k]);
