@@ -35,18 +35,9 @@ const N: usize = 100_000;
 /// dudect's threshold for a leak.
 const T_LEAK: f64 = 10.0;
 
-#[inline(always)]
-fn ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `rdtsc` has no preconditions on x86-64.
-    return unsafe { core::arch::x86_64::_rdtsc() };
-    // Elsewhere a nanosecond clock: the kernels under test are x86-64 only, the negative control runs.
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
-    }
-}
+// The clock: rdtsc on x86-64; elsewhere a nanosecond clock (the kernels under test are x86-64
+// only, the negative control runs).
+use slicewise_platform::ticks;
 
 /// Welch's t of two samples.
 fn welch(a: &[f64], b: &[f64]) -> f64 {

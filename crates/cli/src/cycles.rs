@@ -9,26 +9,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Reads the time-stamp counter (or a nanosecond clock where there is none).
-#[inline(always)]
-pub fn ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: rdtsc has no preconditions; every x86-64 CPU has it.
-        unsafe { core::arch::x86_64::_rdtsc() }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        use std::sync::OnceLock;
-        static START: OnceLock<Instant> = OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-}
-
-/// The name of the unit [`ticks`] counts in.
-pub fn tick_unit() -> &'static str {
-    if cfg!(target_arch = "x86_64") { "TSC cycles" } else { "ns" }
-}
+/// The clock, `ticks()`: the time-stamp counter (rdtsc) on x86-64, a nanosecond clock
+/// elsewhere; `tick_unit()` names its unit. From `slicewise-platform`, shared with the timing
+/// test (`examples/ctdudect.rs`) and the Grøstl quick bench.
+pub use slicewise_platform::{tick_unit, ticks};
 
 /// How much measuring to do.
 #[derive(Debug, Clone, Copy)]

@@ -6,20 +6,8 @@ use std::hint::black_box;
 
 use slicewise_groestl::{Backend, DigestBytes, Groestl, Variant, groestlcoin_hash_many, hash_many};
 
-fn rdtsc() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: rdtsc has no preconditions on x86-64.
-        #[allow(unsafe_code)]
-        unsafe {
-            core::arch::x86_64::_rdtsc()
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        std::time::Instant::now().elapsed().as_nanos() as u64
-    }
-}
+// The clock: rdtsc on x86-64, nanoseconds elsewhere.
+use slicewise_platform::ticks;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -52,13 +40,13 @@ fn main() {
                 let reps = (4_000_000 / (size + 256)).clamp(3, 2000);
                 let mut samples = Vec::new();
                 for _ in 0..31 {
-                    let t0 = rdtsc();
+                    let t0 = ticks();
                     for _ in 0..reps {
                         let mut h = Groestl::with_backend(v, b).unwrap();
                         h.update(black_box(&data[..size]));
                         black_box(h.finalize());
                     }
-                    let t1 = rdtsc();
+                    let t1 = ticks();
                     samples.push((t1 - t0) as f64 / (reps * size) as f64);
                 }
                 print!(" {:>9.2}", median(samples));
@@ -84,18 +72,18 @@ fn many(args: &[String]) {
             let mut out = vec![DigestBytes::default(); N];
             let mut samples = Vec::new();
             for _ in 0..31 {
-                let t0 = rdtsc();
+                let t0 = ticks();
                 hash_many(v, b, black_box(&inputs), &mut out).unwrap();
-                samples.push((rdtsc() - t0) as f64 / (N * size) as f64);
+                samples.push((ticks() - t0) as f64 / (N * size) as f64);
             }
             println!("{:<10} hash_many {:<12} {:>5} B: {:>7.2} cpb", b.name(), v.name(), size, median(samples));
         }
         let mut out = vec![[0u8; 32]; N];
         let mut samples = Vec::new();
         for _ in 0..31 {
-            let t0 = rdtsc();
+            let t0 = ticks();
             groestlcoin_hash_many(b, black_box(&headers), &mut out).unwrap();
-            samples.push((rdtsc() - t0) as f64 / N as f64);
+            samples.push((ticks() - t0) as f64 / N as f64);
         }
         println!("{:<10} groestlcoin_hash_many 80 B: {:>8.0} cycles/header", b.name(), median(samples));
     }

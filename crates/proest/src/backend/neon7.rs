@@ -21,26 +21,11 @@ core::arch::global_asm!(include_str!("neon7.S"), options(raw));
 unsafe extern "C" {
     fn slicewise_proest_neon7_p128(batch: *mut u16);
     fn slicewise_proest_neon7_i128(batch: *mut u16);
-    fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
 }
 
-const AT_HWCAP: core::ffi::c_ulong = 16;
-const HWCAP_NEON: core::ffi::c_ulong = 1 << 12;
-
-/// Whether the CPU has NEON (read once per process).
+/// Whether the CPU has NEON (`getauxval`, read once per process; `slicewise-platform`).
 pub(crate) fn available() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static NEON: AtomicU8 = AtomicU8::new(0);
-    match NEON.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            // SAFETY: getauxval has no preconditions; it reads the process's auxiliary vector.
-            let yes = unsafe { getauxval(AT_HWCAP) } & HWCAP_NEON != 0;
-            NEON.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
+    slicewise_platform::arm_linux_has_neon()
 }
 
 /// A padded batch of 4 Prøst-128 states costs about as much as 3 `arm11` calls (instruction

@@ -38,26 +38,11 @@ unsafe extern "C" {
     fn slicewise_groestl_neon7tt_o512(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
     fn slicewise_groestl_neon7tt_c1024(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
     fn slicewise_groestl_neon7tt_o1024(h: *mut u64, blocks: *const u8, n: usize, t: *const u64);
-    fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
 }
 
-const AT_HWCAP: core::ffi::c_ulong = 16;
-const HWCAP_NEON: core::ffi::c_ulong = 1 << 12;
-
-/// Whether the kernel reports NEON (cached).
+/// Whether the kernel reports NEON (`getauxval`, cached; `slicewise-platform`).
 pub(crate) fn available() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static CACHE: AtomicU8 = AtomicU8::new(0);
-    match CACHE.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            // SAFETY: getauxval has no preconditions; it reads the process's auxiliary vector.
-            let neon = unsafe { getauxval(AT_HWCAP) } & HWCAP_NEON != 0;
-            CACHE.store(if neon { 2 } else { 1 }, Ordering::Relaxed);
-            neon
-        }
-    }
+    slicewise_platform::arm_linux_has_neon()
 }
 
 /// The chaining value in block byte order (byte 8c + r = row r of column c) and back.
