@@ -351,6 +351,7 @@ mod ab {
     use crate::backend::aesni::Sse;
     use crate::backend::avx2::A2;
     use crate::backend::avx512::X512;
+    use crate::backend::gfni::{Gx, Gy};
 
     #[derive(Clone, Copy)]
     struct Plain<V>(V);
@@ -425,6 +426,10 @@ mod ab {
     kernel!(vaes_y, "sse2,ssse3,aes,avx,avx2,vaes", 8, compress512_y::<A2<32, true>>, finish512_y::<A2<32, true>>);
     kernel!(avx512_xmm, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 8, compress512::<X512>, finish512::<X512>);
     kernel!(avx512_y, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 8, compress512_y::<A2<32, false, true>>, finish512_y::<A2<32, false, true>>);
+    kernel!(gfni_xmm, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl,vaes,gfni", 8, compress512::<Gx>, finish512::<Gx>);
+    kernel!(gfni_y, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl,vaes,gfni", 8, compress512_y::<Gy>, finish512_y::<Gy>);
+    kernel!(gfniavx2_xmm, "sse2,ssse3,aes,avx,avx2,vaes,gfni", 8, compress512::<Gx<false>>, finish512::<Gx<false>>);
+    kernel!(gfniavx2_y, "sse2,ssse3,aes,avx,avx2,vaes,gfni", 8, compress512_y::<Gy<32, false>>, finish512_y::<Gy<32, false>>);
     kernel!(g512_avx2_old, "sse2,ssse3,aes,avx,avx2", 16, compress1024_y::<Plain<A2>>, finish1024_y::<Plain<A2>, Sse<true>>);
     kernel!(g512_avx2_new, "sse2,ssse3,aes,avx,avx2", 16, compress1024_y::<A2>, finish1024_y::<A2, Sse<true>>);
     kernel!(g512_vaes_old, "sse2,ssse3,aes,avx,avx2,vaes", 16, compress1024_y::<Plain<A2<32, true>>>, finish1024_y::<Plain<A2<32, true>>, Sse<true>>);
@@ -482,6 +487,14 @@ mod ab {
             ("vaes YMM cmpgt MUL2 (before)", g512_vaes_old),
             ("vaes YMM biased MUL2", g512_vaes_new),
         ];
+        if std::is_x86_feature_detected!("gfni") {
+            g256.push(("gfniavx2 XMM (before)", gfniavx2_xmm));
+            g256.push(("gfniavx2 YMM", gfniavx2_y));
+            if evex {
+                g256.push(("gfni XMM (before)", gfni_xmm));
+                g256.push(("gfni YMM", gfni_y));
+            }
+        }
         if evex {
             g256.push(("avx512 XMM (before)", avx512_xmm));
             g256.push(("avx512 YMM", avx512_y));
