@@ -2,10 +2,10 @@
 # Regenerates the checked-in programs (crates/slp/programs/*) and the Prøst MixSlices code
 # (crates/proest/src/generated/mixslices.rs). Every command below is one deterministic run
 # (fixed seed, `--runs`), so the output is identical on every machine; the seeds are the ones
-# that produced the best results in the timed searches recorded in docs/slp.md.
+# that produced the best results in the timed searches recorded in docs/slp-history.md.
 # `cargo test -p slicewise-slp --test programs` re-verifies all of them. Not regenerated here
 # (their SAT-window polish had calls stopped by the wall-clock limit, so they depend on the
-# machine; commands in their headers and in docs/slp.md, "Records"): aes_mixcolumns.depth6.slp,
+# machine; commands in their headers and in docs/slp-history.md, "Results"): aes_mixcolumns.depth6.slp,
 # whirlpool_mds.slp.
 set -eu
 cd "$(dirname "$0")/../../.."

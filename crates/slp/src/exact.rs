@@ -353,4 +353,23 @@ mod tests {
         assert!(DropInputs::parse("1,x").is_err());
         assert_eq!(DropInputs::parse(" auto".trim()).unwrap(), DropInputs::Auto);
     }
+
+    /// The two methods agree: the enumeration's optimum is SAT's on random small matrices.
+    #[test]
+    fn agrees_with_sat_on_random_matrices() {
+        use crate::sat::{ExactOptions, exact as sat_exact};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1414);
+        for case in 0..12 {
+            let n = rng.random_range(5..=7);
+            let rows = rng.random_range(4..=7);
+            let m = BitMatrix::from_rows(n, (0..rows).map(|_| rng.random_range(0..1u128 << n)).collect());
+            let sat = sat_exact(&m, &ExactOptions::new(Duration::from_secs(120)), |_, _, _| {}).unwrap();
+            assert!(sat.optimal, "case {case}: SAT did not finish");
+            let r = crate::enumerate::exact(&m, 2, Duration::from_secs(120), None, None, |_, _, _, _| {});
+            let p = r.program.unwrap();
+            p.verify(&m).unwrap();
+            assert_eq!((p.xor_count(), r.lower_bound), (sat.lower_bound, sat.lower_bound), "case {case}: {m:?}");
+        }
+    }
 }

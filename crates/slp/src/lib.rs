@@ -10,14 +10,23 @@
 //! * [`auto`]: the default optimizer (`-a auto`, Python's `optimize()`): the portfolio with
 //!   the arms a matrix gets, and the winner's header;
 //! * [`enumerate`]: exact search by enumerating helper sets (up to 20 inputs);
-//! * [`sat`]: exact search and lower bounds with CaDiCaL;
+//! * [`sat`]: exact search and lower bounds with CaDiCaL, the caps' bounds proven first; its
+//!   parts [`sat::encode`] (the CNF and its normal form), [`sat::proof`] (the proof-directory
+//!   format) and [`sat::check`] (the proof checker), over [`cnf`] (the clause store);
 //! * [`exact`]: the exact search of `slicewise slp exact` and Python's `exact()`: one options
 //!   struct for the method, the SAT options and the restriction to fewer columns;
-//! * [`satcaps`]: caps from the restriction lemma inside the SAT encoding, with their proofs;
+//! * [`satcaps`]: caps from the restriction lemma inside the SAT encoding: the lemma, the type
+//!   and the clauses;
 //! * [`satwin`]: SAT-exact window re-synthesis (peephole polishing, depth-aware);
 //! * [`word`]: GF(2^8) word-level programs with XOR and xtime;
 //! * [`emit`]: text, in-place, JSON, Rust and C output;
 //! * [`budget`]: time budgets in seconds, checked the same way by every front.
+//!
+//! The modules form layers: each imports only modules below it (`scripts/check-import-cycles.py
+//! crates/slp` finds no circle). From the bottom: matrix, program and parsing; the heuristics and
+//! [`enumerate`], [`restrict`]; [`search`]; [`cnf`], [`satcaps`], [`sat::encode`],
+//! [`sat::proof`], [`sat::check`], [`sat`], [`satwin`]; [`portfolio`]; [`word`]; and the fronts
+//! [`auto`] and [`exact`] that the CLI and Python call.
 
 pub mod auto;
 pub mod bp;

@@ -416,7 +416,7 @@ impl std::fmt::Debug for PortfolioOptions {
 /// about 40 gates) a 48-gate window is the whole program, and on 32×32 (programs of about 90
 /// to 180 gates) 24-gate windows run 1.6–1.7× as many rounds in the same time
 /// (FSE_SKOP15_8x8_4, AES, Whirlwind_M1). Measured on the public benchmark (Zen 5, defaults,
-/// default seed, the two settings in the same session; docs/slp.md): on its 24 16×16 matrices
+/// default seed, the two settings in the same session; docs/slp-history.md): on its 24 16×16 matrices
 /// two counts lower and none higher; on its 28 32×32 matrices nine lower and two higher, the
 /// sum 3110 → 3083. On 64×64 matrices (split programs of about 510 gates that polish down to
 /// about 355) windows of 24, 32 and 64 gates did worse than 48 (FSE_SKOP15_i_8x8_8, 60 s).
@@ -426,7 +426,7 @@ pub fn default_window(rows: usize, cols: usize) -> usize {
 
 /// The default share of plateau moves of the exact windows for a matrix: [`PLATEAU`] (½) up to
 /// 16×16, 0.8 above. Measured on the Zen 5 with polish chains from fixed starting programs
-/// (`--start P --polish S --seed 1..6`, the two shares in the same session; docs/slp.md):
+/// (`--start P --polish S --seed 1..6`, the two shares in the same session; docs/slp-history.md):
 /// the mean count after 30 s went from 376.8 to 364.7 on Khazad and from 352.8 to 348.0 on
 /// M_i_8_8, after 40 s from 359.0 to 355.1 on FSE_SKOP15_i_8x8_8 (shares of 0.9 and 1 gave
 /// 357.4, a quarter 367.9), and after 10 s from 179.0 to 175.8 on Whirlwind_M0 and from
@@ -438,7 +438,7 @@ pub fn default_plateau(rows: usize, cols: usize) -> f64 {
 }
 
 /// Whether the BP polish rounds walk on across rounds by default ([`WindowPolisher::walk`]):
-/// above 32×32. Measured on the Zen 5 (docs/slp.md): eight single chains of 40 s from one split
+/// above 32×32. Measured on the Zen 5 (docs/slp-history.md): eight single chains of 40 s from one split
 /// program of FSE_SKOP15_i_8x8_8 (`--start P --polish 40 --seed 1..8`) ended at 353.4 on
 /// average with the walk and 359.25 without, seven of the eight lower; on the benchmark's 12
 /// 64×64 matrices (defaults, 60 s, the two settings in the same session) the sum went from
@@ -903,6 +903,21 @@ fn insert_top(top: &mut Vec<(Program, usize)>, p: Program, arm: usize, keep: usi
 mod tests {
     use super::*;
     use crate::search::run_once;
+
+    /// The exact-windows polisher shortens the naive MixSlices program, also under a depth bound.
+    #[cfg(feature = "sat")]
+    #[test]
+    fn exact_window_polisher_shortens_naive_mixslices() {
+        let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
+        let p = Program::naive(&m);
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: PLATEAU }.round(&p, &m, 7, None);
+        r.verify(&m).unwrap();
+        assert!(r.xor_count() < p.xor_count());
+        let d = p.depth();
+        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: PLATEAU }.round(&p, &m, 7, Some(d));
+        r.verify(&m).unwrap();
+        assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
+    }
 
     fn generator(m: &BitMatrix) -> impl Fn(Arm, u64) -> Option<Program> + Sync + '_ {
         move |arm, seed| run_once(m, arm.algorithm, seed, None, arm.resynth)

@@ -62,6 +62,21 @@ impl Program {
     }
 
     /// Appends `a + b` and returns the new signal.
+    /// The naive program for `m`: each row on its own, its inputs added left to right
+    /// (`m.naive_xor_count()` XORs); a starting point for polishing.
+    pub fn naive(m: &BitMatrix) -> Program {
+        let mut p = Program::new(m.cols(), m.rows());
+        p.meta.algorithm = "naive".into();
+        for (j, r) in m.row_bits().iter().enumerate() {
+            let mut bits = (0..m.cols()).filter(|c| r >> c & 1 == 1);
+            p.outputs[j] = match bits.next() {
+                None => Out::Zero,
+                Some(first) => Out::Sig(bits.fold(first, |acc, b| p.push(acc, b))),
+            };
+        }
+        p
+    }
+
     pub fn push(&mut self, a: usize, b: usize) -> usize {
         debug_assert!(a < self.n_signals() && b < self.n_signals() && a != b);
         self.ops.push((a, b));

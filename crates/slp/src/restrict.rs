@@ -23,7 +23,7 @@
 //! DRAT proof, [`crate::sat`]) therefore proves a bound for M. The smaller matrix has fewer
 //! inputs and lighter rows, so its searches are far cheaper: for Prøst's MixSlices the direct
 //! enumeration proves 23 in about 100 s, while the matrix without six of its columns needs
-//! at least 23 XORs after 94 s, so MixSlices needs at least 29 (docs/slp.md).
+//! at least 23 XORs after 94 s, so MixSlices needs at least 29 (docs/slp-history.md).
 //!
 //! The bound is loose in two ways: an input may be added directly by several lines, and a
 //! program for the smaller matrix need not come from one for M. Which J gives the best

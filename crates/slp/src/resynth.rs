@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn walk_returns_where_the_walk_ends() {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
-        let p = crate::search::run_once(&m, crate::search::Algorithm::A2, 1, None, 300).unwrap();
+        let p = crate::bp::bp(&m, &crate::bp::BpOptions::default(), &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
         let mut differ = 0;
         for seed in 0..8 {
             let o = ResynthOptions { iterations: 100, ..Default::default() };

@@ -28,7 +28,7 @@
 //! without losing any program it has to keep; if k < LB it is unsatisfiable outright. The
 //! caps are made for single columns; pairs were tried and gave nothing.
 //!
-//! Measured on the Zen 5 (docs/slp.md, "Caps and cubes"): random8_s2's k = 13 is refuted in 13 s
+//! Measured on the Zen 5 (docs/slp-history.md, "Caps and cubes"): random8_s2's k = 13 is refuted in 13 s
 //! instead of 240–540 s, random8_s3's k = 14 in about 60 s instead of 550–1 756 s.
 //!
 //! The indicators also give the cubes of [`crate::sat`]'s cube-and-conquer: for the cap

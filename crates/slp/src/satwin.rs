@@ -867,23 +867,10 @@ mod tests {
         }
     }
 
-    fn naive(m: &BitMatrix) -> Program {
-        let mut p = Program::new(m.cols(), m.rows());
-        for (j, r) in m.row_bits().iter().enumerate() {
-            let bits: Vec<usize> = (0..m.cols()).filter(|c| r >> c & 1 == 1).collect();
-            let mut acc = bits[0];
-            for &b in &bits[1..] {
-                acc = p.push(acc, b);
-            }
-            p.outputs[j] = Out::Sig(acc);
-        }
-        p
-    }
-
     #[test]
     fn polish_shortens_naive_mixslices_and_is_reproducible() {
         let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
-        let p = naive(&m);
+        let p = Program::naive(&m);
         assert_eq!(p.xor_count(), 72);
         let opts = SatWinOptions { rounds: Some(80), max_window: 8, max_inputs: 6, effort: 2000, ..Default::default() };
         let (q, st) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
@@ -899,25 +886,18 @@ mod tests {
     }
 
     /// The same with windows solved by helper-set enumeration: far more windows per second,
-    /// bit-for-bit reproducible (node budgets), and the exact-windows polisher of the portfolio.
+    /// bit-for-bit reproducible (node budgets). (The portfolio's exact-windows polisher on the
+    /// same program is tested in `portfolio::tests`.)
     #[test]
     fn enumerated_windows_shorten_naive_mixslices() {
         let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/proest_mixslices.txt")).unwrap();
-        let p = naive(&m);
+        let p = Program::naive(&m);
         let opts = SatWinOptions { rounds: Some(3000), enumerate: true, ..Default::default() };
         let (q, st) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
         q.verify(&m).unwrap();
         assert!(q.xor_count() <= 52 && st.improvements > 0 && st.plateau_moves > 0, "{} {st:?}", q.xor_count());
         let (q2, _) = sat_polish_stats(&p, &m, &opts, &mut ChaCha8Rng::seed_from_u64(3));
         assert_eq!(q, q2);
-        use crate::portfolio::{ExactWindowPolisher, Polisher};
-        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: crate::portfolio::PLATEAU }.round(&p, &m, 7, None);
-        r.verify(&m).unwrap();
-        assert!(r.xor_count() < p.xor_count());
-        let d = p.depth();
-        let r = ExactWindowPolisher { windows: 500, small: 0.0, plateau: crate::portfolio::PLATEAU }.round(&p, &m, 7, Some(d));
-        r.verify(&m).unwrap();
-        assert!(r.depth() <= d && r.xor_count() <= p.xor_count());
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub enum SplitChoice {
     /// ([`find_xor_splits`]); each level takes the one with the smallest [`estimate`] of the
     /// whole split below it, ties at random. On FSE_SKOP15_i_8x8_8 its split programs start
     /// 7–14 XORs lower, and 40 s polish chains from them end lower (means 347.1 and 340.0
-    /// against 353.4 and 361.25 from two sets of starting programs; docs/slp.md).
+    /// against 353.4 and 361.25 from two sets of starting programs; docs/slp-history.md).
     #[default]
     Cheapest,
     /// Aligned block swaps only ([`find_splits`]): the largest blocks with probability ½, else

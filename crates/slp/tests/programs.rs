@@ -30,7 +30,7 @@ fn programs(ext: &str) -> Vec<PathBuf> {
     v
 }
 
-/// XOR counts of the record programs (docs/slp.md, "Records").
+/// XOR counts of the record programs (docs/slp.md, "What you get"; their stories in docs/slp-history.md, "Results").
 const RECORD_AES_DEPTH3: usize = 100;
 const RECORD_AES_DEPTH4: usize = 96;
 const RECORD_WHIRLPOOL: usize = 421;
@@ -54,7 +54,7 @@ fn matrix_named(name: &str) -> slicewise_slp::BitMatrix {
     parse_matrix(&std::fs::read_to_string(root().join(format!("test-vectors/slp/{name}.txt"))).unwrap()).unwrap()
 }
 
-/// The record programs of docs/slp.md ("Records"): each verifies against its matrix (also in
+/// The record programs of docs/slp.md ("What you get"): each verifies against its matrix (also in
 /// `checked_in_bit_programs_verify`) and meets the XOR count and depth claimed there.
 #[test]
 fn record_programs_meet_their_claims() {
