@@ -7,8 +7,9 @@
 //!   `VPXOR` (no `VPTERNLOGQ` without AVX-512).
 //! - SubBytes is `AESENCLAST` (XMM) or the 256-bit `VAESENCLAST` (YMM) with the folded round
 //!   constant as its key.
-//! - Grøstl-384/512 keeps P and Q in the two lanes of each YMM register, like `vaes`; the
-//!   multi-buffer kernels put two messages in each YMM register.
+//! - Grøstl-224/256 runs on four YMM registers (`bytesliced::y256`, as `vaes`); Grøstl-384/512
+//!   keeps P and Q in the two lanes of each YMM register, like `vaes`; the multi-buffer kernels
+//!   put two messages in each YMM register.
 //!
 //! Constant-time: no table look-ups indexed by data, no data-dependent branches.
 
@@ -19,11 +20,11 @@ use super::gfni::{Gx, Gy};
 
 super::entry_points! {
     features = "sse2,ssse3,aes,avx,avx2,vaes,gfni";
-    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::compress512::<Gx<false>>(h, blocks);
+    compress512(h: &mut [u64; 8], blocks: &[u8]) -> () = bs::y256::compress512_y::<Gy<32, false>>(h, blocks);
     compress1024(h: &mut [u64; 16], blocks: &[u8]) -> () = bs::compress1024_y::<Gy<32, false>>(h, blocks);
-    output512(h: &[u64; 8]) -> [u64; 8] = bs::output512::<Gx<false>>(h);
+    output512(h: &[u64; 8]) -> [u64; 8] = bs::y256::output512_y::<Gy<32, false>>(h);
     output1024(h: &[u64; 16]) -> [u64; 16] = bs::output1024::<Gx<false>>(h);
-    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::finish512::<Gx<false>>(h, blocks);
+    finish512(h: &[u64; 8], blocks: &[u8]) -> [u64; 8] = bs::y256::finish512_y::<Gy<32, false>>(h, blocks);
     finish1024(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] = bs::finish1024_y::<Gy<32, false>, Gx<false>>(h, blocks);
     many512_4(msgs: &[&[u8]], h0: &[u64; 8], out: &mut [[u64; 8]]) -> () = bs::many512_y::<Gy<16, false>, 2, 4>(msgs, h0, out);
     many1024_2(msgs: &[&[u8]], h0: &[u64; 16], out: &mut [[u64; 16]]) -> () = bs::many1024_y::<Gy<32, false>, Gy<16, false>, 2, 1>(msgs, h0, out);
