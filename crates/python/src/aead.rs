@@ -10,14 +10,22 @@
 //! crate checks both in constant time and wipes its output on failure); the failure is
 //! `slicewise.InvalidTag`, whatever check failed.
 
-use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 use slicewise_proest::{Backend, Error};
 use zeroize::Zeroizing;
 
-use crate::InvalidTag;
 use crate::bytes::{as_bytes, maybe_detach};
+
+create_exception!(
+    slicewise,
+    InvalidTag,
+    PyException,
+    "Decryption failed: the ciphertext, tag, nonce, associated data or key do not match. \
+     No plaintext is returned."
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ProestApe128>()?;

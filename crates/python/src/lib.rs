@@ -17,22 +17,12 @@ mod bytes;
 mod hash;
 mod slp;
 
-use pyo3::create_exception;
-use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-
-create_exception!(
-    slicewise,
-    InvalidTag,
-    PyException,
-    "Decryption failed: the ciphertext, tag, nonce, associated data or key do not match. \
-     No plaintext is returned."
-);
 
 /// Grøstl, Groestlcoin, Prøst and slp, implemented in Rust.
 #[pymodule]
 fn _slicewise(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
+    m.add("InvalidTag", m.py().get_type::<aead::InvalidTag>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     hash::register(m)?;
     aead::register(m)?;
