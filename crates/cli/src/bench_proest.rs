@@ -126,14 +126,14 @@ pub fn run_proest(args: ProestBenchArgs) -> anyhow::Result<ExitCode> {
     let save = args.save.as_deref().map(SaveDir::prepare).transpose()?;
     let plan = Plan { samples: args.samples, bytes_per_sample: args.bytes_per_sample };
     let decrypt_too = !args.encrypt_only;
+    for b in backends.iter().filter(|b| !b.is_available()) {
+        eprintln!("skipped: backend {} is not available on this CPU", b.name());
+    }
+    let backends: Vec<Backend> = backends.into_iter().filter(|b| b.is_available()).collect();
     let mut cells = Vec::new();
     for &alg in &args.algorithms {
         for &len in &args.sizes {
             for &b in &backends {
-                if !b.is_available() {
-                    eprintln!("skipped: backend {} is not available on this CPU", b.name());
-                    continue;
-                }
                 match alg {
                     Alg::Proest128Ape => measure::<Ape<Proest128>>(b, len, plan, decrypt_too, &mut cells)?,
                     Alg::Proest128Copa => measure::<Copa<Proest128>>(b, len, plan, decrypt_too, &mut cells)?,
@@ -173,7 +173,7 @@ fn permutation_table(backends: &[Backend], plan: Plan) -> anyhow::Result<(String
         cycles::tick_unit()
     );
     let mut rows = Vec::new();
-    for &b in backends.iter().filter(|b| b.is_available()) {
+    for &b in backends {
         let (p128, p256) = (perm_cycles::<Proest128>(b, plan)?, perm_cycles::<Proest256>(b, plan)?);
         let (m128, m256) = (perm_many_cycles::<Proest128>(b, plan, 64)?, perm_many_cycles::<Proest256>(b, plan, 64)?);
         md.push_str(&format!("| {} | {p128:.0} | {p256:.0} | {m128:.1} | {m256:.1} |\n", b.name()));

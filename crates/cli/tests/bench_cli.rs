@@ -232,3 +232,20 @@ fn bad_arguments_are_errors() {
         assert!(out.stdout.is_empty(), "{args:?} printed results");
     }
 }
+
+/// The README's speed tables are the ones `scripts/bench-readme.py` writes from the files of the
+/// CPU they name in `docs/bench/`, so the README cannot drift from a re-generated file.
+#[test]
+fn readme_speed_tables_match_docs_bench() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("<!-- bench-table:").expect("the README has a generated speed table");
+    let block = &readme[start..];
+    let slug = block.split("](docs/bench/").nth(1).and_then(|s| s.split(".md)").next()).expect("the table links its CPU file");
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts/bench-readme.py"))
+        .args(["--check", slug])
+        .output()
+        .expect("python3 runs scripts/bench-readme.py");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
