@@ -241,9 +241,9 @@ pub(crate) trait Lanes: Copy {
 /// `vpternlog`, and on `avx2`. The 40-XOR program of depth 13 is slower everywhere.
 #[inline(always)]
 pub(crate) unsafe fn mix_bytes<V: Lanes>(a: [V; 8]) -> [V; 8] {
+    const { assert!(V::MB_FORMULA || V::MUL2_BIAS == 0, "the synthesized program has no biased MUL2") };
     // SAFETY: the caller runs on a CPU with V's features (trait contract). The macro expands
     // here, so every call is to V's own methods, inlined into the caller's kernel.
-    const { assert!(V::MB_FORMULA || V::MUL2_BIAS == 0, "the synthesized program has no biased MUL2") };
     unsafe {
         if V::MB_FORMULA {
             mix_bytes_formula(a)

@@ -21,16 +21,18 @@
 //! alternates with 0 round by round (10 rounds end at 0), so only two sets of shuffle masks and
 //! round keys exist: table units 0–3 for rounds at offset 0, units 4–7 for offset 4. The other
 //! choice considered, `A·R ⊕ B·swap(R)` on the four registers and their swaps (4 swaps), needs
-//! 34 XOR for the same 8 MUL2.
+//! 34 XOR for the same 8 MUL2. Letting each register of each intermediate take its own
+//! orientation (not one offset for all four) brings the swaps to 7 per round (6.5 over a
+//! two-round cycle), for per-round tables and a conversion back per block: not adopted.
 //!
 //! **Biased MUL2.** Lane types may double with `(a + a) ⊕ PSHUFB(0x1b…, a)` (`PSHUFB` gives 0
 //! where the index byte's top bit is set, so this is `MUL2(a) ⊕ 0x1b`): 3 instructions instead
-//! of 4 (`VPCMPGTB`, `VPAND` and two `VPXOR` become one `VPSHUFB` and one `VPXOR`). MixBytes then adds
+//! of 4 (`VPCMPGTB` + `VPAND` become one `VPSHUFB`). MixBytes then adds
 //! `3·0x1b` to every byte, which is `MB` of the constant state `0x1b` (every matrix row sums to
 //! 3), so XORing `MUL2_BIAS` into every round key (the last round's too) cancels it for free.
 //!
 //! **Count per round** (VAES): 4 `VPSHUFB` + 4 `VAESENCLAST` + 8 `VPSHUFD` + 24 XOR + 8 biased
-//! MUL2 (3 each, 2 of them XOR) = 64 instructions, against 8 + 8 + 48 + 16 × 4 = 128 for the XMM
+//! MUL2 (`VPADDB`, `VPSHUFB`, `VPXOR`) = 64 instructions, against 8 + 8 + 48 + 16 × 4 = 128 for the XMM
 //! kernel (`absorb512` with the formula; 123 with the 43-XOR program). Without VAES each
 //! `VAESENCLAST` is `VEXTRACTI128` + 2 `AESENCLAST` + `VINSERTI128`: 76.
 //!
@@ -161,7 +163,7 @@ unsafe fn round_y<V: Ymm>(x: &mut [V; 4], masks: *const u8, keys: *const u8, r: 
 /// two at a time so that both offsets' table addresses are constants.
 #[inline(always)]
 unsafe fn rounds_y<V: Ymm>(x: &mut [V; 4], t: &Tables<32, ROUNDS_512>) {
-    const { assert!(ROUNDS_512 % 2 == 0) };
+    const { assert!(ROUNDS_512.is_multiple_of(2)) };
     let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
     let keys = t.key.as_ptr() as *const u8;
     for r in (0..ROUNDS_512).step_by(2) {
@@ -361,30 +363,37 @@ mod ab {
         const MB_FORMULA: bool = V::MB_FORMULA;
         #[inline(always)]
         unsafe fn ld(p: *const u8) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::ld(p) })
         }
         #[inline(always)]
         unsafe fn xor(a: Self, b: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::xor(a.0, b.0) })
         }
         #[inline(always)]
         unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::xor3(a.0, b.0, c.0) })
         }
         #[inline(always)]
         unsafe fn mul2(a: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::mul2(a.0) })
         }
         #[inline(always)]
         unsafe fn mb_out(x: Self, y: Self, z: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::mb_out(x.0, y.0, z.0) })
         }
         #[inline(always)]
         unsafe fn shuffle(a: Self, m: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::shuffle(a.0, m.0) })
         }
         #[inline(always)]
         unsafe fn sub_bytes_xor(a: Self, k: Self) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::sub_bytes_xor(a.0, k.0) })
         }
     }
@@ -392,10 +401,12 @@ mod ab {
     impl<V: Ymm> Ymm for Plain<V> {
         #[inline(always)]
         unsafe fn from_ymm(x: __m256i) -> Self {
+            // SAFETY: V's contract, which the caller meets.
             Plain(unsafe { V::from_ymm(x) })
         }
         #[inline(always)]
         unsafe fn ymm(self) -> __m256i {
+            // SAFETY: V's contract, which the caller meets.
             unsafe { self.0.ymm() }
         }
     }
@@ -450,9 +461,11 @@ mod ab {
             let mut sink = 0;
             for _ in 0..samples {
                 for (i, (_, k)) in ks.iter().enumerate() {
-                    // SAFETY: the features were checked by the caller.
+                    // SAFETY: RDTSC exists on every x86-64 CPU.
                     let c0 = unsafe { _rdtsc() };
+                    // SAFETY: the features were checked by the caller.
                     sink ^= unsafe { k(&data, reps) };
+                    // SAFETY: as above.
                     let c1 = unsafe { _rdtsc() };
                     t[i].push((c1 - c0) as f64 / (reps * size) as f64);
                 }
