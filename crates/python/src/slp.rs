@@ -27,6 +27,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact, m)?)?;
     let names: Vec<&str> = std::iter::once("auto").chain(Algorithm::NAMES.iter().copied()).collect();
     m.add("slp_algorithms", PyTuple::new(m.py(), names)?)?;
+    m.add("slp_max_seconds", slicewise_slp::budget::MAX_SECONDS)?;
     Ok(())
 }
 

@@ -102,6 +102,9 @@ def test_huge_time_limits_raise_value_error(seconds):
         slp.exact(RANDOM8, seconds=seconds)
     with pytest.raises(ValueError, match="at most 1e9"):
         slp.exact(RANDOM8, seconds=5, heuristic_seconds=seconds)
+    with pytest.raises(ValueError, match="at most 1e9"):
+        slp.optimize_distributed(RANDOM8, object(), tasks=1, seconds=seconds)  # before any task
+    assert slp.MAX_SECONDS == 1e9
 
 
 def test_optimize_split_runs():

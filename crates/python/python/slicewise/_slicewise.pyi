@@ -38,10 +38,12 @@ __all__ = [
     "optimize",
     "exact",
     "slp_algorithms",
+    "slp_max_seconds",
 ]
 __version__: str
 algorithms_available: Tuple[str, ...]
 slp_algorithms: Tuple[str, ...]
+slp_max_seconds: float
 
 class InvalidTag(Exception):
     """Decryption failed: ciphertext, tag, nonce, associated data or key do not match."""

@@ -21,14 +21,18 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
-from ._slicewise import ExactResult, Matrix, Program, exact, optimize, slp_algorithms
+from ._slicewise import ExactResult, Matrix, Program, exact, optimize, slp_algorithms, slp_max_seconds
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
 
     MatrixLike = Union[Matrix, Sequence[Sequence[int]], "numpy.ndarray", str, os.PathLike]
 
-__all__ = ["ExactResult", "Matrix", "Program", "algorithms", "exact", "optimize", "optimize_distributed"]
+__all__ = ["ExactResult", "MAX_SECONDS", "Matrix", "Program", "algorithms", "exact", "optimize", "optimize_distributed"]
+
+#: The largest time budget (``seconds=``) accepted, about 31 years; a larger one, ``inf`` or
+#: ``nan`` raises ``ValueError``, as it is a usage error of the CLI.
+MAX_SECONDS: float = slp_max_seconds
 
 #: Names accepted by ``algorithm=`` (``"auto"``, the default, is the portfolio).
 algorithms: tuple = tuple(slp_algorithms)
@@ -92,6 +96,9 @@ def optimize_distributed(
     returned.
     """
     m = Matrix(matrix)
+    # The tasks would refuse it too, but only once submitted.
+    if seconds is not None and not 0 <= seconds <= MAX_SECONDS:
+        raise ValueError(f"seconds must be a non-negative number of seconds, at most {MAX_SECONDS:.0e} (about 31 years); got {seconds!r}".replace("e+0", "e"))
     if tasks is None:
         tasks = max(1, sum(client.nthreads().values()))
     if tasks < 1:
