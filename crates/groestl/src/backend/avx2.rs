@@ -25,11 +25,13 @@ use super::bytesliced::{self as bs, Lanes, Ymm};
 /// two messages side by side). SubBytes is one `VAESENCLAST` on the whole register when `VAES`
 /// (the `vaes` backend), else two `AESENCLAST` on the extracted halves. With `EVEX` (the
 /// `avx512` backend's YMM kernels) three-input XORs are `VPTERNLOGQ` and MUL2 selects its
-/// reduction byte through a mask register, as in `avx512::X512`.
+/// reduction byte through a mask register, as in `avx512::X512`. With `BIAS` (the default)
+/// MixBytes doubles with the biased `VPADDB` + `VPSHUFB` ([`Lanes::MUL2_BIAS`]); without, with
+/// the compare (or, with `EVEX`, the mask register) as before issue 36.
 #[derive(Clone, Copy)]
-pub(crate) struct A2<const U: usize = 32, const VAES: bool = false, const EVEX: bool = false>(__m256i);
+pub(crate) struct A2<const U: usize = 32, const VAES: bool = false, const EVEX: bool = false, const BIAS: bool = true>(__m256i);
 
-impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, EVEX> {
+impl<const U: usize, const VAES: bool, const EVEX: bool, const BIAS: bool> Lanes for A2<U, VAES, EVEX, BIAS> {
     const AESENC: bool = true;
     const MB_FORMULA: bool = true;
     #[inline(always)]
@@ -86,7 +88,7 @@ impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, E
             Self::xor(Self::mul2(Self::xor(Self::mul2(x), y)), z)
         }
     }
-    const MUL2_BIAS: u8 = 0x1b;
+    const MUL2_BIAS: u8 = if BIAS { 0x1b } else { 0 };
     #[inline(always)]
     unsafe fn mb_outb(x: Self, y: Self, z: Self) -> Self {
         // SAFETY: as in `xor3` and `mul2`. `VPSHUFB` of the all-0x1b table gives 0x1b where the
@@ -94,6 +96,9 @@ impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, E
         // `VPADDB` + `VPSHUFB` + `VPXOR`. With u = MUL2(x) ⊕ 0x1b ⊕ y the result is
         // MUL2(u) ⊕ 0x1b ⊕ z.
         unsafe {
+            if !BIAS {
+                return Self::mb_out(x, y, z);
+            }
             let c = _mm256_set1_epi8(0x1b);
             if EVEX {
                 let u = Self::xor3(A2(_mm256_add_epi8(x.0, x.0)), A2(_mm256_shuffle_epi8(c, x.0)), y);
@@ -128,7 +133,7 @@ impl<const U: usize, const VAES: bool, const EVEX: bool> Lanes for A2<U, VAES, E
     }
 }
 
-impl<const U: usize, const VAES: bool, const EVEX: bool> Ymm for A2<U, VAES, EVEX> {
+impl<const U: usize, const VAES: bool, const EVEX: bool, const BIAS: bool> Ymm for A2<U, VAES, EVEX, BIAS> {
     #[inline(always)]
     unsafe fn from_ymm(x: __m256i) -> Self {
         A2(x)
