@@ -6,7 +6,7 @@ use core::ptr;
 
 use slicewise_groestl::{Backend, Groestl, Variant, groestlcoin_hash};
 
-use crate::{
+use crate::boundary::{
     SLICEWISE_ERR_ARGUMENT, SLICEWISE_ERR_BACKEND, SLICEWISE_ERR_NULL, SLICEWISE_ERR_STATE, c_name,
     guard, input, length, overlaps,
 };
@@ -100,7 +100,7 @@ unsafe fn hash(
             return Err(SLICEWISE_ERR_NULL);
         }
         // SAFETY: the caller passes `inlen` readable bytes at `input` (or an empty input).
-        let data = unsafe { crate::input(input, length(inlen)?) }?;
+        let data = unsafe { crate::boundary::input(input, length(inlen)?) }?;
         let mut h =
             Groestl::with_backend(variant, selected()?).map_err(|_| SLICEWISE_ERR_BACKEND)?;
         h.update(data);

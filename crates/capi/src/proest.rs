@@ -9,7 +9,7 @@ use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
 use slicewise_proest::{Backend, Error, Proest128, Proest256, ProestAead};
 use zeroize::Zeroizing;
 
-use crate::{
+use crate::boundary::{
     SLICEWISE_ERR_ARGUMENT, SLICEWISE_ERR_BACKEND, SLICEWISE_ERR_INTERNAL, SLICEWISE_ERR_LENGTH,
     SLICEWISE_ERR_NOMEM, SLICEWISE_ERR_NULL, SLICEWISE_ERR_VERIFY, SLICEWISE_OK, c_name, guard,
     input, length, overlaps,
