@@ -30,7 +30,8 @@ if grep -q '^pyo3' <<<"$default_deps"; then
 fi
 
 # No import circle between the modules of any crate (a lower layer never imports an upper one;
-# docs/architecture.md): stdlib Python, under a second.
+# docs/architecture.md): stdlib Python, under a second; its self-test first.
+python3 scripts/check-import-cycles.py --self-test
 python3 scripts/check-import-cycles.py
 
 rm -rf "${CARGO_TARGET_DIR:-target}"/backend-report "${CARGO_TARGET_DIR:-target}"/*/backend-report   # only this run's reports count
