@@ -18,56 +18,9 @@ mod bench;
 #[cfg(not(feature = "bench"))]
 mod tests;
 
-#[allow(dead_code)]
-mod vectors {
-    include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
-}
-
 mod print;
 pub(crate) use platform::out;
 pub(crate) use print::put_u32;
-
-/// Pass/fail counts of one group of checks.
-pub(crate) struct Tally {
-    pub pass: u32,
-    pub fail: u32,
-}
-
-impl Tally {
-    pub fn new() -> Tally {
-        Tally { pass: 0, fail: 0 }
-    }
-
-    /// Records one check; a failure is printed with its group and record index.
-    pub fn check(&mut self, ok: bool, what: &str, index: u32) {
-        if ok {
-            self.pass += 1;
-        } else {
-            self.fail += 1;
-            if self.fail <= 8 {
-                out("  FAIL ");
-                out(what);
-                out(" #");
-                put_u32(index);
-                out("\n");
-            }
-        }
-    }
-
-    /// Prints `name [extra]: N passed, M failed` and folds the counts into `total`.
-    pub fn report(self, name: &str, extra: &str, total: &mut Tally) {
-        out(name);
-        out(" [");
-        out(extra);
-        out("]: ");
-        put_u32(self.pass);
-        out(" passed, ");
-        put_u32(self.fail);
-        out(" failed\n");
-        total.pass += self.pass;
-        total.fail += self.fail;
-    }
-}
 
 #[cfg(feature = "bench")]
 fn run() -> ! {
@@ -76,14 +29,40 @@ fn run() -> ! {
 
 #[cfg(not(feature = "bench"))]
 fn run() -> ! {
-    let mut total = Tally::new();
-    tests::all(&mut total);
-    out("total: ");
-    put_u32(total.pass);
-    out(" passed, ");
-    put_u32(total.fail);
-    out(" failed\n");
-    let pass = total.fail == 0 && total.pass > 0;
-    out(if pass { "RESULT: PASS\n" } else { "RESULT: FAIL\n" });
-    platform::finish(pass)
+    tests::run()
+}
+
+// The entry points and panic handlers are the application's, over the platform layer
+// (`platform/*.rs` imports nothing of the crate).
+#[cfg(target_arch = "arm")]
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    run()
+}
+
+#[cfg(target_arch = "avr")]
+#[unsafe(no_mangle)]
+extern "C" fn main() -> ! {
+    run()
+}
+
+#[cfg(target_arch = "arm")]
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    out("PANIC ");
+    if let Some(l) = info.location() {
+        out(l.file());
+        out(":");
+        put_u32(l.line());
+    }
+    out("\n");
+    platform::finish(false)
+}
+
+// AVR: no location (its file name strings would cost flash).
+#[cfg(target_arch = "avr")]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    out("PANIC\n");
+    platform::finish(false)
 }

@@ -8,8 +8,69 @@ use slicewise_groestl::{Backend as GBackend, Groestl, Groestl256, Variant};
 use slicewise_proest::modes::{Ape, Copa, Mode, Otr};
 use slicewise_proest::{Backend as PBackend, Error, Permutation, Proest128, Proest256, ProestAead};
 
-use crate::vectors::*;
-use crate::{Tally, out, platform};
+use crate::{out, platform, put_u32};
+
+#[allow(dead_code)]
+mod vectors {
+    include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
+}
+use vectors::*;
+
+/// Pass/fail counts of one group of checks.
+pub(crate) struct Tally {
+    pub pass: u32,
+    pub fail: u32,
+}
+
+impl Tally {
+    pub fn new() -> Tally {
+        Tally { pass: 0, fail: 0 }
+    }
+
+    /// Records one check; a failure is printed with its group and record index.
+    pub fn check(&mut self, ok: bool, what: &str, index: u32) {
+        if ok {
+            self.pass += 1;
+        } else {
+            self.fail += 1;
+            if self.fail <= 8 {
+                out("  FAIL ");
+                out(what);
+                out(" #");
+                put_u32(index);
+                out("\n");
+            }
+        }
+    }
+
+    /// Prints `name [extra]: N passed, M failed` and folds the counts into `total`.
+    pub fn report(self, name: &str, extra: &str, total: &mut Tally) {
+        out(name);
+        out(" [");
+        out(extra);
+        out("]: ");
+        put_u32(self.pass);
+        out(" passed, ");
+        put_u32(self.fail);
+        out(" failed\n");
+        total.pass += self.pass;
+        total.fail += self.fail;
+    }
+}
+
+/// Runs every group and prints the verdict: `RESULT: PASS` or `RESULT: FAIL`.
+pub(crate) fn run() -> ! {
+    let mut total = Tally::new();
+    all(&mut total);
+    out("total: ");
+    put_u32(total.pass);
+    out(" passed, ");
+    put_u32(total.fail);
+    out(" failed\n");
+    let pass = total.fail == 0 && total.pass > 0;
+    out(if pass { "RESULT: PASS\n" } else { "RESULT: FAIL\n" });
+    platform::finish(pass)
+}
 
 /// Bytes fed to a hasher per `update` call: not a divisor of the block length.
 const CHUNK: usize = 50;

@@ -47,20 +47,3 @@ pub fn cycles_stop() -> u32 {
     bench_mark();
     0
 }
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    crate::run()
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    out("PANIC ");
-    if let Some(l) = info.location() {
-        out(l.file());
-        out(":");
-        crate::put_u32(l.line());
-    }
-    out("\n");
-    finish(false)
-}

@@ -111,14 +111,3 @@ pub fn stack_pointer() -> usize {
     // SAFETY: SPL/SPH, read-only here.
     unsafe { usize::from(read_volatile(0x5D as *const u8)) | (usize::from(read_volatile(0x5E as *const u8)) << 8) }
 }
-
-#[unsafe(no_mangle)]
-extern "C" fn main() -> ! {
-    crate::run()
-}
-
-#[panic_handler]
-fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
-    out("PANIC\n");
-    finish(false)
-}
