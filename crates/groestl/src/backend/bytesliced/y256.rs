@@ -458,7 +458,41 @@ mod ab {
     kernel!(g512_avx512_old, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 16, compress1024_y::<Plain<A2<32, false, true>>>, finish1024_y::<Plain<A2<32, false, true>>, X512>);
     kernel!(g512_avx512_new, "sse2,ssse3,aes,avx,avx2,avx512f,avx512bw,avx512vl", 16, compress1024_y::<A2<32, false, true>>, finish1024_y::<A2<32, false, true>, X512>);
 
+    macro_rules! many {
+        ($name:ident, $f:literal, $n:literal, $call:expr) => {
+            #[target_feature(enable = $f)]
+            unsafe fn $name(data: &[u8], reps: usize) -> u64 {
+                let msgs = [data; 4];
+                let mut out = [[0u64; $n]; 4];
+                let mut acc = 0;
+                for _ in 0..reps.div_ceil(4) {
+                    // SAFETY: the caller checked the features.
+                    unsafe { $call(&msgs[..], &mut out[..]) };
+                    acc ^= out[3][$n - 1];
+                }
+                acc
+            }
+        };
+    }
+    many!(many256_avx2_old, "sse2,ssse3,aes,avx,avx2", 8, |m, o| super::super::many512_y::<Plain<A2<16>>, 2, 4>(m, &[0; 8], o));
+    many!(many256_avx2_new, "sse2,ssse3,aes,avx,avx2", 8, |m, o| super::super::many512_y::<A2<16>, 2, 4>(m, &[0; 8], o));
+    many!(many256_vaes_old, "sse2,ssse3,aes,avx,avx2,vaes", 8, |m, o| super::super::many512_y::<Plain<A2<16, true>>, 2, 4>(m, &[0; 8], o));
+    many!(many256_vaes_new, "sse2,ssse3,aes,avx,avx2,vaes", 8, |m, o| super::super::many512_y::<A2<16, true>, 2, 4>(m, &[0; 8], o));
+
     type K = unsafe fn(&[u8], usize) -> u64;
+
+    /// `hash_many` kernels (four messages per call) with and without the biased MUL2.
+    #[test]
+    #[ignore]
+    fn ab_many() {
+        if !(std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("vaes")) {
+            return;
+        }
+        run(
+            "Grøstl-256 hash_many, four messages a call",
+            &[("avx2 cmpgt (before)", many256_avx2_old), ("avx2 biased", many256_avx2_new), ("vaes cmpgt (before)", many256_vaes_old), ("vaes biased", many256_vaes_new)],
+        );
+    }
 
     fn run(title: &str, ks: &[(&str, K)]) {
         println!("{title}");
