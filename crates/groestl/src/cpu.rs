@@ -199,7 +199,14 @@ impl fmt::Display for Features {
     }
 }
 
-/// This CPU's features (CPUID and XGETBV read once, then cached).
+/// This CPU's features (CPUID and XGETBV read once, then cached). None off x86-64.
+#[cfg(any(not(target_arch = "x86_64"), miri))]
+pub fn features() -> Features {
+    Features::NONE
+}
+
+/// This CPU's features (CPUID and XGETBV read once, then cached). None off x86-64.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 pub fn features() -> Features {
     use core::sync::atomic::{AtomicU32, Ordering};
     // Bit 31 marks the cache as filled (no feature uses it).
@@ -214,35 +221,29 @@ pub fn features() -> Features {
     f
 }
 
-// The one `unsafe` here is `XGETBV`, guarded by the CPUID bits that say it exists.
+// The one `unsafe` here is `XGETBV`, guarded by the CPUID bits that say it exists. Miri cannot
+// execute CPUID (and runs no SIMD backend).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 #[allow(unsafe_code)]
 fn read_features() -> Features {
-    // Miri cannot execute CPUID (and runs no SIMD backend).
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    {
-        use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
-        let l0 = __cpuid(0);
-        let l1 = __cpuid(1);
-        let (b7, c7) = if l0.eax >= 7 {
-            let l7 = __cpuid_count(7, 0);
-            (l7.ebx, l7.ecx)
-        } else {
-            (0, 0)
-        };
-        let osxsave = l1.ecx >> 27 & 1 == 1 && l1.ecx >> 26 & 1 == 1;
-        // SAFETY: `XGETBV` exists when CPUID says XSAVE is supported and the OS has set OSXSAVE.
-        let xcr0 = if osxsave { unsafe { xgetbv0() } } else { 0 };
-        #[target_feature(enable = "xsave")]
-        unsafe fn xgetbv0() -> u64 {
-            // SAFETY: the caller checked CPUID.1:ECX.XSAVE and OSXSAVE.
-            unsafe { _xgetbv(0) }
-        }
-        Features::from_cpuid(l1.ecx, l1.edx, b7, c7, xcr0)
+    use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
+    let l0 = __cpuid(0);
+    let l1 = __cpuid(1);
+    let (b7, c7) = if l0.eax >= 7 {
+        let l7 = __cpuid_count(7, 0);
+        (l7.ebx, l7.ecx)
+    } else {
+        (0, 0)
+    };
+    let osxsave = l1.ecx >> 27 & 1 == 1 && l1.ecx >> 26 & 1 == 1;
+    // SAFETY: `XGETBV` exists when CPUID says XSAVE is supported and the OS has set OSXSAVE.
+    let xcr0 = if osxsave { unsafe { xgetbv0() } } else { 0 };
+    #[target_feature(enable = "xsave")]
+    unsafe fn xgetbv0() -> u64 {
+        // SAFETY: the caller checked CPUID.1:ECX.XSAVE and OSXSAVE.
+        unsafe { _xgetbv(0) }
     }
-    #[cfg(any(not(target_arch = "x86_64"), miri))]
-    {
-        Features::NONE
-    }
+    Features::from_cpuid(l1.ecx, l1.edx, b7, c7, xcr0)
 }
 
 impl CpuInfo {
