@@ -149,17 +149,22 @@ fn store(p: &mut [u32; 8], x: __m256i) {
 /// 16 Prøst-128 states at once.
 #[target_feature(enable = "avx,avx2")]
 fn batch128(states: &mut [State<u16>; 16], inverse: bool) {
-    let rows: [__m256i; 16] = core::array::from_fn(|s| load16(&states[s]));
+    let mut rows: [__m256i; 16] = core::array::from_fn(|s| load16(&states[s]));
     let mut w = transpose16x16_epi16(rows).map(Y16);
     if inverse {
         sliced::inverse(&mut w);
     } else {
         sliced::permute(&mut w);
     }
-    let rows = transpose16x16_epi16(w.map(|y| y.0));
-    for (s, r) in states.iter_mut().zip(rows) {
+    let mut out = transpose16x16_epi16(w.map(|y| y.0));
+    for (s, r) in states.iter_mut().zip(out) {
         store16(s, r);
     }
+    // The batch's copies (spilled to the stack when registers run out) are secret: wiped, as
+    // the AArch64 and ARMv7 kernels wipe theirs.
+    zeroize::Zeroize::zeroize(&mut rows);
+    zeroize::Zeroize::zeroize(&mut w);
+    zeroize::Zeroize::zeroize(&mut out);
 }
 
 fn halves(s: &State<u32>) -> (&[u32; 8], &[u32; 8]) {
@@ -175,21 +180,26 @@ fn halves_mut(s: &mut State<u32>) -> (&mut [u32; 8], &mut [u32; 8]) {
 /// 8 Prøst-256 states at once.
 #[target_feature(enable = "avx,avx2")]
 fn batch256(states: &mut [State<u32>; 8], inverse: bool) {
-    let lo = transpose8x8_epi32(core::array::from_fn(|s| load(halves(&states[s]).0)));
-    let hi = transpose8x8_epi32(core::array::from_fn(|s| load(halves(&states[s]).1)));
+    let mut lo = transpose8x8_epi32(core::array::from_fn(|s| load(halves(&states[s]).0)));
+    let mut hi = transpose8x8_epi32(core::array::from_fn(|s| load(halves(&states[s]).1)));
     let mut w: [Y32; 16] = core::array::from_fn(|k| Y32(if k < 8 { lo[k] } else { hi[k - 8] }));
     if inverse {
         sliced::inverse(&mut w);
     } else {
         sliced::permute(&mut w);
     }
-    let lo = transpose8x8_epi32(core::array::from_fn(|k| w[k].0));
-    let hi = transpose8x8_epi32(core::array::from_fn(|k| w[8 + k].0));
+    let mut lo2 = transpose8x8_epi32(core::array::from_fn(|k| w[k].0));
+    let mut hi2 = transpose8x8_epi32(core::array::from_fn(|k| w[8 + k].0));
     for (s, st) in states.iter_mut().enumerate() {
         let (l, h) = halves_mut(st);
-        store(l, lo[s]);
-        store(h, hi[s]);
+        store(l, lo2[s]);
+        store(h, hi2[s]);
     }
+    // As in `batch128`: the batch's copies are wiped.
+    for x in [&mut lo, &mut hi, &mut lo2, &mut hi2] {
+        zeroize::Zeroize::zeroize(x);
+    }
+    zeroize::Zeroize::zeroize(&mut w);
 }
 
 /// Runs `batch` on full groups of `N` states, and on a zero-padded copy of the remainder if
