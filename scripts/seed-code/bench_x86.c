@@ -17,13 +17,18 @@
  * 3. Prints one markdown table per algorithm: TSC cycles/byte per size, and for every
  *    libslicewise row the speed-up "fastest seed c/B / this row's c/B" per size.
  *
- * Usage: bench_x86 [--runs R] [--samples N] [--backends a,b,...] [--quick]
+ * SEED_NOT_BUILT (in seeds.h) names the implementations that failed to build, and why.
+ * --sample-bytes B makes a sample at least B bytes of calls instead of 1 MiB (one call at 1 MiB):
+ * shorter samples are preempted less often on a loaded machine.  The output also tells how many
+ * samples saw an involuntary context switch (getrusage), a measure of the load.
+ * Usage: bench_x86 [--runs R] [--samples N] [--sample-bytes B] [--backends a,b,...] [--quick]
  * SLICEWISE_BACKEND chooses the process-wide backend of libslicewise as usual. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
@@ -58,6 +63,8 @@ static const char *SIZE_NAMES[NSIZES] = {"64 B", "16 KiB", "1 MiB"};
 static const char *DEFAULT_BACKENDS = "gfni,avx512,gfniavx2,vaes,avx2,aesni,vperm";
 
 static unsigned char *g_msg;
+static size_t g_sample_bytes = MIB;
+static unsigned long long g_samples_taken, g_samples_preempted;
 
 static int hash(const struct impl *im, unsigned char *out, const unsigned char *in, size_t len) {
     if (im->kind != SW_FORCED) return im->f(out, in, len);
@@ -114,7 +121,7 @@ static void check(struct impl *im, hash_fn reference) {
 
 /* One sample of `im` at `len`: back-to-back calls over at least 1 MiB, in TSC cycles. */
 static unsigned long long sample(const struct impl *im, size_t len, unsigned char *out) {
-    size_t reps = MIB / len ? MIB / len : 1;
+    size_t reps = g_sample_bytes > len ? (g_sample_bytes + len - 1) / len : 1;
     int rc = 0;
     unsigned long long t0 = __rdtsc();
     for (size_t r = 0; r < reps; r++) rc |= hash(im, out, g_msg, len);
@@ -133,20 +140,29 @@ static void warm_up(const struct impl *im, size_t len) {
     for (size_t done = 0; done < 4 * MIB; done += len + 64) hash(im, out, g_msg, len);
 }
 
+static long involuntary_switches(void) {
+    struct rusage u;
+    return getrusage(RUSAGE_THREAD, &u) ? -1 : u.ru_nivcsw;
+}
+
 /* One run: for each size, N samples of every implementation, taken in turns. */
 static void run(struct impl *ims, size_t n, int samples) {
     static unsigned long long s[MAX_IMPLS][1024];
     unsigned char out[64];
     for (int z = 0; z < NSIZES; z++) {
         size_t len = SIZES[z];
-        size_t reps = MIB / len ? MIB / len : 1;
+        size_t reps = g_sample_bytes > len ? (g_sample_bytes + len - 1) / len : 1;
         for (size_t i = 0; i < n; i++)
             if (!ims[i].excluded) warm_up(&ims[i], len);
         for (int k = 0; k < samples; k++)
             for (size_t j = 0; j < n; j++) {
                 /* rotate the starting implementation so that none is always first after another */
                 size_t i = (j + (size_t)k) % n;
-                if (!ims[i].excluded) s[i][k] = sample(&ims[i], len, out);
+                if (ims[i].excluded) continue;
+                long before = involuntary_switches();
+                s[i][k] = sample(&ims[i], len, out);
+                g_samples_taken++;
+                g_samples_preempted += involuntary_switches() != before;
             }
         for (size_t i = 0; i < n; i++) {
             if (ims[i].excluded) continue;
@@ -255,19 +271,20 @@ static size_t add_impls(struct impl *ims, unsigned bits, const char *backends, c
 }
 
 int main(int argc, char **argv) {
-    int runs = 5, samples = 21;
+    int runs = 7, samples = 21;
     const char *backends = DEFAULT_BACKENDS;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--samples") && i + 1 < argc) samples = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backends") && i + 1 < argc) backends = argv[++i];
+        else if (!strcmp(argv[i], "--sample-bytes") && i + 1 < argc) g_sample_bytes = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quick")) runs = 1, samples = 5;
         else {
-            fprintf(stderr, "usage: %s [--runs R] [--samples N] [--backends a,b,...] [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--runs R] [--samples N] [--sample-bytes B] [--backends a,b,...] [--quick]\n", argv[0]);
             return 2;
         }
     }
-    if (runs < 1 || samples < 1 || samples > 1024) {
+    if (runs < 1 || samples < 1 || samples > 1024 || g_sample_bytes < 1) {
         fprintf(stderr, "--runs must be >= 1 and --samples in 1..1024\n");
         return 2;
     }
@@ -292,10 +309,12 @@ int main(int argc, char **argv) {
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     printf("Seed code beside libslicewise (scripts/seed-code.sh x86), %s\n", date);
     cpu_line();
-    printf("libslicewise %s, process-wide Grøstl backend `%s`%s; seeds compiled with %s\n", slicewise_version(),
+    printf("libslicewise %s (%s), process-wide Grøstl backend `%s`%s; seeds compiled with %s\n", slicewise_version(),
+           SLICEWISE_SOURCE,
            slicewise_groestl_backend_name(), getenv("SLICEWISE_BACKEND") ? " (from SLICEWISE_BACKEND)" : " (detected)",
            SEED_CFLAGS);
 
+    if (SEED_NOT_BUILT[0]) printf("NOT BUILT (left out): %s\n", SEED_NOT_BUILT);
     for (size_t i = 0; i < n256; i++)
         if (ims256[i].kind != SW_ONESHOT) check(&ims256[i], slicewise_groestl256_hash);
     for (size_t i = 0; i < n512; i++)
@@ -325,10 +344,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "run %d/%d done (%.0f s)\n", r + 1, runs, difftime(time(NULL), t0));
     }
     double load1 = loadavg();
-    printf("TSC cycles/byte: each cell the minimum over %d runs of the median of %d samples (each sample >= 1 MiB "
-           "of back-to-back calls), implementations interleaved sample by sample; 1-minute load average %.2f "
-           "before, %.2f after (a shared machine: other processes ran meanwhile).\n",
-           runs, samples, load0, load1);
+    printf("TSC cycles/byte: each cell the minimum over %d runs of the median of %d samples (each sample >= %zu "
+           "bytes of back-to-back calls, at least one call), implementations interleaved sample by sample; "
+           "1-minute load average %.2f before, %.2f after; %.1f%% of the %llu samples saw an involuntary context "
+           "switch (a shared machine: other processes ran meanwhile).\n",
+           runs, samples, g_sample_bytes, load0, load1,
+           g_samples_taken ? 100.0 * (double)g_samples_preempted / (double)g_samples_taken : 0.0, g_samples_taken);
     printf("Seed rows call crypto_hash; the process-wide row calls slicewise_groestl%s_hash; forced rows call "
            "slicewise_groestl_init_backend/update/final. Speed-up = fastest seed c/B ÷ libslicewise c/B "
            "(issue 36 asks >= 1.5).\n",
