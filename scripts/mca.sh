@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Per-class throughput estimates of the x86 Grøstl kernels (issue 36): llvm-mca on the assembled
 # round loops of every x86 kernel of slicewise-groestl and of RustCrypto `groestl-aesni`'s
-# compression, for -mcpu haswell, skylake, alderlake, znver3, znver4 and sapphirerapids.
+# compression, for -mcpu haswell, znver1, znver2, skylake, alderlake, znver3, znver4 and
+# sapphirerapids.
 # Estimates, not measurements: see scripts/mca.py for what is modelled.
 #
 #   scripts/mca.sh                       # the table, on stdout
