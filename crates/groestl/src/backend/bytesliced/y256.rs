@@ -505,12 +505,10 @@ mod ab {
             let mut sink = 0;
             for _ in 0..samples {
                 for (i, (_, k)) in ks.iter().enumerate() {
-                    // SAFETY: RDTSC exists on every x86-64 CPU.
-                    let c0 = unsafe { _rdtsc() };
+                    let c0 = slicewise_platform::rdtsc();
                     // SAFETY: the features were checked by the caller.
                     sink ^= unsafe { k(&data, reps) };
-                    // SAFETY: as above.
-                    let c1 = unsafe { _rdtsc() };
+                    let c1 = slicewise_platform::rdtsc();
                     t[i].push((c1 - c0) as f64 / (reps * size) as f64);
                 }
             }
