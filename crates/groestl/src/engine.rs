@@ -59,6 +59,9 @@ impl Variant {
 /// Hashing state shared by all four sizes. `H` words of chaining value and a `B`-byte block
 /// buffer: 16 and 128 hold every size (`Groestl`, Grøstl-384/512); the fixed-size Grøstl-224/256
 /// hashers use 8 and 64, half the memory (136 bytes less on a microcontroller).
+/// Whether `update` keeps a message's last whole block for `finalize` (see `update_general`).
+const HOLD_LAST_BLOCK: bool = cfg!(not(any(target_arch = "arm", target_arch = "avr")));
+
 #[derive(Clone)]
 pub(crate) struct Engine<const H: usize = 16, const B: usize = 128> {
     /// Chaining value, one big-endian word per column (only the first 8 for 512-bit states).
@@ -182,7 +185,16 @@ impl<const H: usize, const B: usize> Engine<H, B> {
             self.blocks += 1;
             self.pos = 0;
         }
-        let full = data.len() - data.len() % bs;
+        let mut full = data.len() - data.len() % bs;
+        // Data that ends on a block boundary keeps its last block in the buffer (`pos == bs`):
+        // if the message ends there, `finalize` hands it to the backend together with the
+        // padding block, one `finish` call and one layout conversion each way instead of two
+        // (a 64-byte Grøstl-256 message on `vaes`: 14.1 -> 13.1 TSC cycles/byte, same run, on a
+        // Sapphire Rapids-class Xeon). Not on 32-bit ARM and AVR, whose `mcu` paths keep the
+        // block buffer as their state.
+        if HOLD_LAST_BLOCK && full > 0 && full == data.len() {
+            full -= bs;
+        }
         if full > 0 {
             self.compress_blocks(&data[..full]);
             self.blocks += (full / bs) as u64;
@@ -232,8 +244,27 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     fn finalize_general(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         assert!(bits < 8, "a final partial byte holds 0 to 7 bits, not {bits}");
         let bs = self.variant.block_len();
-        let pos = self.pos;
         let mask = !(0xffu8 >> bits);
+        if HOLD_LAST_BLOCK {
+            // The buffered data (a whole held-back block, or a partial one) and the padding
+            // (one block, or two when the length field does not fit) in one `finish` call.
+            let mut tail = [0u8; 3 * 128];
+            let pos = self.pos;
+            tail[..pos].copy_from_slice(&self.buf[..pos]);
+            tail[pos] = (last & mask) | (0x80 >> bits);
+            let held = if pos == bs { bs } else { 0 };
+            let n = if pos - held + 1 + 8 <= bs { 1 } else { 2 };
+            let total = held + n * bs;
+            let t = self.blocks + (total / bs) as u64;
+            tail[total - 8..total].copy_from_slice(&t.to_be_bytes());
+            if self.variant.is_wide() {
+                self.backend.finish1024_in_place((&mut self.h[..16]).try_into().unwrap(), &tail[..total]);
+            } else {
+                self.backend.finish512_in_place((&mut self.h[..8]).try_into().unwrap(), &tail[..total]);
+            }
+            return self.digest(out);
+        }
+        let pos = self.pos;
         self.buf[pos] = (last & mask) | (0x80 >> bits);
         self.buf[pos + 1..bs].fill(0);
         let n = if pos + 1 + 8 <= bs { 1 } else { 2 };
