@@ -1,7 +1,8 @@
 # Sourced by the scripts that need a nightly toolchain or `rate`: the versions are pinned here,
 # in one place, so that a run next year builds and checks with what today's run used.
-#   nightly: (2026-10-30: the AVR assembly needs it; 2026-05-20 rejects it) -Zbuild-std for ARMv6 (test-cross.sh, count-insns.sh) and AVR (test-embedded.sh),
-#            Miri and the sanitizer build of the fuzz targets (test-trust.sh);
+#   nightly: -Zbuild-std for ARMv6 (test-cross.sh, count-insns.sh) and AVR (test-embedded.sh),
+#            Miri and the sanitizer build of the fuzz targets (test-trust.sh); 2026-10-30
+#            because the AVR firmware's assembly does not build with 2026-05-20;
 #   rate:    the DRAT proof checker (test-trust.sh).
 # NIGHTLY=nightly-YYYY-MM-DD (or `nightly`) overrides the toolchain for one run.
 
