@@ -16,7 +16,6 @@ mod aead_cmd;
 mod bench_proest;
 mod bench_report;
 mod machine;
-// [helper-modules] one line per subcommand module, e.g. `mod aead_cmd;`
 mod slp_cmd;
 
 #[derive(Debug, Parser)]
@@ -40,12 +39,25 @@ enum Command {
     Decrypt(aead_cmd::DecryptArgs),
     /// Write a random key for a Prøst AEAD (hex text, file mode 0600).
     Keygen(aead_cmd::KeygenArgs),
-    // [helper-commands] one variant per subcommand
     /// Synthesize short XOR programs for linear layers (SLP heuristics, SAT, word level).
     Slp(slp_cmd::SlpArgs),
 }
 
+/// Writing into a closed pipe (`slicewise backends | head -3`) ends the process quietly through
+/// SIGPIPE, as it ends coreutils: Rust starts programs with SIGPIPE ignored, so `println!` would
+/// panic on the EPIPE error instead.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: `signal` with `SIG_DFL` only resets the disposition; no thread has started yet and
+    // no handler of this program is replaced.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     let args: Vec<OsString> = std::env::args_os().collect();
     // `groestl256sum` etc. behave as `slicewise sum -a groestl-256`.
     if let Some(alg) = args.first().and_then(|a| sum::alias_algorithm(a)) {
@@ -59,7 +71,6 @@ fn main() -> ExitCode {
         Command::Encrypt(a) => aead_cmd::encrypt(a),
         Command::Decrypt(a) => aead_cmd::decrypt(a),
         Command::Keygen(a) => aead_cmd::keygen(a),
-        // [helper-dispatch] one arm per subcommand, returning anyhow::Result<ExitCode>
         Command::Slp(a) => slp_cmd::run(a),
     };
     match result {

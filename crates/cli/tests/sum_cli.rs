@@ -294,3 +294,31 @@ fn slicewise_backend_env_var_is_checked() {
     let o = run(common::slicewise().current_dir(d.path()).env("SLICEWISE_BACKEND", "ttable64").args(["sum", "a"]), b"");
     assert_eq!(o.code, 0);
 }
+
+/// A reader that closes the pipe early (`slicewise sum FILES | head -1`) ends the process through
+/// SIGPIPE, as it ends `sha256sum`, instead of a panic message about a failed `println!`.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let dir = fixture();
+    // Enough names that the output outgrows a pipe buffer (64 KiB) after the reader is gone.
+    let names = vec!["a"; 4000];
+    let mut child = common::slicewise()
+        .current_dir(dir.path())
+        .arg("sum")
+        .args(&names)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here, closed while the hasher still writes.
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "status {status:?}, stderr: {err}");
+}
