@@ -7,11 +7,17 @@
 # floodyberry/supercop mirror is); its Grøstl directories are then extracted with `git archive`.
 #
 # MODE is the family of seed implementations and of timing program:
-#   x86   (the default, and the only mode so far; ARM modes will be added by issue 34)
+#   x86   (the default)
 #         SUPERCOP's aesni, aesni-intr, avx, avx-intr and vperm-intr implementations of
 #         Grøstl-256 and Grøstl-512, each compiled with gcc -O3 -march=native (-fno-pie: the
 #         inline-assembly ones use absolute addresses), beside libslicewise's process-wide backend
 #         and each x86 backend forced, in scripts/seed-code/bench_x86.c.
+#   armv7, armv6, aarch64
+#         SUPERCOP's ARM Grøstl and Prøst code beside slicewise's ARM backends, both counted in
+#         instructions under qemu-user (issue 34): scripts/seed-code/arm.sh (see its header).
+#   m0, avr
+#         SUPERCOP's Cortex-M0 Thumb and AVR Grøstl code beside slicewise's `mcu` kernels, under the
+#         M0 timing model and simavr (issue 34): scripts/seed-code/embedded.sh (see its header).
 #
 # Everything is built under target/seed-code/MODE/ (never in the repository; no SUPERCOP code
 # or binary built from it is committed): libslicewise (cargo build --release -p slicewise-capi),
@@ -57,8 +63,14 @@ if [ $# -gt 0 ] && [[ $1 != -* ]]; then
 fi
 case "$mode" in
     x86) ;;
+    armv7 | armv6 | aarch64)
+        exec "$(dirname "$0")/seed-code/arm.sh" "$supercop" "$mode" "$@"
+        ;;
+    m0 | avr)
+        exec "$(dirname "$0")/seed-code/embedded.sh" "$supercop" "$mode" "$@"
+        ;;
     *)
-        echo "$0: unknown mode '$mode' (known: x86)" >&2
+        echo "$0: unknown mode '$mode' (known: x86, armv7, armv6, aarch64, m0, avr)" >&2
         exit 2
         ;;
 esac
