@@ -909,49 +909,129 @@ def fn_o1024(frame):
 
 # --- neon7tt: T-tables with NEON accumulation (paper [V] §5.1); NOT constant-time ------------
 #
-# The state lives in stack buffers, one 64-bit word per column in the canonical order (row 0 in
-# the most significant byte, so the byte of row r is at offset 7 - r). Every output column is
-# the XOR of eight 64-bit table words T_r[byte] (the tables of `ttable64`, passed by Rust):
-# LDRB of the input byte, one ADD forming the address, one VLDR and one VEOR. The round
-# constants are not added byte by byte: before each round one VLDM loads the round's constant
-# words (a table written here, with Q's all-ones part) and VEORs add them to the state in
-# d16-d31, which one VSTM then writes to the buffer at sp that the round's LDRBs read. One loop
-# iteration is one round (r12 counts them, r3 walks the constant table): the code is the same
-# for every round. r4-r11 hold the eight T-table bases, lr the byte and then its address; the
-# accumulators (the next state) are d16-d31, the VLDR temporaries d1-d7.
+# The state lives in NEON registers as 64-bit column words in the canonical order (row 0 in the
+# most significant byte, so the byte of row r is byte 7 - r of its d register), two columns per
+# q register: the accumulators d16-d31 (Grøstl-224/256: P's columns in d16-d23 and Q's in
+# d24-d31; Grøstl-384/512, one permutation at a time: column p in the low and p + 8 in the high
+# half of the q register TT_PAIR_Q[p]). Every output column is the XOR of eight 64-bit table words
+# T_r[byte] (the tables of `ttable64`, passed by Rust). A round is one loop iteration, in two
+# phases:
+# - addresses: per q register of the state, two VSHLL.U8 #3 widen its 16 bytes to byte * 8 in
+#   16-bit lanes, and four VADDW.U16 add them to vectors of table bases (q0 = T7..T4, q1 = T3..T0,
+#   lane k of a column is row 7 - k): 16 table addresses, which one VSTM writes to a buffer
+#   (6 + 1 instructions per 16 look-ups instead of an LDRB and an address ADD per look-up);
+# - look-ups: one VLDM loads the next round's constants into the accumulators (zeros after the
+#   last round); then per eight addresses one LDMDB (walking the buffer back, so its pointer ends
+#   where it began) into r4-r11 and, per pair of look-ups that land in the two halves of one
+#   accumulator, two VLD1.64 and one VEOR of q registers. ShiftBytes is free: an address is
+#   routed to the accumulator of its output column. Grøstl-224/256: each group of eight is one
+#   input column, whose eight rows land in eight different output columns; Grøstl-384/512: the
+#   same four rows of columns p and p + 8, which land in the two halves of one accumulator.
+# Per look-up: 1 VLD1, 1/2 VEOR, 1/8 LDMDB and 7/16 for the addresses.
 
-TT_BASES = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
 TT_RC = {(8, "PQ"): ".Lneon7tt_rc512", (8, "P"): ".Lneon7tt_rc512p", (16, "PQ"): ".Lneon7tt_rc1024"}
+# Grøstl-384/512: the accumulator of columns p and p + 8 (the layout that four VSWPs make out of
+# sixteen columns loaded in order: q8-q15 = columns (0, 1), (2, 3), ..., (14, 15)).
+TT_PAIR_Q = {p: 8 + p // 2 if p % 2 == 0 else 12 + p // 2 for p in range(8)}
+TT_SWAPS = ["vswp d17, d24", "vswp d19, d26", "vswp d21, d28", "vswp d23, d30"]
+TT_FRAME = 512  # the address buffer at sp: 16 columns x 8 addresses
 
 
-def tt_rounds(cols, halves, rounds, tag):
-    """The round loop of the permutations named in `halves` ("P", "Q"; side by side for 8
-    columns): the state in d16-d(15 + n) before and after, r3 at the round constants."""
-    n = cols * len(halves)
-    L = [f"mov r12, #{rounds}", f".Ltt_{tag}:", f"vldmia r3!, {{d0-d{n - 1}}}"]
-    L += [f"veor q{8 + k}, q{8 + k}, q{k}" for k in range(n // 2)] + [f"vstmia sp, {{d16-d{15 + n}}}"]
-    for h, pq in enumerate(halves):
-        sigma = SIGMA[(cols, pq)]
-        for j in range(cols):
-            acc = f"d{16 + cols * h + j}"
-            for r in range(8):
-                c = (j + sigma[r]) % cols
-                L += [f"ldrb lr, [sp, #{8 * (cols * h + c) + 7 - r}]", f"add lr, {TT_BASES[r]}, lr, lsl #3"]
-                L += [f"vldr {acc}, [lr]"] if r == 0 else [f"vldr d{r}, [lr]", f"veor {acc}, {acc}, d{r}"]
-    return L + ["subs r12, r12, #1", f"bne .Ltt_{tag}"]
+def tt_dreg(cols, pq, c):
+    """The accumulator d register of column c of permutation pq."""
+    if cols == 16:
+        return 2 * TT_PAIR_Q[c % 8] + c // 8
+    return 16 + c + (8 if pq == "Q" else 0)
 
 
-def tt_consts(cols, halves):
-    """Round constants as column words (row r in bits 8(7 - r)), two words per table entry."""
+def tt_col_of(cols, halves):
+    """d register -> (pq, column), for the accumulators in use."""
+    out = {}
+    for pq in halves:
+        for c in range(cols):
+            out[tt_dreg(cols, pq, c)] = (pq, c)
+    return out
+
+
+def tt_round(cols, halves, tag):
+    """One round loop of the permutations in `halves` ("P", "Q"; side by side for 8 columns):
+    the state, its constant added, in the accumulators before and after; r3 at the next
+    round's constants, lr counting rounds, r12 at the address buffer."""
+    colof = tt_col_of(cols, halves)
+    accs = sorted({d // 2 for d in colof})
+    n = 2 * len(accs)
+    L = [f".Ltt_{tag}:"]
+    groups = []  # per LDM group of 8 words: [(pq, column, row)]
+    for q in accs:
+        lo, hi = colof[2 * q], colof[2 * q + 1]
+        L += [f"vshll.u8 q2, d{2 * q}, #3", f"vshll.u8 q3, d{2 * q + 1}, #3"]
+        if cols == 8:
+            # q4, q5: the low column's rows 7-4 and 3-0; q6, q7 the high column's.
+            L += ["vaddw.u16 q4, q0, d4", "vaddw.u16 q5, q1, d5", "vaddw.u16 q6, q0, d6", "vaddw.u16 q7, q1, d7"]
+            groups += [[(*lo, r) for r in range(7, -1, -1)], [(*hi, r) for r in range(7, -1, -1)]]
+        else:
+            # q4, q5: rows 7-4 of the low and the high column; q6, q7: rows 3-0.
+            L += ["vaddw.u16 q4, q0, d4", "vaddw.u16 q5, q0, d6", "vaddw.u16 q6, q1, d5", "vaddw.u16 q7, q1, d7"]
+            groups += [[(*lo, r) for r in (7, 6, 5, 4)] + [(*hi, r) for r in (7, 6, 5, 4)],
+                       [(*lo, r) for r in (3, 2, 1, 0)] + [(*hi, r) for r in (3, 2, 1, 0)]]
+        L.append("vstmia r12!, {d8-d15}")
+    L.append(f"vldmia r3!, {{d16-d{15 + n}}}")
+    t = 0
+    for g in reversed(groups):
+        L.append("ldmdb r12!, {r4-r11}")
+        into = {}  # accumulator d register -> address registers
+        for k, (pq, c, r) in enumerate(g):
+            d = tt_dreg(cols, pq, (c - SIGMA[(cols, pq)][r]) % cols)
+            into.setdefault(d, []).append(f"r{4 + k}")
+        for q in sorted({d // 2 for d in into}):
+            los, his = into.get(2 * q, []), into.get(2 * q + 1, [])
+            assert len(los) == len(his), "look-ups do not pair up"
+            for a, b in zip(los, his):
+                tq = 2 + t % 6
+                t += 1
+                L += [f"vld1.64 {{d{2 * tq}}}, [{a}]", f"vld1.64 {{d{2 * tq + 1}}}, [{b}]", f"veor q{q}, q{q}, q{tq}"]
+    return L + ["subs lr, lr, #1", f"bne .Ltt_{tag}"]
+
+
+def tt_consts(cols, halves, zeros=True):
+    """Round constants in accumulator order (d16 first), rounds 0..R-1 and, for the round after
+    the last, zeros; 128-bit table entries."""
     word = lambda col: sum(col[r] << (8 * (7 - r)) for r in range(8))  # noqa: E731
-    words = [word(ref_rc(cols, pq, i)[c]) for i in range(ROUNDS[cols]) for pq in halves for c in range(cols)]
-    return [words[k] | words[k + 1] << 64 for k in range(0, len(words), 2)]
+    colof = tt_col_of(cols, halves)
+    ds = sorted(colof)
+    out = []
+    for rnd in range(ROUNDS[cols]):
+        ws = [word(ref_rc(cols, colof[d][0], rnd)[colof[d][1]]) for d in ds]
+        out += [ws[k] | ws[k + 1] << 64 for k in range(0, len(ws), 2)]
+    return out + [0] * (len(ds) // 2 if zeros else 0)
 
 
 def tt_prologue(name, fb):
+    """Saves registers, reserves fb bytes at sp; the table bases from r3 into q0 (T7..T4) and
+    q1 (T3..T0); r12 = sp."""
     L = [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
          "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{fb}"]
-    return L + [f"add {b}, r3, #{2048 * r}" for r, b in enumerate(TT_BASES)]
+    for k, (a, b) in enumerate(((7, 6), (5, 4), (3, 2), (1, 0))):
+        L += [f"add r5, r3, #{2048 * a}"]
+        L += [f"add r6, r3, #{2048 * b}", f"vmov d{k}, r5, r6"] if b else [f"vmov d{k}, r5, r3"]
+    return L + ["mov r12, sp"]
+
+
+def tt_xor_mem(ptr, store, advance=False):
+    """q8-q15 ^= the 128 bytes at ptr (in two loads through q2-q7); with `store`, the sums go
+    back to memory instead (q8-q15 unchanged). ptr is restored, or with `advance` left 128
+    bytes further."""
+    if advance:
+        L = [f"vldmia {ptr}!, {{d4-d15}}"] + [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(6)]
+        return L + [f"vldmia {ptr}!, {{d4-d7}}", "veor q14, q14, q2", "veor q15, q15, q3"]
+    L = [f"vldmia {ptr}{'' if store else '!'}, {{d4-d15}}"]
+    if store:
+        L += [f"veor q{2 + i}, q{2 + i}, q{8 + i}" for i in range(6)] + [f"vstmia {ptr}!, {{d4-d15}}"]
+        L += [f"vldmia {ptr}, {{d4-d7}}", "veor q2, q2, q14", "veor q3, q3, q15", f"vstmia {ptr}, {{d4-d7}}"]
+    else:
+        L += [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(6)]
+        L += [f"vldmia {ptr}, {{d4-d7}}", "veor q14, q14, q2", "veor q15, q15, q3"]
+    return L + [f"sub {ptr}, {ptr}, #96"]
 
 
 def tt_functions():
@@ -959,41 +1039,50 @@ def tt_functions():
     const uint64_t tables[8][256]), _o512(uint64_t h[8], (unused), (unused), tables) and the
     1024-bit versions (h[16]). Returns (lines, constant tables)."""
     L = []
-    rc512, rc1024 = 16 * 8 * ROUNDS[8], 16 * 8 * ROUNDS[16]  # bytes per permutation
-    # Grøstl-224/256: P in columns 0-7 (d16-d23), Q in 8-15 (d24-d31); the buffer at sp.
+    rc = lambda cols, k: 16 * len(tt_consts(cols, k))  # noqa: E731  bytes per permutation table
+    # Grøstl-224/256: P in d16-d23, Q in d24-d31.
     name = "slicewise_groestl_neon7tt_c512"
-    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "PQ")], "ttc512")
-    L += ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:"]
-    L += ["vld1.8 {d24-d27}, [r1]!", "vld1.8 {d28-d31}, [r1]!"] + [f"vrev64.8 q{12 + i}, q{12 + i}" for i in range(4)]
-    L += ["vldmia r0, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)]
-    L += tt_rounds(8, ("P", "Q"), ROUNDS[8], "c512") + [f"sub r3, r3, #{rc512}"]
-    L += [f"veor q{8 + i}, q{8 + i}, q{12 + i}" for i in range(4)] + ["vldmia r0, {d0-d7}"]
-    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(4)] + ["vstmia r0, {d0-d7}"]
-    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, 128)
+    L += tt_prologue(name, TT_FRAME) + table_address(TT_RC[(8, "PQ")], "ttc512")
+    L += ["cmp r2, #0", "beq .Ltt_c512_done", ".Ltt_c512_loop:", "vldmia r3!, {d16-d31}"]
+    L += ["vld1.8 {d4-d7}, [r1]!", "vld1.8 {d8-d11}, [r1]!"] + [f"vrev64.8 q{2 + i}, q{2 + i}" for i in range(4)]
+    L += [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(4)] + [f"veor q{12 + i}, q{12 + i}, q{2 + i}" for i in range(4)]
+    L += ["vldmia r0, {d4-d11}"] + [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(4)]
+    L += [f"mov lr, #{ROUNDS[8]}"] + tt_round(8, "PQ", "c512") + [f"sub r3, r3, #{rc(8, 'PQ')}"]
+    L += ["vldmia r0, {d4-d11}"] + [f"veor q{2 + i}, q{2 + i}, q{8 + i}" for i in range(4)]
+    L += [f"veor q{2 + i}, q{2 + i}, q{12 + i}" for i in range(4)] + ["vstmia r0, {d4-d11}"]
+    L += ["subs r2, r2, #1", "bne .Ltt_c512_loop", ".Ltt_c512_done:"] + epilogue(name, TT_FRAME)
     name = "slicewise_groestl_neon7tt_o512"
-    L += tt_prologue(name, 128) + table_address(TT_RC[(8, "P")], "tto512") + ["vldmia r0, {d16-d23}"]
-    L += tt_rounds(8, ("P",), ROUNDS[8], "o512")
-    L += ["vldmia r0, {d0-d7}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(4)]
-    L += ["vstmia r0, {d16-d23}"] + epilogue(name, 128)
-    # Grøstl-384/512: the buffer at sp, Q's input at sp + 128; Q's constants follow P's.
+    L += tt_prologue(name, TT_FRAME) + table_address(TT_RC[(8, "P")], "tto512")
+    L += ["vldmia r0, {d16-d23}", "vldmia r3!, {d4-d11}"] + [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(4)]
+    L += [f"mov lr, #{ROUNDS[8]}"] + tt_round(8, "P", "o512")
+    L += ["vldmia r0, {d4-d11}"] + [f"veor q{8 + i}, q{8 + i}, q{2 + i}" for i in range(4)]
+    L += ["vstmia r0, {d16-d23}"] + epilogue(name, TT_FRAME)
+    # Grøstl-384/512: the chaining value in the accumulator layout with P's first constant
+    # added (g) stays in h's buffer during the call; the block's 128 bytes (same layout) are
+    # kept at sp + 512 for Q. Table: P's constants (rounds 0-13, zeros), then Q's.
     name = "slicewise_groestl_neon7tt_c1024"
-    L += tt_prologue(name, 256) + table_address(TT_RC[(16, "PQ")], "ttc1024")
+    conv = ["vldmia r0, {d16-d31}"] + TT_SWAPS + tt_xor_mem("r3", False, True) + ["vstmia r0, {d16-d31}"]
+    L += tt_prologue(name, TT_FRAME + 128) + table_address(TT_RC[(16, "PQ")], "ttc1024") + conv
     L += ["cmp r2, #0", "beq .Ltt_c1024_done", ".Ltt_c1024_loop:"]
-    L += [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [r1]!" for i in range(4)] + [f"vrev64.8 q{i}, q{i}" for i in range(8)]
-    L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia r0, {d16-d31}"]
-    L += [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    acc = ["vldmia r0, {d0-d15}"] + [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + ["vstmia r0, {d0-d15}"]
-    L += tt_rounds(16, ("P",), ROUNDS[16], "c1024p") + acc + ["add lr, sp, #128", "vldmia lr, {d16-d31}"]
-    L += tt_rounds(16, ("Q",), ROUNDS[16], "c1024q") + acc + [f"sub r3, r3, #{2 * rc1024}"]
-    L += ["subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"] + epilogue(name, 256)
+    L += [f"vld1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [r1]!" for i in range(4)] + [f"vrev64.8 q{8 + i}, q{8 + i}" for i in range(8)]
+    L += TT_SWAPS + ["add lr, sp, #512", "vstmia lr, {d16-d31}"] + tt_xor_mem("r0", False)
+    L += ["bl .Lneon7tt_perm1024p"] + tt_xor_mem("r0", True)
+    L += ["add lr, sp, #512", "vldmia lr, {d16-d31}"] + tt_xor_mem("r3", False, True)
+    L += ["bl .Lneon7tt_perm1024q"] + tt_xor_mem("r0", True)
+    L += [f"sub r3, r3, #{2 * rc(16, 'P') - 128}", "subs r2, r2, #1", "bne .Ltt_c1024_loop", ".Ltt_c1024_done:"]
+    L += ["vldmia r0, {d16-d31}", "sub r3, r3, #128"] + tt_xor_mem("r3", False) + TT_SWAPS + ["vstmia r0, {d16-d31}"]
+    L += epilogue(name, TT_FRAME + 128)
     name = "slicewise_groestl_neon7tt_o1024"
-    L += tt_prologue(name, 128) + table_address(TT_RC[(16, "PQ")], "tto1024") + ["vldmia r0, {d16-d31}"]
-    L += tt_rounds(16, ("P",), ROUNDS[16], "o1024")
-    L += ["vldmia r0, {d0-d15}"] + [f"veor q{8 + i}, q{8 + i}, q{i}" for i in range(8)]
-    L += ["vstmia r0, {d16-d31}"] + epilogue(name, 128)
+    L += tt_prologue(name, TT_FRAME) + table_address(TT_RC[(16, "PQ")], "tto1024")
+    L += ["vldmia r0, {d16-d31}"] + TT_SWAPS + tt_xor_mem("r3", False, True)
+    L += ["bl .Lneon7tt_perm1024p"] + TT_SWAPS + tt_xor_mem("r0", True) + epilogue(name, TT_FRAME)
+    # The Grøstl-384/512 permutations, called with the state and r3 as the round loops want them
+    # (lr, the round counter, saved around them).
+    for pq in ("P", "Q"):
+        L += [".p2align 2", f".Lneon7tt_perm1024{pq.lower()}:", "push {lr}", f"mov lr, #{ROUNDS[16]}"]
+        L += tt_round(16, pq, f"perm1024{pq.lower()}") + ["pop {pc}"]
     tables = {TT_RC[(8, "PQ")]: tt_consts(8, "PQ"), TT_RC[(8, "P")]: tt_consts(8, "P"),
               TT_RC[(16, "PQ")]: tt_consts(16, "P") + tt_consts(16, "Q")}
-    assert 16 * len(tables[TT_RC[(8, "PQ")]]) == rc512 and 16 * len(tables[TT_RC[(16, "PQ")]]) == 2 * rc1024
     return L, tables
 
 
@@ -1308,6 +1397,24 @@ class Machine:
                 m = re.search(r"\[(\w+)(?:, #(-?\d+))?\]", rest)
                 p = self.r[m.group(1)] + int(m.group(2) or 0)
                 self.setd(qn(a[0]), int.from_bytes(self.mem[p:p + 8], "little"))
+            elif op == "vshll.u8":
+                n = int(a[2][1:])
+                b = self.d(qn(a[1])).to_bytes(8, "little")
+                self.q[qn(a[0])] = sum((x << n) << (16 * i) for i, x in enumerate(b))
+            elif op == "vaddw.u16":
+                x, y = self.q[qn(a[1])], self.d(qn(a[2]))
+                self.q[qn(a[0])] = sum(((((x >> (32 * i)) & 0xFFFFFFFF) + ((y >> (16 * i)) & 0xFFFF)) & 0xFFFFFFFF)
+                                       << (32 * i) for i in range(4))
+            elif op == "vmov" and a[0][0] == "d":
+                self.setd(qn(a[0]), self.r[a[1]] | self.r[a[2]] << 32)
+            elif op == "ldmdb":
+                base = a[0].strip("!")
+                regs = [f"r{i}" for i in self.dlist(a[1])]
+                p = self.r[base] - 4 * len(regs)
+                for i, x in enumerate(regs):
+                    self.r[x] = int.from_bytes(self.mem[p + 4 * i:p + 4 * i + 4], "little")
+                if a[0].endswith("!"):
+                    self.r[base] = p
             elif op == "eor":
                 self.r[a[0]] = self.r[a[1]] ^ int(a[2][1:])
             elif op == "mov":
@@ -1387,6 +1494,12 @@ class Machine:
                     p += 8
                 if wb:
                     self.r[base] = p
+            elif op == "push" and a[0] == "{lr}":
+                stack.append(("lr", self.r["lr"]))
+                self.r["sp"] -= 4
+            elif op == "pop" and a[0] == "{pc}":
+                _, pc = stack.pop()
+                self.r["sp"] += 4
             elif op == "push" or op == "vpush":
                 regs = a[0].strip("{}")
                 stack.append((op, [self.r.get(x) for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",

@@ -725,557 +725,329 @@ slicewise_groestl_neon7bs_o1024:
 slicewise_groestl_neon7tt_c512:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #128
-    add r4, r3, #0
-    add r5, r3, #2048
+    sub sp, sp, #512
+    add r5, r3, #14336
+    add r6, r3, #12288
+    vmov d0, r5, r6
+    add r5, r3, #10240
+    add r6, r3, #8192
+    vmov d1, r5, r6
+    add r5, r3, #6144
     add r6, r3, #4096
-    add r7, r3, #6144
-    add r8, r3, #8192
-    add r9, r3, #10240
-    add r10, r3, #12288
-    add r11, r3, #14336
+    vmov d2, r5, r6
+    add r5, r3, #2048
+    vmov d3, r5, r3
+    mov r12, sp
     movw r3, #:lower16:(.Lneon7tt_rc512 - (.Lpc_ttc512 + 8))
     movt r3, #:upper16:(.Lneon7tt_rc512 - (.Lpc_ttc512 + 8))
 .Lpc_ttc512: add r3, pc, r3
     cmp r2, #0
     beq .Ltt_c512_done
 .Ltt_c512_loop:
-    vld1.8 {d24-d27}, [r1]!
-    vld1.8 {d28-d31}, [r1]!
-    vrev64.8 q12, q12
-    vrev64.8 q13, q13
-    vrev64.8 q14, q14
-    vrev64.8 q15, q15
-    vldmia r0, {d16-d23}
-    veor q8, q8, q12
-    veor q9, q9, q13
-    veor q10, q10, q14
-    veor q11, q11, q15
-    mov r12, #10
+    vldmia r3!, {d16-d31}
+    vld1.8 {d4-d7}, [r1]!
+    vld1.8 {d8-d11}, [r1]!
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q2
+    veor q13, q13, q3
+    veor q14, q14, q4
+    veor q15, q15, q5
+    vldmia r0, {d4-d11}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    mov lr, #10
 .Ltt_c512:
-    vldmia r3!, {d0-d15}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
+    vshll.u8 q2, d16, #3
+    vshll.u8 q3, d17, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d18, #3
+    vshll.u8 q3, d19, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d20, #3
+    vshll.u8 q3, d21, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d22, #3
+    vshll.u8 q3, d23, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d24, #3
+    vshll.u8 q3, d25, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d26, #3
+    vshll.u8 q3, d27, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d28, #3
+    vshll.u8 q3, d29, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d30, #3
+    vshll.u8 q3, d31, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vldmia r3!, {d16-d31}
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r8]
+    vld1.64 {d5}, [r4]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q13, q13, q3
+    vld1.64 {d8}, [r10]
+    vld1.64 {d9}, [r6]
+    veor q14, q14, q4
+    vld1.64 {d10}, [r11]
+    vld1.64 {d11}, [r7]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r4]
+    vld1.64 {d13}, [r9]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r5]
+    vld1.64 {d15}, [r10]
+    veor q13, q13, q7
+    vld1.64 {d4}, [r6]
+    vld1.64 {d5}, [r11]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r8]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r5]
     veor q12, q12, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r6]
     veor q13, q13, q5
+    vld1.64 {d12}, [r11]
+    vld1.64 {d13}, [r7]
     veor q14, q14, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r4]
     veor q15, q15, q7
-    vstmia sp, {d16-d31}
-    ldrb lr, [sp, #7]
-    add lr, r4, lr, lsl #3
-    vldr d16, [lr]
-    ldrb lr, [sp, #14]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb lr, [sp, #21]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb lr, [sp, #28]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb lr, [sp, #35]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb lr, [sp, #42]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb lr, [sp, #49]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb lr, [sp, #56]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb lr, [sp, #15]
-    add lr, r4, lr, lsl #3
-    vldr d17, [lr]
-    ldrb lr, [sp, #22]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb lr, [sp, #29]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb lr, [sp, #36]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb lr, [sp, #43]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb lr, [sp, #50]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb lr, [sp, #57]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb lr, [sp, #0]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb lr, [sp, #23]
-    add lr, r4, lr, lsl #3
-    vldr d18, [lr]
-    ldrb lr, [sp, #30]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb lr, [sp, #37]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb lr, [sp, #44]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb lr, [sp, #51]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb lr, [sp, #58]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb lr, [sp, #1]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb lr, [sp, #8]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb lr, [sp, #31]
-    add lr, r4, lr, lsl #3
-    vldr d19, [lr]
-    ldrb lr, [sp, #38]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb lr, [sp, #45]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb lr, [sp, #52]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb lr, [sp, #59]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb lr, [sp, #2]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb lr, [sp, #9]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb lr, [sp, #16]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb lr, [sp, #39]
-    add lr, r4, lr, lsl #3
-    vldr d20, [lr]
-    ldrb lr, [sp, #46]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb lr, [sp, #53]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb lr, [sp, #60]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb lr, [sp, #3]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb lr, [sp, #10]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb lr, [sp, #17]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb lr, [sp, #24]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb lr, [sp, #47]
-    add lr, r4, lr, lsl #3
-    vldr d21, [lr]
-    ldrb lr, [sp, #54]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb lr, [sp, #61]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb lr, [sp, #4]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb lr, [sp, #11]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb lr, [sp, #18]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb lr, [sp, #25]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb lr, [sp, #32]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb lr, [sp, #55]
-    add lr, r4, lr, lsl #3
-    vldr d22, [lr]
-    ldrb lr, [sp, #62]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb lr, [sp, #5]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb lr, [sp, #12]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb lr, [sp, #19]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb lr, [sp, #26]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb lr, [sp, #33]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb lr, [sp, #40]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb lr, [sp, #63]
-    add lr, r4, lr, lsl #3
-    vldr d23, [lr]
-    ldrb lr, [sp, #6]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb lr, [sp, #13]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb lr, [sp, #20]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb lr, [sp, #27]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb lr, [sp, #34]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb lr, [sp, #41]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb lr, [sp, #48]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb lr, [sp, #79]
-    add lr, r4, lr, lsl #3
-    vldr d24, [lr]
-    ldrb lr, [sp, #94]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb lr, [sp, #109]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb lr, [sp, #124]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb lr, [sp, #67]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb lr, [sp, #82]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb lr, [sp, #97]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb lr, [sp, #112]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb lr, [sp, #87]
-    add lr, r4, lr, lsl #3
-    vldr d25, [lr]
-    ldrb lr, [sp, #102]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb lr, [sp, #117]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb lr, [sp, #68]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb lr, [sp, #75]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb lr, [sp, #90]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb lr, [sp, #105]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb lr, [sp, #120]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb lr, [sp, #95]
-    add lr, r4, lr, lsl #3
-    vldr d26, [lr]
-    ldrb lr, [sp, #110]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb lr, [sp, #125]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb lr, [sp, #76]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb lr, [sp, #83]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb lr, [sp, #98]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb lr, [sp, #113]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb lr, [sp, #64]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb lr, [sp, #103]
-    add lr, r4, lr, lsl #3
-    vldr d27, [lr]
-    ldrb lr, [sp, #118]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb lr, [sp, #69]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb lr, [sp, #84]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb lr, [sp, #91]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb lr, [sp, #106]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb lr, [sp, #121]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb lr, [sp, #72]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb lr, [sp, #111]
-    add lr, r4, lr, lsl #3
-    vldr d28, [lr]
-    ldrb lr, [sp, #126]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb lr, [sp, #77]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb lr, [sp, #92]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb lr, [sp, #99]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb lr, [sp, #114]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb lr, [sp, #65]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb lr, [sp, #80]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb lr, [sp, #119]
-    add lr, r4, lr, lsl #3
-    vldr d29, [lr]
-    ldrb lr, [sp, #70]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb lr, [sp, #85]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb lr, [sp, #100]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb lr, [sp, #107]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb lr, [sp, #122]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb lr, [sp, #73]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb lr, [sp, #88]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb lr, [sp, #127]
-    add lr, r4, lr, lsl #3
-    vldr d30, [lr]
-    ldrb lr, [sp, #78]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb lr, [sp, #93]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb lr, [sp, #108]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb lr, [sp, #115]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb lr, [sp, #66]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb lr, [sp, #81]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb lr, [sp, #96]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb lr, [sp, #71]
-    add lr, r4, lr, lsl #3
-    vldr d31, [lr]
-    ldrb lr, [sp, #86]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb lr, [sp, #101]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb lr, [sp, #116]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb lr, [sp, #123]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb lr, [sp, #74]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb lr, [sp, #89]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb lr, [sp, #104]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    subs r12, r12, #1
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r10]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r11]
+    veor q13, q13, q3
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r8]
+    veor q14, q14, q4
+    vld1.64 {d10}, [r4]
+    vld1.64 {d11}, [r9]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r10]
+    vld1.64 {d13}, [r6]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r11]
+    vld1.64 {d15}, [r7]
+    veor q13, q13, q7
+    vld1.64 {d4}, [r8]
+    vld1.64 {d5}, [r4]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r11]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r8]
+    veor q13, q13, q5
+    vld1.64 {d12}, [r4]
+    vld1.64 {d13}, [r9]
+    veor q14, q14, q6
+    vld1.64 {d14}, [r5]
+    vld1.64 {d15}, [r10]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r11]
+    vld1.64 {d5}, [r7]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r8]
+    vld1.64 {d7}, [r4]
+    veor q13, q13, q3
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r5]
+    veor q14, q14, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r6]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r7]
+    vld1.64 {d13}, [r8]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r4]
+    vld1.64 {d15}, [r9]
+    veor q13, q13, q7
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r10]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r11]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r4]
+    vld1.64 {d9}, [r5]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r7]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r9]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r10]
+    vld1.64 {d15}, [r11]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r6]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r8]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r10]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r11]
+    vld1.64 {d11}, [r4]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r7]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r9]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r10]
+    vld1.64 {d5}, [r11]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r4]
+    vld1.64 {d7}, [r5]
+    veor q11, q11, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r8]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r10]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r11]
+    vld1.64 {d13}, [r4]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r5]
+    vld1.64 {d15}, [r6]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r8]
+    vld1.64 {d5}, [r9]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r10]
+    vld1.64 {d7}, [r11]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r4]
+    vld1.64 {d9}, [r5]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r7]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r9]
+    vld1.64 {d13}, [r10]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r11]
+    vld1.64 {d15}, [r4]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r6]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r8]
+    veor q11, q11, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r10]
+    vld1.64 {d9}, [r11]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r4]
+    vld1.64 {d11}, [r5]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r7]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r9]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r11]
+    vld1.64 {d5}, [r4]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r5]
+    vld1.64 {d7}, [r6]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r8]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r10]
+    veor q11, q11, q5
+    subs lr, lr, #1
     bne .Ltt_c512
-    sub r3, r3, #1280
-    veor q8, q8, q12
-    veor q9, q9, q13
-    veor q10, q10, q14
-    veor q11, q11, q15
-    vldmia r0, {d0-d7}
-    veor q0, q0, q8
-    veor q1, q1, q9
-    veor q2, q2, q10
-    veor q3, q3, q11
-    vstmia r0, {d0-d7}
+    sub r3, r3, #1408
+    vldmia r0, {d4-d11}
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q10
+    veor q5, q5, q11
+    veor q2, q2, q12
+    veor q3, q3, q13
+    veor q4, q4, q14
+    veor q5, q5, q15
+    vstmia r0, {d4-d11}
     subs r2, r2, #1
     bne .Ltt_c512_loop
 .Ltt_c512_done:
-    add sp, sp, #128
+    add sp, sp, #512
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_c512, .-slicewise_groestl_neon7tt_c512
@@ -1285,284 +1057,172 @@ slicewise_groestl_neon7tt_c512:
 slicewise_groestl_neon7tt_o512:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #128
-    add r4, r3, #0
-    add r5, r3, #2048
+    sub sp, sp, #512
+    add r5, r3, #14336
+    add r6, r3, #12288
+    vmov d0, r5, r6
+    add r5, r3, #10240
+    add r6, r3, #8192
+    vmov d1, r5, r6
+    add r5, r3, #6144
     add r6, r3, #4096
-    add r7, r3, #6144
-    add r8, r3, #8192
-    add r9, r3, #10240
-    add r10, r3, #12288
-    add r11, r3, #14336
+    vmov d2, r5, r6
+    add r5, r3, #2048
+    vmov d3, r5, r3
+    mov r12, sp
     movw r3, #:lower16:(.Lneon7tt_rc512p - (.Lpc_tto512 + 8))
     movt r3, #:upper16:(.Lneon7tt_rc512p - (.Lpc_tto512 + 8))
 .Lpc_tto512: add r3, pc, r3
     vldmia r0, {d16-d23}
-    mov r12, #10
+    vldmia r3!, {d4-d11}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    mov lr, #10
 .Ltt_o512:
-    vldmia r3!, {d0-d7}
-    veor q8, q8, q0
-    veor q9, q9, q1
+    vshll.u8 q2, d16, #3
+    vshll.u8 q3, d17, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d18, #3
+    vshll.u8 q3, d19, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d20, #3
+    vshll.u8 q3, d21, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d22, #3
+    vshll.u8 q3, d23, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q1, d5
+    vaddw.u16 q6, q0, d6
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vldmia r3!, {d16-d23}
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r4]
+    vld1.64 {d5}, [r5]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r7]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r8]
+    vld1.64 {d9}, [r9]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r11]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r5]
+    vld1.64 {d13}, [r6]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r8]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r9]
+    vld1.64 {d5}, [r10]
     veor q10, q10, q2
+    vld1.64 {d6}, [r11]
+    vld1.64 {d7}, [r4]
     veor q11, q11, q3
-    vstmia sp, {d16-d23}
-    ldrb lr, [sp, #7]
-    add lr, r4, lr, lsl #3
-    vldr d16, [lr]
-    ldrb lr, [sp, #14]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb lr, [sp, #21]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb lr, [sp, #28]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb lr, [sp, #35]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb lr, [sp, #42]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb lr, [sp, #49]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb lr, [sp, #56]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb lr, [sp, #15]
-    add lr, r4, lr, lsl #3
-    vldr d17, [lr]
-    ldrb lr, [sp, #22]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb lr, [sp, #29]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb lr, [sp, #36]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb lr, [sp, #43]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb lr, [sp, #50]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb lr, [sp, #57]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb lr, [sp, #0]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb lr, [sp, #23]
-    add lr, r4, lr, lsl #3
-    vldr d18, [lr]
-    ldrb lr, [sp, #30]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb lr, [sp, #37]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb lr, [sp, #44]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb lr, [sp, #51]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb lr, [sp, #58]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb lr, [sp, #1]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb lr, [sp, #8]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb lr, [sp, #31]
-    add lr, r4, lr, lsl #3
-    vldr d19, [lr]
-    ldrb lr, [sp, #38]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb lr, [sp, #45]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb lr, [sp, #52]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb lr, [sp, #59]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb lr, [sp, #2]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb lr, [sp, #9]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb lr, [sp, #16]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb lr, [sp, #39]
-    add lr, r4, lr, lsl #3
-    vldr d20, [lr]
-    ldrb lr, [sp, #46]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb lr, [sp, #53]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb lr, [sp, #60]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb lr, [sp, #3]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb lr, [sp, #10]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb lr, [sp, #17]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb lr, [sp, #24]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb lr, [sp, #47]
-    add lr, r4, lr, lsl #3
-    vldr d21, [lr]
-    ldrb lr, [sp, #54]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb lr, [sp, #61]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb lr, [sp, #4]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb lr, [sp, #11]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb lr, [sp, #18]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb lr, [sp, #25]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb lr, [sp, #32]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb lr, [sp, #55]
-    add lr, r4, lr, lsl #3
-    vldr d22, [lr]
-    ldrb lr, [sp, #62]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb lr, [sp, #5]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb lr, [sp, #12]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb lr, [sp, #19]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb lr, [sp, #26]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb lr, [sp, #33]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb lr, [sp, #40]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb lr, [sp, #63]
-    add lr, r4, lr, lsl #3
-    vldr d23, [lr]
-    ldrb lr, [sp, #6]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb lr, [sp, #13]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb lr, [sp, #20]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb lr, [sp, #27]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb lr, [sp, #34]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb lr, [sp, #41]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb lr, [sp, #48]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    subs r12, r12, #1
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r7]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r8]
+    vld1.64 {d11}, [r9]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r10]
+    vld1.64 {d13}, [r11]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r4]
+    vld1.64 {d15}, [r5]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r8]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r10]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r11]
+    vld1.64 {d9}, [r4]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r5]
+    vld1.64 {d11}, [r6]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r9]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r10]
+    vld1.64 {d15}, [r11]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r4]
+    vld1.64 {d5}, [r5]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r7]
+    veor q11, q11, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r10]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r11]
+    vld1.64 {d11}, [r4]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r5]
+    vld1.64 {d13}, [r6]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r8]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r10]
+    vld1.64 {d5}, [r11]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r4]
+    vld1.64 {d7}, [r5]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r7]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r8]
+    vld1.64 {d11}, [r9]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r11]
+    vld1.64 {d13}, [r4]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r5]
+    vld1.64 {d15}, [r6]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r8]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r10]
+    veor q11, q11, q3
+    subs lr, lr, #1
     bne .Ltt_o512
-    vldmia r0, {d0-d7}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
+    vldmia r0, {d4-d11}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
     vstmia r0, {d16-d23}
-    add sp, sp, #128
+    add sp, sp, #512
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_o512, .-slicewise_groestl_neon7tt_o512
@@ -1572,1091 +1232,133 @@ slicewise_groestl_neon7tt_o512:
 slicewise_groestl_neon7tt_c1024:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #256
-    add r4, r3, #0
-    add r5, r3, #2048
+    sub sp, sp, #640
+    add r5, r3, #14336
+    add r6, r3, #12288
+    vmov d0, r5, r6
+    add r5, r3, #10240
+    add r6, r3, #8192
+    vmov d1, r5, r6
+    add r5, r3, #6144
     add r6, r3, #4096
-    add r7, r3, #6144
-    add r8, r3, #8192
-    add r9, r3, #10240
-    add r10, r3, #12288
-    add r11, r3, #14336
+    vmov d2, r5, r6
+    add r5, r3, #2048
+    vmov d3, r5, r3
+    mov r12, sp
     movw r3, #:lower16:(.Lneon7tt_rc1024 - (.Lpc_ttc1024 + 8))
     movt r3, #:upper16:(.Lneon7tt_rc1024 - (.Lpc_ttc1024 + 8))
 .Lpc_ttc1024: add r3, pc, r3
+    vldmia r0, {d16-d31}
+    vswp d17, d24
+    vswp d19, d26
+    vswp d21, d28
+    vswp d23, d30
+    vldmia r3!, {d4-d15}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q6
+    veor q13, q13, q7
+    vldmia r3!, {d4-d7}
+    veor q14, q14, q2
+    veor q15, q15, q3
+    vstmia r0, {d16-d31}
     cmp r2, #0
     beq .Ltt_c1024_done
 .Ltt_c1024_loop:
-    vld1.8 {d0-d3}, [r1]!
-    vld1.8 {d4-d7}, [r1]!
-    vld1.8 {d8-d11}, [r1]!
-    vld1.8 {d12-d15}, [r1]!
-    vrev64.8 q0, q0
-    vrev64.8 q1, q1
-    vrev64.8 q2, q2
-    vrev64.8 q3, q3
-    vrev64.8 q4, q4
-    vrev64.8 q5, q5
-    vrev64.8 q6, q6
-    vrev64.8 q7, q7
-    add lr, sp, #128
-    vstmia lr, {d0-d15}
-    vldmia r0, {d16-d31}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    veor q12, q12, q4
-    veor q13, q13, q5
-    veor q14, q14, q6
-    veor q15, q15, q7
-    mov r12, #14
-.Ltt_c1024p:
-    vldmia r3!, {d0-d15}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    veor q12, q12, q4
-    veor q13, q13, q5
-    veor q14, q14, q6
-    veor q15, q15, q7
-    vstmia sp, {d16-d31}
-    ldrb lr, [sp, #7]
-    add lr, r4, lr, lsl #3
-    vldr d16, [lr]
-    ldrb lr, [sp, #14]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb lr, [sp, #21]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb lr, [sp, #28]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb lr, [sp, #35]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb lr, [sp, #42]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb lr, [sp, #49]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb lr, [sp, #88]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb lr, [sp, #15]
-    add lr, r4, lr, lsl #3
-    vldr d17, [lr]
-    ldrb lr, [sp, #22]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb lr, [sp, #29]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb lr, [sp, #36]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb lr, [sp, #43]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb lr, [sp, #50]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb lr, [sp, #57]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb lr, [sp, #96]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb lr, [sp, #23]
-    add lr, r4, lr, lsl #3
-    vldr d18, [lr]
-    ldrb lr, [sp, #30]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb lr, [sp, #37]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb lr, [sp, #44]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb lr, [sp, #51]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb lr, [sp, #58]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb lr, [sp, #65]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb lr, [sp, #104]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb lr, [sp, #31]
-    add lr, r4, lr, lsl #3
-    vldr d19, [lr]
-    ldrb lr, [sp, #38]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb lr, [sp, #45]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb lr, [sp, #52]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb lr, [sp, #59]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb lr, [sp, #66]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb lr, [sp, #73]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb lr, [sp, #112]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb lr, [sp, #39]
-    add lr, r4, lr, lsl #3
-    vldr d20, [lr]
-    ldrb lr, [sp, #46]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb lr, [sp, #53]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb lr, [sp, #60]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb lr, [sp, #67]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb lr, [sp, #74]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb lr, [sp, #81]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb lr, [sp, #120]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb lr, [sp, #47]
-    add lr, r4, lr, lsl #3
-    vldr d21, [lr]
-    ldrb lr, [sp, #54]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb lr, [sp, #61]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb lr, [sp, #68]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb lr, [sp, #75]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb lr, [sp, #82]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb lr, [sp, #89]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb lr, [sp, #0]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb lr, [sp, #55]
-    add lr, r4, lr, lsl #3
-    vldr d22, [lr]
-    ldrb lr, [sp, #62]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb lr, [sp, #69]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb lr, [sp, #76]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb lr, [sp, #83]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb lr, [sp, #90]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb lr, [sp, #97]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb lr, [sp, #8]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb lr, [sp, #63]
-    add lr, r4, lr, lsl #3
-    vldr d23, [lr]
-    ldrb lr, [sp, #70]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb lr, [sp, #77]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb lr, [sp, #84]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb lr, [sp, #91]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb lr, [sp, #98]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb lr, [sp, #105]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb lr, [sp, #16]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb lr, [sp, #71]
-    add lr, r4, lr, lsl #3
-    vldr d24, [lr]
-    ldrb lr, [sp, #78]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb lr, [sp, #85]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb lr, [sp, #92]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb lr, [sp, #99]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb lr, [sp, #106]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb lr, [sp, #113]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb lr, [sp, #24]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb lr, [sp, #79]
-    add lr, r4, lr, lsl #3
-    vldr d25, [lr]
-    ldrb lr, [sp, #86]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb lr, [sp, #93]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb lr, [sp, #100]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb lr, [sp, #107]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb lr, [sp, #114]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb lr, [sp, #121]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb lr, [sp, #32]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb lr, [sp, #87]
-    add lr, r4, lr, lsl #3
-    vldr d26, [lr]
-    ldrb lr, [sp, #94]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb lr, [sp, #101]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb lr, [sp, #108]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb lr, [sp, #115]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb lr, [sp, #122]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb lr, [sp, #1]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb lr, [sp, #40]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb lr, [sp, #95]
-    add lr, r4, lr, lsl #3
-    vldr d27, [lr]
-    ldrb lr, [sp, #102]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb lr, [sp, #109]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb lr, [sp, #116]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb lr, [sp, #123]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb lr, [sp, #2]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb lr, [sp, #9]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb lr, [sp, #48]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb lr, [sp, #103]
-    add lr, r4, lr, lsl #3
-    vldr d28, [lr]
-    ldrb lr, [sp, #110]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb lr, [sp, #117]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb lr, [sp, #124]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb lr, [sp, #3]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb lr, [sp, #10]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb lr, [sp, #17]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb lr, [sp, #56]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb lr, [sp, #111]
-    add lr, r4, lr, lsl #3
-    vldr d29, [lr]
-    ldrb lr, [sp, #118]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb lr, [sp, #125]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb lr, [sp, #4]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb lr, [sp, #11]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb lr, [sp, #18]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb lr, [sp, #25]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb lr, [sp, #64]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb lr, [sp, #119]
-    add lr, r4, lr, lsl #3
-    vldr d30, [lr]
-    ldrb lr, [sp, #126]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb lr, [sp, #5]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb lr, [sp, #12]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb lr, [sp, #19]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb lr, [sp, #26]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb lr, [sp, #33]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb lr, [sp, #72]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb lr, [sp, #127]
-    add lr, r4, lr, lsl #3
-    vldr d31, [lr]
-    ldrb lr, [sp, #6]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb lr, [sp, #13]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb lr, [sp, #20]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb lr, [sp, #27]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb lr, [sp, #34]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb lr, [sp, #41]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb lr, [sp, #80]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    subs r12, r12, #1
-    bne .Ltt_c1024p
-    vldmia r0, {d0-d15}
-    veor q0, q0, q8
-    veor q1, q1, q9
-    veor q2, q2, q10
-    veor q3, q3, q11
-    veor q4, q4, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q7, q7, q15
-    vstmia r0, {d0-d15}
-    add lr, sp, #128
+    vld1.8 {d16-d19}, [r1]!
+    vld1.8 {d20-d23}, [r1]!
+    vld1.8 {d24-d27}, [r1]!
+    vld1.8 {d28-d31}, [r1]!
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
+    vswp d17, d24
+    vswp d19, d26
+    vswp d21, d28
+    vswp d23, d30
+    add lr, sp, #512
+    vstmia lr, {d16-d31}
+    vldmia r0!, {d4-d15}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q6
+    veor q13, q13, q7
+    vldmia r0, {d4-d7}
+    veor q14, q14, q2
+    veor q15, q15, q3
+    sub r0, r0, #96
+    bl .Lneon7tt_perm1024p
+    vldmia r0, {d4-d15}
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q10
+    veor q5, q5, q11
+    veor q6, q6, q12
+    veor q7, q7, q13
+    vstmia r0!, {d4-d15}
+    vldmia r0, {d4-d7}
+    veor q2, q2, q14
+    veor q3, q3, q15
+    vstmia r0, {d4-d7}
+    sub r0, r0, #96
+    add lr, sp, #512
     vldmia lr, {d16-d31}
-    mov r12, #14
-.Ltt_c1024q:
-    vldmia r3!, {d0-d15}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    veor q12, q12, q4
-    veor q13, q13, q5
-    veor q14, q14, q6
-    veor q15, q15, q7
-    vstmia sp, {d16-d31}
-    ldrb lr, [sp, #15]
-    add lr, r4, lr, lsl #3
-    vldr d16, [lr]
-    ldrb lr, [sp, #30]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb lr, [sp, #45]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb lr, [sp, #92]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb lr, [sp, #3]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb lr, [sp, #18]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb lr, [sp, #33]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb lr, [sp, #48]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb lr, [sp, #23]
-    add lr, r4, lr, lsl #3
-    vldr d17, [lr]
-    ldrb lr, [sp, #38]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb lr, [sp, #53]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb lr, [sp, #100]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb lr, [sp, #11]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb lr, [sp, #26]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb lr, [sp, #41]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb lr, [sp, #56]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb lr, [sp, #31]
-    add lr, r4, lr, lsl #3
-    vldr d18, [lr]
-    ldrb lr, [sp, #46]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb lr, [sp, #61]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb lr, [sp, #108]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb lr, [sp, #19]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb lr, [sp, #34]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb lr, [sp, #49]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb lr, [sp, #64]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb lr, [sp, #39]
-    add lr, r4, lr, lsl #3
-    vldr d19, [lr]
-    ldrb lr, [sp, #54]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb lr, [sp, #69]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb lr, [sp, #116]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb lr, [sp, #27]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb lr, [sp, #42]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb lr, [sp, #57]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb lr, [sp, #72]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb lr, [sp, #47]
-    add lr, r4, lr, lsl #3
-    vldr d20, [lr]
-    ldrb lr, [sp, #62]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb lr, [sp, #77]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb lr, [sp, #124]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb lr, [sp, #35]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb lr, [sp, #50]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb lr, [sp, #65]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb lr, [sp, #80]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb lr, [sp, #55]
-    add lr, r4, lr, lsl #3
-    vldr d21, [lr]
-    ldrb lr, [sp, #70]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb lr, [sp, #85]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb lr, [sp, #4]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb lr, [sp, #43]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb lr, [sp, #58]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb lr, [sp, #73]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb lr, [sp, #88]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb lr, [sp, #63]
-    add lr, r4, lr, lsl #3
-    vldr d22, [lr]
-    ldrb lr, [sp, #78]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb lr, [sp, #93]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb lr, [sp, #12]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb lr, [sp, #51]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb lr, [sp, #66]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb lr, [sp, #81]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb lr, [sp, #96]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb lr, [sp, #71]
-    add lr, r4, lr, lsl #3
-    vldr d23, [lr]
-    ldrb lr, [sp, #86]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb lr, [sp, #101]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb lr, [sp, #20]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb lr, [sp, #59]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb lr, [sp, #74]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb lr, [sp, #89]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb lr, [sp, #104]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb lr, [sp, #79]
-    add lr, r4, lr, lsl #3
-    vldr d24, [lr]
-    ldrb lr, [sp, #94]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb lr, [sp, #109]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb lr, [sp, #28]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb lr, [sp, #67]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb lr, [sp, #82]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb lr, [sp, #97]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb lr, [sp, #112]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb lr, [sp, #87]
-    add lr, r4, lr, lsl #3
-    vldr d25, [lr]
-    ldrb lr, [sp, #102]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb lr, [sp, #117]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb lr, [sp, #36]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb lr, [sp, #75]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb lr, [sp, #90]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb lr, [sp, #105]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb lr, [sp, #120]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb lr, [sp, #95]
-    add lr, r4, lr, lsl #3
-    vldr d26, [lr]
-    ldrb lr, [sp, #110]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb lr, [sp, #125]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb lr, [sp, #44]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb lr, [sp, #83]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb lr, [sp, #98]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb lr, [sp, #113]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb lr, [sp, #0]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb lr, [sp, #103]
-    add lr, r4, lr, lsl #3
-    vldr d27, [lr]
-    ldrb lr, [sp, #118]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb lr, [sp, #5]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb lr, [sp, #52]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb lr, [sp, #91]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb lr, [sp, #106]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb lr, [sp, #121]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb lr, [sp, #8]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb lr, [sp, #111]
-    add lr, r4, lr, lsl #3
-    vldr d28, [lr]
-    ldrb lr, [sp, #126]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb lr, [sp, #13]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb lr, [sp, #60]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb lr, [sp, #99]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb lr, [sp, #114]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb lr, [sp, #1]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb lr, [sp, #16]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb lr, [sp, #119]
-    add lr, r4, lr, lsl #3
-    vldr d29, [lr]
-    ldrb lr, [sp, #6]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb lr, [sp, #21]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb lr, [sp, #68]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb lr, [sp, #107]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb lr, [sp, #122]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb lr, [sp, #9]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb lr, [sp, #24]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb lr, [sp, #127]
-    add lr, r4, lr, lsl #3
-    vldr d30, [lr]
-    ldrb lr, [sp, #14]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb lr, [sp, #29]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb lr, [sp, #76]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb lr, [sp, #115]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb lr, [sp, #2]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb lr, [sp, #17]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb lr, [sp, #32]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb lr, [sp, #7]
-    add lr, r4, lr, lsl #3
-    vldr d31, [lr]
-    ldrb lr, [sp, #22]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb lr, [sp, #37]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb lr, [sp, #84]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb lr, [sp, #123]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb lr, [sp, #10]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb lr, [sp, #25]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb lr, [sp, #40]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    subs r12, r12, #1
-    bne .Ltt_c1024q
-    vldmia r0, {d0-d15}
-    veor q0, q0, q8
-    veor q1, q1, q9
-    veor q2, q2, q10
-    veor q3, q3, q11
-    veor q4, q4, q12
-    veor q5, q5, q13
-    veor q6, q6, q14
-    veor q7, q7, q15
-    vstmia r0, {d0-d15}
-    sub r3, r3, #3584
+    vldmia r3!, {d4-d15}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q6
+    veor q13, q13, q7
+    vldmia r3!, {d4-d7}
+    veor q14, q14, q2
+    veor q15, q15, q3
+    bl .Lneon7tt_perm1024q
+    vldmia r0, {d4-d15}
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q10
+    veor q5, q5, q11
+    veor q6, q6, q12
+    veor q7, q7, q13
+    vstmia r0!, {d4-d15}
+    vldmia r0, {d4-d7}
+    veor q2, q2, q14
+    veor q3, q3, q15
+    vstmia r0, {d4-d7}
+    sub r0, r0, #96
+    sub r3, r3, #3712
     subs r2, r2, #1
     bne .Ltt_c1024_loop
 .Ltt_c1024_done:
-    add sp, sp, #256
+    vldmia r0, {d16-d31}
+    sub r3, r3, #128
+    vldmia r3!, {d4-d15}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q6
+    veor q13, q13, q7
+    vldmia r3, {d4-d7}
+    veor q14, q14, q2
+    veor q15, q15, q3
+    sub r3, r3, #96
+    vswp d17, d24
+    vswp d19, d26
+    vswp d21, d28
+    vswp d23, d30
+    vstmia r0, {d16-d31}
+    add sp, sp, #640
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_c1024, .-slicewise_groestl_neon7tt_c1024
@@ -2666,543 +1368,605 @@ slicewise_groestl_neon7tt_c1024:
 slicewise_groestl_neon7tt_o1024:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #128
-    add r4, r3, #0
-    add r5, r3, #2048
+    sub sp, sp, #512
+    add r5, r3, #14336
+    add r6, r3, #12288
+    vmov d0, r5, r6
+    add r5, r3, #10240
+    add r6, r3, #8192
+    vmov d1, r5, r6
+    add r5, r3, #6144
     add r6, r3, #4096
-    add r7, r3, #6144
-    add r8, r3, #8192
-    add r9, r3, #10240
-    add r10, r3, #12288
-    add r11, r3, #14336
+    vmov d2, r5, r6
+    add r5, r3, #2048
+    vmov d3, r5, r3
+    mov r12, sp
     movw r3, #:lower16:(.Lneon7tt_rc1024 - (.Lpc_tto1024 + 8))
     movt r3, #:upper16:(.Lneon7tt_rc1024 - (.Lpc_tto1024 + 8))
 .Lpc_tto1024: add r3, pc, r3
     vldmia r0, {d16-d31}
-    mov r12, #14
-.Ltt_o1024:
-    vldmia r3!, {d0-d15}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    veor q12, q12, q4
-    veor q13, q13, q5
-    veor q14, q14, q6
-    veor q15, q15, q7
-    vstmia sp, {d16-d31}
-    ldrb lr, [sp, #7]
-    add lr, r4, lr, lsl #3
-    vldr d16, [lr]
-    ldrb lr, [sp, #14]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d16, d16, d1
-    ldrb lr, [sp, #21]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d16, d16, d2
-    ldrb lr, [sp, #28]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d16, d16, d3
-    ldrb lr, [sp, #35]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d16, d16, d4
-    ldrb lr, [sp, #42]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d16, d16, d5
-    ldrb lr, [sp, #49]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d16, d16, d6
-    ldrb lr, [sp, #88]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d16, d16, d7
-    ldrb lr, [sp, #15]
-    add lr, r4, lr, lsl #3
-    vldr d17, [lr]
-    ldrb lr, [sp, #22]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d17, d17, d1
-    ldrb lr, [sp, #29]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d17, d17, d2
-    ldrb lr, [sp, #36]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d17, d17, d3
-    ldrb lr, [sp, #43]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d17, d17, d4
-    ldrb lr, [sp, #50]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d17, d17, d5
-    ldrb lr, [sp, #57]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d17, d17, d6
-    ldrb lr, [sp, #96]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d17, d17, d7
-    ldrb lr, [sp, #23]
-    add lr, r4, lr, lsl #3
-    vldr d18, [lr]
-    ldrb lr, [sp, #30]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d18, d18, d1
-    ldrb lr, [sp, #37]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d18, d18, d2
-    ldrb lr, [sp, #44]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d18, d18, d3
-    ldrb lr, [sp, #51]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d18, d18, d4
-    ldrb lr, [sp, #58]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d18, d18, d5
-    ldrb lr, [sp, #65]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d18, d18, d6
-    ldrb lr, [sp, #104]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d18, d18, d7
-    ldrb lr, [sp, #31]
-    add lr, r4, lr, lsl #3
-    vldr d19, [lr]
-    ldrb lr, [sp, #38]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d19, d19, d1
-    ldrb lr, [sp, #45]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d19, d19, d2
-    ldrb lr, [sp, #52]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d19, d19, d3
-    ldrb lr, [sp, #59]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d19, d19, d4
-    ldrb lr, [sp, #66]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d19, d19, d5
-    ldrb lr, [sp, #73]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d19, d19, d6
-    ldrb lr, [sp, #112]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d19, d19, d7
-    ldrb lr, [sp, #39]
-    add lr, r4, lr, lsl #3
-    vldr d20, [lr]
-    ldrb lr, [sp, #46]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d20, d20, d1
-    ldrb lr, [sp, #53]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d20, d20, d2
-    ldrb lr, [sp, #60]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d20, d20, d3
-    ldrb lr, [sp, #67]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d20, d20, d4
-    ldrb lr, [sp, #74]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d20, d20, d5
-    ldrb lr, [sp, #81]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d20, d20, d6
-    ldrb lr, [sp, #120]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d20, d20, d7
-    ldrb lr, [sp, #47]
-    add lr, r4, lr, lsl #3
-    vldr d21, [lr]
-    ldrb lr, [sp, #54]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d21, d21, d1
-    ldrb lr, [sp, #61]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d21, d21, d2
-    ldrb lr, [sp, #68]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d21, d21, d3
-    ldrb lr, [sp, #75]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d21, d21, d4
-    ldrb lr, [sp, #82]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d21, d21, d5
-    ldrb lr, [sp, #89]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d21, d21, d6
-    ldrb lr, [sp, #0]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d21, d21, d7
-    ldrb lr, [sp, #55]
-    add lr, r4, lr, lsl #3
-    vldr d22, [lr]
-    ldrb lr, [sp, #62]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d22, d22, d1
-    ldrb lr, [sp, #69]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d22, d22, d2
-    ldrb lr, [sp, #76]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d22, d22, d3
-    ldrb lr, [sp, #83]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d22, d22, d4
-    ldrb lr, [sp, #90]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d22, d22, d5
-    ldrb lr, [sp, #97]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d22, d22, d6
-    ldrb lr, [sp, #8]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d22, d22, d7
-    ldrb lr, [sp, #63]
-    add lr, r4, lr, lsl #3
-    vldr d23, [lr]
-    ldrb lr, [sp, #70]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d23, d23, d1
-    ldrb lr, [sp, #77]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d23, d23, d2
-    ldrb lr, [sp, #84]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d23, d23, d3
-    ldrb lr, [sp, #91]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d23, d23, d4
-    ldrb lr, [sp, #98]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d23, d23, d5
-    ldrb lr, [sp, #105]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d23, d23, d6
-    ldrb lr, [sp, #16]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d23, d23, d7
-    ldrb lr, [sp, #71]
-    add lr, r4, lr, lsl #3
-    vldr d24, [lr]
-    ldrb lr, [sp, #78]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d24, d24, d1
-    ldrb lr, [sp, #85]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d24, d24, d2
-    ldrb lr, [sp, #92]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d24, d24, d3
-    ldrb lr, [sp, #99]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d24, d24, d4
-    ldrb lr, [sp, #106]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d24, d24, d5
-    ldrb lr, [sp, #113]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d24, d24, d6
-    ldrb lr, [sp, #24]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d24, d24, d7
-    ldrb lr, [sp, #79]
-    add lr, r4, lr, lsl #3
-    vldr d25, [lr]
-    ldrb lr, [sp, #86]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d25, d25, d1
-    ldrb lr, [sp, #93]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d25, d25, d2
-    ldrb lr, [sp, #100]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d25, d25, d3
-    ldrb lr, [sp, #107]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d25, d25, d4
-    ldrb lr, [sp, #114]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d25, d25, d5
-    ldrb lr, [sp, #121]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d25, d25, d6
-    ldrb lr, [sp, #32]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d25, d25, d7
-    ldrb lr, [sp, #87]
-    add lr, r4, lr, lsl #3
-    vldr d26, [lr]
-    ldrb lr, [sp, #94]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d26, d26, d1
-    ldrb lr, [sp, #101]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d26, d26, d2
-    ldrb lr, [sp, #108]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d26, d26, d3
-    ldrb lr, [sp, #115]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d26, d26, d4
-    ldrb lr, [sp, #122]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d26, d26, d5
-    ldrb lr, [sp, #1]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d26, d26, d6
-    ldrb lr, [sp, #40]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d26, d26, d7
-    ldrb lr, [sp, #95]
-    add lr, r4, lr, lsl #3
-    vldr d27, [lr]
-    ldrb lr, [sp, #102]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d27, d27, d1
-    ldrb lr, [sp, #109]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d27, d27, d2
-    ldrb lr, [sp, #116]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d27, d27, d3
-    ldrb lr, [sp, #123]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d27, d27, d4
-    ldrb lr, [sp, #2]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d27, d27, d5
-    ldrb lr, [sp, #9]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d27, d27, d6
-    ldrb lr, [sp, #48]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d27, d27, d7
-    ldrb lr, [sp, #103]
-    add lr, r4, lr, lsl #3
-    vldr d28, [lr]
-    ldrb lr, [sp, #110]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d28, d28, d1
-    ldrb lr, [sp, #117]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d28, d28, d2
-    ldrb lr, [sp, #124]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d28, d28, d3
-    ldrb lr, [sp, #3]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d28, d28, d4
-    ldrb lr, [sp, #10]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d28, d28, d5
-    ldrb lr, [sp, #17]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d28, d28, d6
-    ldrb lr, [sp, #56]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d28, d28, d7
-    ldrb lr, [sp, #111]
-    add lr, r4, lr, lsl #3
-    vldr d29, [lr]
-    ldrb lr, [sp, #118]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d29, d29, d1
-    ldrb lr, [sp, #125]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d29, d29, d2
-    ldrb lr, [sp, #4]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d29, d29, d3
-    ldrb lr, [sp, #11]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d29, d29, d4
-    ldrb lr, [sp, #18]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d29, d29, d5
-    ldrb lr, [sp, #25]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d29, d29, d6
-    ldrb lr, [sp, #64]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d29, d29, d7
-    ldrb lr, [sp, #119]
-    add lr, r4, lr, lsl #3
-    vldr d30, [lr]
-    ldrb lr, [sp, #126]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d30, d30, d1
-    ldrb lr, [sp, #5]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d30, d30, d2
-    ldrb lr, [sp, #12]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d30, d30, d3
-    ldrb lr, [sp, #19]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d30, d30, d4
-    ldrb lr, [sp, #26]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d30, d30, d5
-    ldrb lr, [sp, #33]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d30, d30, d6
-    ldrb lr, [sp, #72]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d30, d30, d7
-    ldrb lr, [sp, #127]
-    add lr, r4, lr, lsl #3
-    vldr d31, [lr]
-    ldrb lr, [sp, #6]
-    add lr, r5, lr, lsl #3
-    vldr d1, [lr]
-    veor d31, d31, d1
-    ldrb lr, [sp, #13]
-    add lr, r6, lr, lsl #3
-    vldr d2, [lr]
-    veor d31, d31, d2
-    ldrb lr, [sp, #20]
-    add lr, r7, lr, lsl #3
-    vldr d3, [lr]
-    veor d31, d31, d3
-    ldrb lr, [sp, #27]
-    add lr, r8, lr, lsl #3
-    vldr d4, [lr]
-    veor d31, d31, d4
-    ldrb lr, [sp, #34]
-    add lr, r9, lr, lsl #3
-    vldr d5, [lr]
-    veor d31, d31, d5
-    ldrb lr, [sp, #41]
-    add lr, r10, lr, lsl #3
-    vldr d6, [lr]
-    veor d31, d31, d6
-    ldrb lr, [sp, #80]
-    add lr, r11, lr, lsl #3
-    vldr d7, [lr]
-    veor d31, d31, d7
-    subs r12, r12, #1
-    bne .Ltt_o1024
-    vldmia r0, {d0-d15}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q2
-    veor q11, q11, q3
-    veor q12, q12, q4
-    veor q13, q13, q5
-    veor q14, q14, q6
-    veor q15, q15, q7
-    vstmia r0, {d16-d31}
-    add sp, sp, #128
+    vswp d17, d24
+    vswp d19, d26
+    vswp d21, d28
+    vswp d23, d30
+    vldmia r3!, {d4-d15}
+    veor q8, q8, q2
+    veor q9, q9, q3
+    veor q10, q10, q4
+    veor q11, q11, q5
+    veor q12, q12, q6
+    veor q13, q13, q7
+    vldmia r3!, {d4-d7}
+    veor q14, q14, q2
+    veor q15, q15, q3
+    bl .Lneon7tt_perm1024p
+    vswp d17, d24
+    vswp d19, d26
+    vswp d21, d28
+    vswp d23, d30
+    vldmia r0, {d4-d15}
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q10
+    veor q5, q5, q11
+    veor q6, q6, q12
+    veor q7, q7, q13
+    vstmia r0!, {d4-d15}
+    vldmia r0, {d4-d7}
+    veor q2, q2, q14
+    veor q3, q3, q15
+    vstmia r0, {d4-d7}
+    sub r0, r0, #96
+    add sp, sp, #512
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7tt_o1024, .-slicewise_groestl_neon7tt_o1024
+    .p2align 2
+.Lneon7tt_perm1024p:
+    push {lr}
+    mov lr, #14
+.Ltt_perm1024p:
+    vshll.u8 q2, d16, #3
+    vshll.u8 q3, d17, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d18, #3
+    vshll.u8 q3, d19, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d20, #3
+    vshll.u8 q3, d21, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d22, #3
+    vshll.u8 q3, d23, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d24, #3
+    vshll.u8 q3, d25, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d26, #3
+    vshll.u8 q3, d27, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d28, #3
+    vshll.u8 q3, d29, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d30, #3
+    vshll.u8 q3, d31, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vldmia r3!, {d16-d31}
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r4]
+    vld1.64 {d5}, [r8]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r10]
+    veor q11, q11, q3
+    vld1.64 {d8}, [r5]
+    vld1.64 {d9}, [r9]
+    veor q14, q14, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r11]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r10]
+    veor q9, q9, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r4]
+    veor q10, q10, q7
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r11]
+    veor q13, q13, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r4]
+    vld1.64 {d9}, [r8]
+    veor q9, q9, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r10]
+    veor q10, q10, q5
+    vld1.64 {d12}, [r5]
+    vld1.64 {d13}, [r9]
+    veor q13, q13, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r11]
+    veor q14, q14, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r6]
+    vld1.64 {d5}, [r10]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r8]
+    vld1.64 {d7}, [r4]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r11]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r5]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r4]
+    vld1.64 {d13}, [r8]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r6]
+    vld1.64 {d15}, [r10]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r11]
+    veor q13, q13, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r8]
+    vld1.64 {d9}, [r4]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r6]
+    veor q11, q11, q5
+    vld1.64 {d12}, [r9]
+    vld1.64 {d13}, [r5]
+    veor q14, q14, q6
+    vld1.64 {d14}, [r11]
+    vld1.64 {d15}, [r7]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r6]
+    vld1.64 {d5}, [r10]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r8]
+    vld1.64 {d7}, [r4]
+    veor q11, q11, q3
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r11]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r5]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r10]
+    vld1.64 {d13}, [r6]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r4]
+    vld1.64 {d15}, [r8]
+    veor q11, q11, q7
+    vld1.64 {d4}, [r9]
+    vld1.64 {d5}, [r5]
+    veor q13, q13, q2
+    vld1.64 {d6}, [r11]
+    vld1.64 {d7}, [r7]
+    veor q14, q14, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r5]
+    vld1.64 {d9}, [r9]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r11]
+    veor q11, q11, q5
+    vld1.64 {d12}, [r4]
+    vld1.64 {d13}, [r8]
+    veor q13, q13, q6
+    vld1.64 {d14}, [r6]
+    vld1.64 {d15}, [r10]
+    veor q14, q14, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r11]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r10]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r8]
+    vld1.64 {d11}, [r4]
+    veor q13, q13, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r5]
+    vld1.64 {d13}, [r9]
+    veor q9, q9, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r11]
+    veor q10, q10, q7
+    vld1.64 {d4}, [r4]
+    vld1.64 {d5}, [r8]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r10]
+    veor q13, q13, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r11]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r5]
+    veor q11, q11, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r4]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r10]
+    vld1.64 {d15}, [r6]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r11]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r10]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r8]
+    vld1.64 {d11}, [r4]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r9]
+    vld1.64 {d13}, [r5]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r11]
+    vld1.64 {d15}, [r7]
+    veor q11, q11, q7
+    vld1.64 {d4}, [r10]
+    vld1.64 {d5}, [r6]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r4]
+    vld1.64 {d7}, [r8]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r11]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r9]
+    vld1.64 {d11}, [r5]
+    veor q11, q11, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r4]
+    veor q14, q14, q6
+    vld1.64 {d14}, [r10]
+    vld1.64 {d15}, [r6]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r9]
+    vld1.64 {d5}, [r5]
+    veor q9, q9, q2
+    vld1.64 {d6}, [r11]
+    vld1.64 {d7}, [r7]
+    veor q10, q10, q3
+    vld1.64 {d8}, [r10]
+    vld1.64 {d9}, [r6]
+    veor q13, q13, q4
+    vld1.64 {d10}, [r4]
+    vld1.64 {d11}, [r8]
+    veor q14, q14, q5
+    subs lr, lr, #1
+    bne .Ltt_perm1024p
+    pop {pc}
+    .p2align 2
+.Lneon7tt_perm1024q:
+    push {lr}
+    mov lr, #14
+.Ltt_perm1024q:
+    vshll.u8 q2, d16, #3
+    vshll.u8 q3, d17, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d18, #3
+    vshll.u8 q3, d19, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d20, #3
+    vshll.u8 q3, d21, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d22, #3
+    vshll.u8 q3, d23, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d24, #3
+    vshll.u8 q3, d25, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d26, #3
+    vshll.u8 q3, d27, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d28, #3
+    vshll.u8 q3, d29, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vshll.u8 q2, d30, #3
+    vshll.u8 q3, d31, #3
+    vaddw.u16 q4, q0, d4
+    vaddw.u16 q5, q0, d6
+    vaddw.u16 q6, q1, d5
+    vaddw.u16 q7, q1, d7
+    vstmia r12!, {d8-d15}
+    vldmia r3!, {d16-d31}
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q9, q9, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r4]
+    veor q10, q10, q3
+    vld1.64 {d8}, [r8]
+    vld1.64 {d9}, [r10]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r11]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r4]
+    vld1.64 {d13}, [r8]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r5]
+    vld1.64 {d15}, [r9]
+    veor q13, q13, q7
+    vld1.64 {d4}, [r6]
+    vld1.64 {d5}, [r10]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r7]
+    vld1.64 {d7}, [r11]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r5]
+    vld1.64 {d9}, [r9]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r4]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r10]
+    veor q9, q9, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r11]
+    veor q10, q10, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r5]
+    vld1.64 {d5}, [r9]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r6]
+    vld1.64 {d7}, [r10]
+    veor q13, q13, q3
+    vld1.64 {d8}, [r7]
+    vld1.64 {d9}, [r11]
+    veor q14, q14, q4
+    vld1.64 {d10}, [r8]
+    vld1.64 {d11}, [r4]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r4]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r10]
+    veor q8, q8, q7
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r11]
+    veor q9, q9, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q11, q11, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r10]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r11]
+    veor q13, q13, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r4]
+    veor q14, q14, q6
+    vld1.64 {d14}, [r9]
+    vld1.64 {d15}, [r5]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r11]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q10, q10, q3
+    vld1.64 {d8}, [r4]
+    vld1.64 {d9}, [r6]
+    veor q11, q11, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r8]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r7]
+    vld1.64 {d13}, [r11]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r4]
+    veor q13, q13, q7
+    vld1.64 {d4}, [r9]
+    vld1.64 {d5}, [r5]
+    veor q14, q14, q2
+    vld1.64 {d6}, [r10]
+    vld1.64 {d7}, [r6]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r5]
+    vld1.64 {d9}, [r9]
+    veor q12, q12, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r4]
+    veor q13, q13, q5
+    vld1.64 {d12}, [r8]
+    vld1.64 {d13}, [r10]
+    veor q13, q13, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r11]
+    veor q14, q14, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r4]
+    vld1.64 {d5}, [r8]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r5]
+    vld1.64 {d7}, [r9]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r6]
+    vld1.64 {d9}, [r10]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r7]
+    vld1.64 {d11}, [r11]
+    veor q11, q11, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r4]
+    veor q12, q12, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r10]
+    veor q12, q12, q7
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r11]
+    veor q13, q13, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q15, q15, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r5]
+    vld1.64 {d9}, [r9]
+    veor q8, q8, q4
+    vld1.64 {d10}, [r6]
+    vld1.64 {d11}, [r10]
+    veor q9, q9, q5
+    vld1.64 {d12}, [r7]
+    vld1.64 {d13}, [r11]
+    veor q10, q10, q6
+    vld1.64 {d14}, [r8]
+    vld1.64 {d15}, [r4]
+    veor q11, q11, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r11]
+    veor q12, q12, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q14, q14, q3
+    vld1.64 {d8}, [r4]
+    vld1.64 {d9}, [r6]
+    veor q15, q15, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r8]
+    veor q15, q15, q5
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d12}, [r6]
+    vld1.64 {d13}, [r10]
+    veor q8, q8, q6
+    vld1.64 {d14}, [r7]
+    vld1.64 {d15}, [r11]
+    veor q9, q9, q7
+    vld1.64 {d4}, [r8]
+    vld1.64 {d5}, [r4]
+    veor q10, q10, q2
+    vld1.64 {d6}, [r9]
+    vld1.64 {d7}, [r5]
+    veor q11, q11, q3
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r5]
+    veor q13, q13, q4
+    vld1.64 {d10}, [r4]
+    vld1.64 {d11}, [r6]
+    veor q14, q14, q5
+    vld1.64 {d12}, [r10]
+    vld1.64 {d13}, [r8]
+    veor q14, q14, q6
+    vld1.64 {d14}, [r11]
+    vld1.64 {d15}, [r7]
+    veor q15, q15, q7
+    ldmdb r12!, {r4-r11}
+    vld1.64 {d4}, [r7]
+    vld1.64 {d5}, [r11]
+    veor q8, q8, q2
+    vld1.64 {d6}, [r8]
+    vld1.64 {d7}, [r4]
+    veor q9, q9, q3
+    vld1.64 {d8}, [r9]
+    vld1.64 {d9}, [r5]
+    veor q10, q10, q4
+    vld1.64 {d10}, [r10]
+    vld1.64 {d11}, [r6]
+    veor q11, q11, q5
+    subs lr, lr, #1
+    bne .Ltt_perm1024q
+    pop {pc}
     .globl slicewise_groestl_neon7vp_c512
     .type slicewise_groestl_neon7vp_c512, %function
     .p2align 2
@@ -20584,6 +19348,14 @@ slicewise_groestl_neon7vp_o1024:
     .word 0xffffffd6, 0xffffffff, 0xffffffc6, 0xffffffff
     .word 0xffffffb6, 0xffffffff, 0xffffffa6, 0xffffffff
     .word 0xffffff96, 0xffffffff, 0xffffff86, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .p2align 4
 .Lneon7tt_rc512p:
     .word 0x00000000, 0x00000000, 0x00000000, 0x10000000
@@ -20626,229 +19398,249 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x00000000, 0x29000000, 0x00000000, 0x39000000
     .word 0x00000000, 0x49000000, 0x00000000, 0x59000000
     .word 0x00000000, 0x69000000, 0x00000000, 0x79000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
     .p2align 4
 .Lneon7tt_rc1024:
-    .word 0x00000000, 0x00000000, 0x00000000, 0x10000000
-    .word 0x00000000, 0x20000000, 0x00000000, 0x30000000
-    .word 0x00000000, 0x40000000, 0x00000000, 0x50000000
-    .word 0x00000000, 0x60000000, 0x00000000, 0x70000000
-    .word 0x00000000, 0x80000000, 0x00000000, 0x90000000
-    .word 0x00000000, 0xa0000000, 0x00000000, 0xb0000000
-    .word 0x00000000, 0xc0000000, 0x00000000, 0xd0000000
-    .word 0x00000000, 0xe0000000, 0x00000000, 0xf0000000
-    .word 0x00000000, 0x01000000, 0x00000000, 0x11000000
-    .word 0x00000000, 0x21000000, 0x00000000, 0x31000000
-    .word 0x00000000, 0x41000000, 0x00000000, 0x51000000
-    .word 0x00000000, 0x61000000, 0x00000000, 0x71000000
-    .word 0x00000000, 0x81000000, 0x00000000, 0x91000000
-    .word 0x00000000, 0xa1000000, 0x00000000, 0xb1000000
-    .word 0x00000000, 0xc1000000, 0x00000000, 0xd1000000
-    .word 0x00000000, 0xe1000000, 0x00000000, 0xf1000000
-    .word 0x00000000, 0x02000000, 0x00000000, 0x12000000
-    .word 0x00000000, 0x22000000, 0x00000000, 0x32000000
-    .word 0x00000000, 0x42000000, 0x00000000, 0x52000000
-    .word 0x00000000, 0x62000000, 0x00000000, 0x72000000
-    .word 0x00000000, 0x82000000, 0x00000000, 0x92000000
-    .word 0x00000000, 0xa2000000, 0x00000000, 0xb2000000
-    .word 0x00000000, 0xc2000000, 0x00000000, 0xd2000000
-    .word 0x00000000, 0xe2000000, 0x00000000, 0xf2000000
-    .word 0x00000000, 0x03000000, 0x00000000, 0x13000000
-    .word 0x00000000, 0x23000000, 0x00000000, 0x33000000
-    .word 0x00000000, 0x43000000, 0x00000000, 0x53000000
-    .word 0x00000000, 0x63000000, 0x00000000, 0x73000000
-    .word 0x00000000, 0x83000000, 0x00000000, 0x93000000
-    .word 0x00000000, 0xa3000000, 0x00000000, 0xb3000000
-    .word 0x00000000, 0xc3000000, 0x00000000, 0xd3000000
-    .word 0x00000000, 0xe3000000, 0x00000000, 0xf3000000
-    .word 0x00000000, 0x04000000, 0x00000000, 0x14000000
-    .word 0x00000000, 0x24000000, 0x00000000, 0x34000000
-    .word 0x00000000, 0x44000000, 0x00000000, 0x54000000
-    .word 0x00000000, 0x64000000, 0x00000000, 0x74000000
-    .word 0x00000000, 0x84000000, 0x00000000, 0x94000000
-    .word 0x00000000, 0xa4000000, 0x00000000, 0xb4000000
-    .word 0x00000000, 0xc4000000, 0x00000000, 0xd4000000
-    .word 0x00000000, 0xe4000000, 0x00000000, 0xf4000000
-    .word 0x00000000, 0x05000000, 0x00000000, 0x15000000
-    .word 0x00000000, 0x25000000, 0x00000000, 0x35000000
-    .word 0x00000000, 0x45000000, 0x00000000, 0x55000000
-    .word 0x00000000, 0x65000000, 0x00000000, 0x75000000
-    .word 0x00000000, 0x85000000, 0x00000000, 0x95000000
-    .word 0x00000000, 0xa5000000, 0x00000000, 0xb5000000
-    .word 0x00000000, 0xc5000000, 0x00000000, 0xd5000000
-    .word 0x00000000, 0xe5000000, 0x00000000, 0xf5000000
-    .word 0x00000000, 0x06000000, 0x00000000, 0x16000000
-    .word 0x00000000, 0x26000000, 0x00000000, 0x36000000
-    .word 0x00000000, 0x46000000, 0x00000000, 0x56000000
-    .word 0x00000000, 0x66000000, 0x00000000, 0x76000000
-    .word 0x00000000, 0x86000000, 0x00000000, 0x96000000
-    .word 0x00000000, 0xa6000000, 0x00000000, 0xb6000000
-    .word 0x00000000, 0xc6000000, 0x00000000, 0xd6000000
-    .word 0x00000000, 0xe6000000, 0x00000000, 0xf6000000
-    .word 0x00000000, 0x07000000, 0x00000000, 0x17000000
-    .word 0x00000000, 0x27000000, 0x00000000, 0x37000000
-    .word 0x00000000, 0x47000000, 0x00000000, 0x57000000
-    .word 0x00000000, 0x67000000, 0x00000000, 0x77000000
-    .word 0x00000000, 0x87000000, 0x00000000, 0x97000000
-    .word 0x00000000, 0xa7000000, 0x00000000, 0xb7000000
-    .word 0x00000000, 0xc7000000, 0x00000000, 0xd7000000
-    .word 0x00000000, 0xe7000000, 0x00000000, 0xf7000000
-    .word 0x00000000, 0x08000000, 0x00000000, 0x18000000
-    .word 0x00000000, 0x28000000, 0x00000000, 0x38000000
-    .word 0x00000000, 0x48000000, 0x00000000, 0x58000000
-    .word 0x00000000, 0x68000000, 0x00000000, 0x78000000
-    .word 0x00000000, 0x88000000, 0x00000000, 0x98000000
-    .word 0x00000000, 0xa8000000, 0x00000000, 0xb8000000
-    .word 0x00000000, 0xc8000000, 0x00000000, 0xd8000000
-    .word 0x00000000, 0xe8000000, 0x00000000, 0xf8000000
-    .word 0x00000000, 0x09000000, 0x00000000, 0x19000000
-    .word 0x00000000, 0x29000000, 0x00000000, 0x39000000
-    .word 0x00000000, 0x49000000, 0x00000000, 0x59000000
-    .word 0x00000000, 0x69000000, 0x00000000, 0x79000000
-    .word 0x00000000, 0x89000000, 0x00000000, 0x99000000
-    .word 0x00000000, 0xa9000000, 0x00000000, 0xb9000000
-    .word 0x00000000, 0xc9000000, 0x00000000, 0xd9000000
-    .word 0x00000000, 0xe9000000, 0x00000000, 0xf9000000
-    .word 0x00000000, 0x0a000000, 0x00000000, 0x1a000000
-    .word 0x00000000, 0x2a000000, 0x00000000, 0x3a000000
-    .word 0x00000000, 0x4a000000, 0x00000000, 0x5a000000
-    .word 0x00000000, 0x6a000000, 0x00000000, 0x7a000000
-    .word 0x00000000, 0x8a000000, 0x00000000, 0x9a000000
-    .word 0x00000000, 0xaa000000, 0x00000000, 0xba000000
-    .word 0x00000000, 0xca000000, 0x00000000, 0xda000000
-    .word 0x00000000, 0xea000000, 0x00000000, 0xfa000000
-    .word 0x00000000, 0x0b000000, 0x00000000, 0x1b000000
-    .word 0x00000000, 0x2b000000, 0x00000000, 0x3b000000
-    .word 0x00000000, 0x4b000000, 0x00000000, 0x5b000000
-    .word 0x00000000, 0x6b000000, 0x00000000, 0x7b000000
-    .word 0x00000000, 0x8b000000, 0x00000000, 0x9b000000
-    .word 0x00000000, 0xab000000, 0x00000000, 0xbb000000
-    .word 0x00000000, 0xcb000000, 0x00000000, 0xdb000000
-    .word 0x00000000, 0xeb000000, 0x00000000, 0xfb000000
-    .word 0x00000000, 0x0c000000, 0x00000000, 0x1c000000
-    .word 0x00000000, 0x2c000000, 0x00000000, 0x3c000000
-    .word 0x00000000, 0x4c000000, 0x00000000, 0x5c000000
-    .word 0x00000000, 0x6c000000, 0x00000000, 0x7c000000
-    .word 0x00000000, 0x8c000000, 0x00000000, 0x9c000000
-    .word 0x00000000, 0xac000000, 0x00000000, 0xbc000000
-    .word 0x00000000, 0xcc000000, 0x00000000, 0xdc000000
-    .word 0x00000000, 0xec000000, 0x00000000, 0xfc000000
-    .word 0x00000000, 0x0d000000, 0x00000000, 0x1d000000
-    .word 0x00000000, 0x2d000000, 0x00000000, 0x3d000000
-    .word 0x00000000, 0x4d000000, 0x00000000, 0x5d000000
-    .word 0x00000000, 0x6d000000, 0x00000000, 0x7d000000
-    .word 0x00000000, 0x8d000000, 0x00000000, 0x9d000000
-    .word 0x00000000, 0xad000000, 0x00000000, 0xbd000000
-    .word 0x00000000, 0xcd000000, 0x00000000, 0xdd000000
-    .word 0x00000000, 0xed000000, 0x00000000, 0xfd000000
-    .word 0xffffffff, 0xffffffff, 0xffffffef, 0xffffffff
-    .word 0xffffffdf, 0xffffffff, 0xffffffcf, 0xffffffff
-    .word 0xffffffbf, 0xffffffff, 0xffffffaf, 0xffffffff
-    .word 0xffffff9f, 0xffffffff, 0xffffff8f, 0xffffffff
-    .word 0xffffff7f, 0xffffffff, 0xffffff6f, 0xffffffff
-    .word 0xffffff5f, 0xffffffff, 0xffffff4f, 0xffffffff
-    .word 0xffffff3f, 0xffffffff, 0xffffff2f, 0xffffffff
-    .word 0xffffff1f, 0xffffffff, 0xffffff0f, 0xffffffff
-    .word 0xfffffffe, 0xffffffff, 0xffffffee, 0xffffffff
-    .word 0xffffffde, 0xffffffff, 0xffffffce, 0xffffffff
-    .word 0xffffffbe, 0xffffffff, 0xffffffae, 0xffffffff
-    .word 0xffffff9e, 0xffffffff, 0xffffff8e, 0xffffffff
-    .word 0xffffff7e, 0xffffffff, 0xffffff6e, 0xffffffff
-    .word 0xffffff5e, 0xffffffff, 0xffffff4e, 0xffffffff
-    .word 0xffffff3e, 0xffffffff, 0xffffff2e, 0xffffffff
-    .word 0xffffff1e, 0xffffffff, 0xffffff0e, 0xffffffff
-    .word 0xfffffffd, 0xffffffff, 0xffffffed, 0xffffffff
-    .word 0xffffffdd, 0xffffffff, 0xffffffcd, 0xffffffff
-    .word 0xffffffbd, 0xffffffff, 0xffffffad, 0xffffffff
-    .word 0xffffff9d, 0xffffffff, 0xffffff8d, 0xffffffff
-    .word 0xffffff7d, 0xffffffff, 0xffffff6d, 0xffffffff
-    .word 0xffffff5d, 0xffffffff, 0xffffff4d, 0xffffffff
-    .word 0xffffff3d, 0xffffffff, 0xffffff2d, 0xffffffff
-    .word 0xffffff1d, 0xffffffff, 0xffffff0d, 0xffffffff
-    .word 0xfffffffc, 0xffffffff, 0xffffffec, 0xffffffff
-    .word 0xffffffdc, 0xffffffff, 0xffffffcc, 0xffffffff
-    .word 0xffffffbc, 0xffffffff, 0xffffffac, 0xffffffff
-    .word 0xffffff9c, 0xffffffff, 0xffffff8c, 0xffffffff
-    .word 0xffffff7c, 0xffffffff, 0xffffff6c, 0xffffffff
-    .word 0xffffff5c, 0xffffffff, 0xffffff4c, 0xffffffff
-    .word 0xffffff3c, 0xffffffff, 0xffffff2c, 0xffffffff
-    .word 0xffffff1c, 0xffffffff, 0xffffff0c, 0xffffffff
-    .word 0xfffffffb, 0xffffffff, 0xffffffeb, 0xffffffff
-    .word 0xffffffdb, 0xffffffff, 0xffffffcb, 0xffffffff
-    .word 0xffffffbb, 0xffffffff, 0xffffffab, 0xffffffff
-    .word 0xffffff9b, 0xffffffff, 0xffffff8b, 0xffffffff
-    .word 0xffffff7b, 0xffffffff, 0xffffff6b, 0xffffffff
-    .word 0xffffff5b, 0xffffffff, 0xffffff4b, 0xffffffff
-    .word 0xffffff3b, 0xffffffff, 0xffffff2b, 0xffffffff
-    .word 0xffffff1b, 0xffffffff, 0xffffff0b, 0xffffffff
-    .word 0xfffffffa, 0xffffffff, 0xffffffea, 0xffffffff
-    .word 0xffffffda, 0xffffffff, 0xffffffca, 0xffffffff
-    .word 0xffffffba, 0xffffffff, 0xffffffaa, 0xffffffff
-    .word 0xffffff9a, 0xffffffff, 0xffffff8a, 0xffffffff
-    .word 0xffffff7a, 0xffffffff, 0xffffff6a, 0xffffffff
-    .word 0xffffff5a, 0xffffffff, 0xffffff4a, 0xffffffff
-    .word 0xffffff3a, 0xffffffff, 0xffffff2a, 0xffffffff
-    .word 0xffffff1a, 0xffffffff, 0xffffff0a, 0xffffffff
-    .word 0xfffffff9, 0xffffffff, 0xffffffe9, 0xffffffff
-    .word 0xffffffd9, 0xffffffff, 0xffffffc9, 0xffffffff
-    .word 0xffffffb9, 0xffffffff, 0xffffffa9, 0xffffffff
-    .word 0xffffff99, 0xffffffff, 0xffffff89, 0xffffffff
-    .word 0xffffff79, 0xffffffff, 0xffffff69, 0xffffffff
-    .word 0xffffff59, 0xffffffff, 0xffffff49, 0xffffffff
-    .word 0xffffff39, 0xffffffff, 0xffffff29, 0xffffffff
-    .word 0xffffff19, 0xffffffff, 0xffffff09, 0xffffffff
-    .word 0xfffffff8, 0xffffffff, 0xffffffe8, 0xffffffff
-    .word 0xffffffd8, 0xffffffff, 0xffffffc8, 0xffffffff
-    .word 0xffffffb8, 0xffffffff, 0xffffffa8, 0xffffffff
-    .word 0xffffff98, 0xffffffff, 0xffffff88, 0xffffffff
-    .word 0xffffff78, 0xffffffff, 0xffffff68, 0xffffffff
-    .word 0xffffff58, 0xffffffff, 0xffffff48, 0xffffffff
-    .word 0xffffff38, 0xffffffff, 0xffffff28, 0xffffffff
-    .word 0xffffff18, 0xffffffff, 0xffffff08, 0xffffffff
-    .word 0xfffffff7, 0xffffffff, 0xffffffe7, 0xffffffff
-    .word 0xffffffd7, 0xffffffff, 0xffffffc7, 0xffffffff
-    .word 0xffffffb7, 0xffffffff, 0xffffffa7, 0xffffffff
-    .word 0xffffff97, 0xffffffff, 0xffffff87, 0xffffffff
-    .word 0xffffff77, 0xffffffff, 0xffffff67, 0xffffffff
-    .word 0xffffff57, 0xffffffff, 0xffffff47, 0xffffffff
-    .word 0xffffff37, 0xffffffff, 0xffffff27, 0xffffffff
-    .word 0xffffff17, 0xffffffff, 0xffffff07, 0xffffffff
-    .word 0xfffffff6, 0xffffffff, 0xffffffe6, 0xffffffff
-    .word 0xffffffd6, 0xffffffff, 0xffffffc6, 0xffffffff
-    .word 0xffffffb6, 0xffffffff, 0xffffffa6, 0xffffffff
-    .word 0xffffff96, 0xffffffff, 0xffffff86, 0xffffffff
-    .word 0xffffff76, 0xffffffff, 0xffffff66, 0xffffffff
-    .word 0xffffff56, 0xffffffff, 0xffffff46, 0xffffffff
-    .word 0xffffff36, 0xffffffff, 0xffffff26, 0xffffffff
-    .word 0xffffff16, 0xffffffff, 0xffffff06, 0xffffffff
-    .word 0xfffffff5, 0xffffffff, 0xffffffe5, 0xffffffff
-    .word 0xffffffd5, 0xffffffff, 0xffffffc5, 0xffffffff
-    .word 0xffffffb5, 0xffffffff, 0xffffffa5, 0xffffffff
-    .word 0xffffff95, 0xffffffff, 0xffffff85, 0xffffffff
-    .word 0xffffff75, 0xffffffff, 0xffffff65, 0xffffffff
-    .word 0xffffff55, 0xffffffff, 0xffffff45, 0xffffffff
-    .word 0xffffff35, 0xffffffff, 0xffffff25, 0xffffffff
-    .word 0xffffff15, 0xffffffff, 0xffffff05, 0xffffffff
-    .word 0xfffffff4, 0xffffffff, 0xffffffe4, 0xffffffff
-    .word 0xffffffd4, 0xffffffff, 0xffffffc4, 0xffffffff
-    .word 0xffffffb4, 0xffffffff, 0xffffffa4, 0xffffffff
-    .word 0xffffff94, 0xffffffff, 0xffffff84, 0xffffffff
-    .word 0xffffff74, 0xffffffff, 0xffffff64, 0xffffffff
-    .word 0xffffff54, 0xffffffff, 0xffffff44, 0xffffffff
-    .word 0xffffff34, 0xffffffff, 0xffffff24, 0xffffffff
-    .word 0xffffff14, 0xffffffff, 0xffffff04, 0xffffffff
-    .word 0xfffffff3, 0xffffffff, 0xffffffe3, 0xffffffff
-    .word 0xffffffd3, 0xffffffff, 0xffffffc3, 0xffffffff
-    .word 0xffffffb3, 0xffffffff, 0xffffffa3, 0xffffffff
-    .word 0xffffff93, 0xffffffff, 0xffffff83, 0xffffffff
-    .word 0xffffff73, 0xffffffff, 0xffffff63, 0xffffffff
-    .word 0xffffff53, 0xffffffff, 0xffffff43, 0xffffffff
-    .word 0xffffff33, 0xffffffff, 0xffffff23, 0xffffffff
-    .word 0xffffff13, 0xffffffff, 0xffffff03, 0xffffffff
-    .word 0xfffffff2, 0xffffffff, 0xffffffe2, 0xffffffff
-    .word 0xffffffd2, 0xffffffff, 0xffffffc2, 0xffffffff
-    .word 0xffffffb2, 0xffffffff, 0xffffffa2, 0xffffffff
-    .word 0xffffff92, 0xffffffff, 0xffffff82, 0xffffffff
-    .word 0xffffff72, 0xffffffff, 0xffffff62, 0xffffffff
-    .word 0xffffff52, 0xffffffff, 0xffffff42, 0xffffffff
-    .word 0xffffff32, 0xffffffff, 0xffffff22, 0xffffffff
-    .word 0xffffff12, 0xffffffff, 0xffffff02, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x80000000
+    .word 0x00000000, 0x20000000, 0x00000000, 0xa0000000
+    .word 0x00000000, 0x40000000, 0x00000000, 0xc0000000
+    .word 0x00000000, 0x60000000, 0x00000000, 0xe0000000
+    .word 0x00000000, 0x10000000, 0x00000000, 0x90000000
+    .word 0x00000000, 0x30000000, 0x00000000, 0xb0000000
+    .word 0x00000000, 0x50000000, 0x00000000, 0xd0000000
+    .word 0x00000000, 0x70000000, 0x00000000, 0xf0000000
+    .word 0x00000000, 0x01000000, 0x00000000, 0x81000000
+    .word 0x00000000, 0x21000000, 0x00000000, 0xa1000000
+    .word 0x00000000, 0x41000000, 0x00000000, 0xc1000000
+    .word 0x00000000, 0x61000000, 0x00000000, 0xe1000000
+    .word 0x00000000, 0x11000000, 0x00000000, 0x91000000
+    .word 0x00000000, 0x31000000, 0x00000000, 0xb1000000
+    .word 0x00000000, 0x51000000, 0x00000000, 0xd1000000
+    .word 0x00000000, 0x71000000, 0x00000000, 0xf1000000
+    .word 0x00000000, 0x02000000, 0x00000000, 0x82000000
+    .word 0x00000000, 0x22000000, 0x00000000, 0xa2000000
+    .word 0x00000000, 0x42000000, 0x00000000, 0xc2000000
+    .word 0x00000000, 0x62000000, 0x00000000, 0xe2000000
+    .word 0x00000000, 0x12000000, 0x00000000, 0x92000000
+    .word 0x00000000, 0x32000000, 0x00000000, 0xb2000000
+    .word 0x00000000, 0x52000000, 0x00000000, 0xd2000000
+    .word 0x00000000, 0x72000000, 0x00000000, 0xf2000000
+    .word 0x00000000, 0x03000000, 0x00000000, 0x83000000
+    .word 0x00000000, 0x23000000, 0x00000000, 0xa3000000
+    .word 0x00000000, 0x43000000, 0x00000000, 0xc3000000
+    .word 0x00000000, 0x63000000, 0x00000000, 0xe3000000
+    .word 0x00000000, 0x13000000, 0x00000000, 0x93000000
+    .word 0x00000000, 0x33000000, 0x00000000, 0xb3000000
+    .word 0x00000000, 0x53000000, 0x00000000, 0xd3000000
+    .word 0x00000000, 0x73000000, 0x00000000, 0xf3000000
+    .word 0x00000000, 0x04000000, 0x00000000, 0x84000000
+    .word 0x00000000, 0x24000000, 0x00000000, 0xa4000000
+    .word 0x00000000, 0x44000000, 0x00000000, 0xc4000000
+    .word 0x00000000, 0x64000000, 0x00000000, 0xe4000000
+    .word 0x00000000, 0x14000000, 0x00000000, 0x94000000
+    .word 0x00000000, 0x34000000, 0x00000000, 0xb4000000
+    .word 0x00000000, 0x54000000, 0x00000000, 0xd4000000
+    .word 0x00000000, 0x74000000, 0x00000000, 0xf4000000
+    .word 0x00000000, 0x05000000, 0x00000000, 0x85000000
+    .word 0x00000000, 0x25000000, 0x00000000, 0xa5000000
+    .word 0x00000000, 0x45000000, 0x00000000, 0xc5000000
+    .word 0x00000000, 0x65000000, 0x00000000, 0xe5000000
+    .word 0x00000000, 0x15000000, 0x00000000, 0x95000000
+    .word 0x00000000, 0x35000000, 0x00000000, 0xb5000000
+    .word 0x00000000, 0x55000000, 0x00000000, 0xd5000000
+    .word 0x00000000, 0x75000000, 0x00000000, 0xf5000000
+    .word 0x00000000, 0x06000000, 0x00000000, 0x86000000
+    .word 0x00000000, 0x26000000, 0x00000000, 0xa6000000
+    .word 0x00000000, 0x46000000, 0x00000000, 0xc6000000
+    .word 0x00000000, 0x66000000, 0x00000000, 0xe6000000
+    .word 0x00000000, 0x16000000, 0x00000000, 0x96000000
+    .word 0x00000000, 0x36000000, 0x00000000, 0xb6000000
+    .word 0x00000000, 0x56000000, 0x00000000, 0xd6000000
+    .word 0x00000000, 0x76000000, 0x00000000, 0xf6000000
+    .word 0x00000000, 0x07000000, 0x00000000, 0x87000000
+    .word 0x00000000, 0x27000000, 0x00000000, 0xa7000000
+    .word 0x00000000, 0x47000000, 0x00000000, 0xc7000000
+    .word 0x00000000, 0x67000000, 0x00000000, 0xe7000000
+    .word 0x00000000, 0x17000000, 0x00000000, 0x97000000
+    .word 0x00000000, 0x37000000, 0x00000000, 0xb7000000
+    .word 0x00000000, 0x57000000, 0x00000000, 0xd7000000
+    .word 0x00000000, 0x77000000, 0x00000000, 0xf7000000
+    .word 0x00000000, 0x08000000, 0x00000000, 0x88000000
+    .word 0x00000000, 0x28000000, 0x00000000, 0xa8000000
+    .word 0x00000000, 0x48000000, 0x00000000, 0xc8000000
+    .word 0x00000000, 0x68000000, 0x00000000, 0xe8000000
+    .word 0x00000000, 0x18000000, 0x00000000, 0x98000000
+    .word 0x00000000, 0x38000000, 0x00000000, 0xb8000000
+    .word 0x00000000, 0x58000000, 0x00000000, 0xd8000000
+    .word 0x00000000, 0x78000000, 0x00000000, 0xf8000000
+    .word 0x00000000, 0x09000000, 0x00000000, 0x89000000
+    .word 0x00000000, 0x29000000, 0x00000000, 0xa9000000
+    .word 0x00000000, 0x49000000, 0x00000000, 0xc9000000
+    .word 0x00000000, 0x69000000, 0x00000000, 0xe9000000
+    .word 0x00000000, 0x19000000, 0x00000000, 0x99000000
+    .word 0x00000000, 0x39000000, 0x00000000, 0xb9000000
+    .word 0x00000000, 0x59000000, 0x00000000, 0xd9000000
+    .word 0x00000000, 0x79000000, 0x00000000, 0xf9000000
+    .word 0x00000000, 0x0a000000, 0x00000000, 0x8a000000
+    .word 0x00000000, 0x2a000000, 0x00000000, 0xaa000000
+    .word 0x00000000, 0x4a000000, 0x00000000, 0xca000000
+    .word 0x00000000, 0x6a000000, 0x00000000, 0xea000000
+    .word 0x00000000, 0x1a000000, 0x00000000, 0x9a000000
+    .word 0x00000000, 0x3a000000, 0x00000000, 0xba000000
+    .word 0x00000000, 0x5a000000, 0x00000000, 0xda000000
+    .word 0x00000000, 0x7a000000, 0x00000000, 0xfa000000
+    .word 0x00000000, 0x0b000000, 0x00000000, 0x8b000000
+    .word 0x00000000, 0x2b000000, 0x00000000, 0xab000000
+    .word 0x00000000, 0x4b000000, 0x00000000, 0xcb000000
+    .word 0x00000000, 0x6b000000, 0x00000000, 0xeb000000
+    .word 0x00000000, 0x1b000000, 0x00000000, 0x9b000000
+    .word 0x00000000, 0x3b000000, 0x00000000, 0xbb000000
+    .word 0x00000000, 0x5b000000, 0x00000000, 0xdb000000
+    .word 0x00000000, 0x7b000000, 0x00000000, 0xfb000000
+    .word 0x00000000, 0x0c000000, 0x00000000, 0x8c000000
+    .word 0x00000000, 0x2c000000, 0x00000000, 0xac000000
+    .word 0x00000000, 0x4c000000, 0x00000000, 0xcc000000
+    .word 0x00000000, 0x6c000000, 0x00000000, 0xec000000
+    .word 0x00000000, 0x1c000000, 0x00000000, 0x9c000000
+    .word 0x00000000, 0x3c000000, 0x00000000, 0xbc000000
+    .word 0x00000000, 0x5c000000, 0x00000000, 0xdc000000
+    .word 0x00000000, 0x7c000000, 0x00000000, 0xfc000000
+    .word 0x00000000, 0x0d000000, 0x00000000, 0x8d000000
+    .word 0x00000000, 0x2d000000, 0x00000000, 0xad000000
+    .word 0x00000000, 0x4d000000, 0x00000000, 0xcd000000
+    .word 0x00000000, 0x6d000000, 0x00000000, 0xed000000
+    .word 0x00000000, 0x1d000000, 0x00000000, 0x9d000000
+    .word 0x00000000, 0x3d000000, 0x00000000, 0xbd000000
+    .word 0x00000000, 0x5d000000, 0x00000000, 0xdd000000
+    .word 0x00000000, 0x7d000000, 0x00000000, 0xfd000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0xffffffff, 0xffffffff, 0xffffff7f, 0xffffffff
+    .word 0xffffffdf, 0xffffffff, 0xffffff5f, 0xffffffff
+    .word 0xffffffbf, 0xffffffff, 0xffffff3f, 0xffffffff
+    .word 0xffffff9f, 0xffffffff, 0xffffff1f, 0xffffffff
+    .word 0xffffffef, 0xffffffff, 0xffffff6f, 0xffffffff
+    .word 0xffffffcf, 0xffffffff, 0xffffff4f, 0xffffffff
+    .word 0xffffffaf, 0xffffffff, 0xffffff2f, 0xffffffff
+    .word 0xffffff8f, 0xffffffff, 0xffffff0f, 0xffffffff
+    .word 0xfffffffe, 0xffffffff, 0xffffff7e, 0xffffffff
+    .word 0xffffffde, 0xffffffff, 0xffffff5e, 0xffffffff
+    .word 0xffffffbe, 0xffffffff, 0xffffff3e, 0xffffffff
+    .word 0xffffff9e, 0xffffffff, 0xffffff1e, 0xffffffff
+    .word 0xffffffee, 0xffffffff, 0xffffff6e, 0xffffffff
+    .word 0xffffffce, 0xffffffff, 0xffffff4e, 0xffffffff
+    .word 0xffffffae, 0xffffffff, 0xffffff2e, 0xffffffff
+    .word 0xffffff8e, 0xffffffff, 0xffffff0e, 0xffffffff
+    .word 0xfffffffd, 0xffffffff, 0xffffff7d, 0xffffffff
+    .word 0xffffffdd, 0xffffffff, 0xffffff5d, 0xffffffff
+    .word 0xffffffbd, 0xffffffff, 0xffffff3d, 0xffffffff
+    .word 0xffffff9d, 0xffffffff, 0xffffff1d, 0xffffffff
+    .word 0xffffffed, 0xffffffff, 0xffffff6d, 0xffffffff
+    .word 0xffffffcd, 0xffffffff, 0xffffff4d, 0xffffffff
+    .word 0xffffffad, 0xffffffff, 0xffffff2d, 0xffffffff
+    .word 0xffffff8d, 0xffffffff, 0xffffff0d, 0xffffffff
+    .word 0xfffffffc, 0xffffffff, 0xffffff7c, 0xffffffff
+    .word 0xffffffdc, 0xffffffff, 0xffffff5c, 0xffffffff
+    .word 0xffffffbc, 0xffffffff, 0xffffff3c, 0xffffffff
+    .word 0xffffff9c, 0xffffffff, 0xffffff1c, 0xffffffff
+    .word 0xffffffec, 0xffffffff, 0xffffff6c, 0xffffffff
+    .word 0xffffffcc, 0xffffffff, 0xffffff4c, 0xffffffff
+    .word 0xffffffac, 0xffffffff, 0xffffff2c, 0xffffffff
+    .word 0xffffff8c, 0xffffffff, 0xffffff0c, 0xffffffff
+    .word 0xfffffffb, 0xffffffff, 0xffffff7b, 0xffffffff
+    .word 0xffffffdb, 0xffffffff, 0xffffff5b, 0xffffffff
+    .word 0xffffffbb, 0xffffffff, 0xffffff3b, 0xffffffff
+    .word 0xffffff9b, 0xffffffff, 0xffffff1b, 0xffffffff
+    .word 0xffffffeb, 0xffffffff, 0xffffff6b, 0xffffffff
+    .word 0xffffffcb, 0xffffffff, 0xffffff4b, 0xffffffff
+    .word 0xffffffab, 0xffffffff, 0xffffff2b, 0xffffffff
+    .word 0xffffff8b, 0xffffffff, 0xffffff0b, 0xffffffff
+    .word 0xfffffffa, 0xffffffff, 0xffffff7a, 0xffffffff
+    .word 0xffffffda, 0xffffffff, 0xffffff5a, 0xffffffff
+    .word 0xffffffba, 0xffffffff, 0xffffff3a, 0xffffffff
+    .word 0xffffff9a, 0xffffffff, 0xffffff1a, 0xffffffff
+    .word 0xffffffea, 0xffffffff, 0xffffff6a, 0xffffffff
+    .word 0xffffffca, 0xffffffff, 0xffffff4a, 0xffffffff
+    .word 0xffffffaa, 0xffffffff, 0xffffff2a, 0xffffffff
+    .word 0xffffff8a, 0xffffffff, 0xffffff0a, 0xffffffff
+    .word 0xfffffff9, 0xffffffff, 0xffffff79, 0xffffffff
+    .word 0xffffffd9, 0xffffffff, 0xffffff59, 0xffffffff
+    .word 0xffffffb9, 0xffffffff, 0xffffff39, 0xffffffff
+    .word 0xffffff99, 0xffffffff, 0xffffff19, 0xffffffff
+    .word 0xffffffe9, 0xffffffff, 0xffffff69, 0xffffffff
+    .word 0xffffffc9, 0xffffffff, 0xffffff49, 0xffffffff
+    .word 0xffffffa9, 0xffffffff, 0xffffff29, 0xffffffff
+    .word 0xffffff89, 0xffffffff, 0xffffff09, 0xffffffff
+    .word 0xfffffff8, 0xffffffff, 0xffffff78, 0xffffffff
+    .word 0xffffffd8, 0xffffffff, 0xffffff58, 0xffffffff
+    .word 0xffffffb8, 0xffffffff, 0xffffff38, 0xffffffff
+    .word 0xffffff98, 0xffffffff, 0xffffff18, 0xffffffff
+    .word 0xffffffe8, 0xffffffff, 0xffffff68, 0xffffffff
+    .word 0xffffffc8, 0xffffffff, 0xffffff48, 0xffffffff
+    .word 0xffffffa8, 0xffffffff, 0xffffff28, 0xffffffff
+    .word 0xffffff88, 0xffffffff, 0xffffff08, 0xffffffff
+    .word 0xfffffff7, 0xffffffff, 0xffffff77, 0xffffffff
+    .word 0xffffffd7, 0xffffffff, 0xffffff57, 0xffffffff
+    .word 0xffffffb7, 0xffffffff, 0xffffff37, 0xffffffff
+    .word 0xffffff97, 0xffffffff, 0xffffff17, 0xffffffff
+    .word 0xffffffe7, 0xffffffff, 0xffffff67, 0xffffffff
+    .word 0xffffffc7, 0xffffffff, 0xffffff47, 0xffffffff
+    .word 0xffffffa7, 0xffffffff, 0xffffff27, 0xffffffff
+    .word 0xffffff87, 0xffffffff, 0xffffff07, 0xffffffff
+    .word 0xfffffff6, 0xffffffff, 0xffffff76, 0xffffffff
+    .word 0xffffffd6, 0xffffffff, 0xffffff56, 0xffffffff
+    .word 0xffffffb6, 0xffffffff, 0xffffff36, 0xffffffff
+    .word 0xffffff96, 0xffffffff, 0xffffff16, 0xffffffff
+    .word 0xffffffe6, 0xffffffff, 0xffffff66, 0xffffffff
+    .word 0xffffffc6, 0xffffffff, 0xffffff46, 0xffffffff
+    .word 0xffffffa6, 0xffffffff, 0xffffff26, 0xffffffff
+    .word 0xffffff86, 0xffffffff, 0xffffff06, 0xffffffff
+    .word 0xfffffff5, 0xffffffff, 0xffffff75, 0xffffffff
+    .word 0xffffffd5, 0xffffffff, 0xffffff55, 0xffffffff
+    .word 0xffffffb5, 0xffffffff, 0xffffff35, 0xffffffff
+    .word 0xffffff95, 0xffffffff, 0xffffff15, 0xffffffff
+    .word 0xffffffe5, 0xffffffff, 0xffffff65, 0xffffffff
+    .word 0xffffffc5, 0xffffffff, 0xffffff45, 0xffffffff
+    .word 0xffffffa5, 0xffffffff, 0xffffff25, 0xffffffff
+    .word 0xffffff85, 0xffffffff, 0xffffff05, 0xffffffff
+    .word 0xfffffff4, 0xffffffff, 0xffffff74, 0xffffffff
+    .word 0xffffffd4, 0xffffffff, 0xffffff54, 0xffffffff
+    .word 0xffffffb4, 0xffffffff, 0xffffff34, 0xffffffff
+    .word 0xffffff94, 0xffffffff, 0xffffff14, 0xffffffff
+    .word 0xffffffe4, 0xffffffff, 0xffffff64, 0xffffffff
+    .word 0xffffffc4, 0xffffffff, 0xffffff44, 0xffffffff
+    .word 0xffffffa4, 0xffffffff, 0xffffff24, 0xffffffff
+    .word 0xffffff84, 0xffffffff, 0xffffff04, 0xffffffff
+    .word 0xfffffff3, 0xffffffff, 0xffffff73, 0xffffffff
+    .word 0xffffffd3, 0xffffffff, 0xffffff53, 0xffffffff
+    .word 0xffffffb3, 0xffffffff, 0xffffff33, 0xffffffff
+    .word 0xffffff93, 0xffffffff, 0xffffff13, 0xffffffff
+    .word 0xffffffe3, 0xffffffff, 0xffffff63, 0xffffffff
+    .word 0xffffffc3, 0xffffffff, 0xffffff43, 0xffffffff
+    .word 0xffffffa3, 0xffffffff, 0xffffff23, 0xffffffff
+    .word 0xffffff83, 0xffffffff, 0xffffff03, 0xffffffff
+    .word 0xfffffff2, 0xffffffff, 0xffffff72, 0xffffffff
+    .word 0xffffffd2, 0xffffffff, 0xffffff52, 0xffffffff
+    .word 0xffffffb2, 0xffffffff, 0xffffff32, 0xffffffff
+    .word 0xffffff92, 0xffffffff, 0xffffff12, 0xffffffff
+    .word 0xffffffe2, 0xffffffff, 0xffffff62, 0xffffffff
+    .word 0xffffffc2, 0xffffffff, 0xffffff42, 0xffffffff
+    .word 0xffffffa2, 0xffffffff, 0xffffff22, 0xffffffff
+    .word 0xffffff82, 0xffffffff, 0xffffff02, 0xffffffff
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000
+    .word 0x00000000, 0x00000000, 0x00000000, 0x00000000

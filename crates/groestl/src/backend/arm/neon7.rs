@@ -19,8 +19,12 @@
 //! Constant-time: `VTBL` is a register permute.
 //!
 //! `neon7tt` is the T-table implementation of paper [V] §5.1: the eight 2 KiB tables of
-//! `ttable64`, one `VLD1.64` and one `VEOR` per look-up into NEON accumulators (one d register
-//! per column). NOT constant-time (the look-up addresses depend on the state); never detected.
+//! `ttable64`, the state in NEON accumulators (one d register per column). Per round the table
+//! addresses of all state bytes are formed by NEON (`VSHLL` by 3, `VADDW` of the table bases)
+//! and stored; then one `LDMDB` brings eight of them into core registers, and each look-up is
+//! one `VLD1.64`, with one `VEOR` of q registers per two look-ups (ShiftBytes is the choice of
+//! the accumulator). NOT constant-time (the look-up addresses depend on the state); never
+//! detected.
 #![allow(unsafe_code)]
 
 core::arch::global_asm!(include_str!("neon7.S"), options(raw));
