@@ -163,9 +163,11 @@ def mix_program():
 
 # --- Code generation -------------------------------------------------------------------------
 class Gen:
-    def __init__(self):
+    def __init__(self, t="r9", tab="r10"):
         self.out = []
         self.reg = {}  # logical word -> physical register
+        self.t = t  # the temporary
+        self.tab = tab  # the round-constant table pointer
 
     def emit(self, s):
         self.out.append("    " + s)
@@ -174,8 +176,8 @@ class Gen:
         for base in (0, 4):
             a, b, c, d = (self.reg[base + i] for i in range(4))
             for (dst, x, y) in ((d, b, c), (c, a, b), (a, c, d), (b, d, a)):
-                self.emit(f"and r9, {x}, {y}")
-                self.emit(f"eor {dst}, {dst}, r9")
+                self.emit(f"and {self.t}, {x}, {y}")
+                self.emit(f"eor {dst}, {dst}, {self.t}")
             self.reg[base], self.reg[base + 1], self.reg[base + 2], self.reg[base + 3] = c, d, a, b
 
     def mix(self):
@@ -187,12 +189,13 @@ class Gen:
 
     def rotr_halves(self, k, lo, hi):
         w = self.reg[k]
+        t = self.t
         if lo:
-            self.emit(f"pkhbt r9, {w}, {w}, lsl #16")
-            self.emit(f"pkhtb {w}, {w}, r9, asr #{lo}")
+            self.emit(f"pkhbt {t}, {w}, {w}, lsl #16")
+            self.emit(f"pkhtb {w}, {w}, {t}, asr #{lo}")
         if hi:
-            self.emit(f"pkhtb r9, {w}, {w}, asr #16")
-            self.emit(f"pkhbt {w}, {w}, r9, lsl #{16 - hi}")
+            self.emit(f"pkhtb {t}, {w}, {w}, asr #16")
+            self.emit(f"pkhbt {w}, {w}, {t}, lsl #{16 - hi}")
 
     def shift(self, r, inverse):
         t = SHIFTS[r % 2]
@@ -204,8 +207,8 @@ class Gen:
 
     def constants(self, r):
         for k in range(8):
-            self.emit(f"ldr r9, [r10, #{4 * (8 * r + k)}]")
-            self.emit(f"eor {self.reg[k]}, {self.reg[k]}, r9")
+            self.emit(f"ldr {self.t}, [{self.tab}, #{4 * (8 * r + k)}]")
+            self.emit(f"eor {self.reg[k]}, {self.reg[k]}, {self.t}")
 
     def load(self):
         # Halfword accesses: a `[u16; 16]` is only 2-byte aligned.
@@ -230,6 +233,13 @@ class Gen:
         self.emit(f"ldr r10, .L{name}_rc")
         self.out.append(f".L{name}_pc:")
         self.emit("add r10, pc, r10")
+        self.rounds(inverse)
+        self.store()
+        self.emit("pop {r4-r11}")
+        self.emit("bx lr")
+        self.out.append(f"    .size {name}, . - {name}")
+
+    def rounds(self, inverse):
         for r in (range(15, -1, -1) if inverse else range(16)):
             self.out.append(f"    @ round {r}")
             if inverse:
@@ -242,10 +252,389 @@ class Gen:
                 self.mix()
                 self.shift(r, False)
                 self.constants(r)
-        self.store()
-        self.emit("pop {r4-r11}")
-        self.emit("bx lr")
-        self.out.append(f"    .size {name}, . - {name}")
+
+
+# --- The Even–Mansour loops of the `em_many` path (`backend/arm11.rs`) -------------------------
+# One block per iteration, all sequences word-aligned (checked by the caller): the S-byte block
+# is read with one LDM as natural little-endian words (A0..A3 = bytes 0..15, B0..B3 = 16..31),
+# XORed there with `pre` and the mask, paired with 8 PKHBT/PKHTB (word k = lane k | lane k + 8,
+# the layout of the rounds), permuted by a local copy of the rounds (`bl` to a core), unpaired,
+# XORed with `post_const`, the mask and the post block, and stored with one STM; the mask is then
+# doubled in GF(2^256) with an ADDS/ADCS chain and a flag-derived reduction (no branch).
+# The argument block (`EmArgs` in arm11.rs), r0:
+EM_MASK, EM_PRE, EM_POSTC, EM_END, EM_DDELTA, EM_PDELTA, EM_POLY = 0, 32, 64, 96, 100, 104, 108
+# Natural words in r1-r8 paired into: word k in CORE_IN[k]; the core's temporary is r4.
+CORE_IN = ["r9", "r5", "r1", "r6", "r2", "r7", "r3", "r8"]
+PAIR = ["pkhbt r9, r1, r5, lsl #16", "pkhtb r5, r5, r1, asr #16", "pkhbt r1, r2, r6, lsl #16",
+        "pkhtb r6, r6, r2, asr #16", "pkhbt r2, r3, r7, lsl #16", "pkhtb r7, r7, r3, asr #16",
+        "pkhbt r3, r4, r8, lsl #16", "pkhtb r8, r8, r4, asr #16"]
+EM_VARIANTS = [(mi, mo, po) for mi in (0, 1) for mo in (0, 1) for po in (0, 1)]
+
+
+def rnum(r):
+    return int(r[1:])
+
+
+def core128(inverse):
+    """The rounds as a local subroutine: words in CORE_IN, returns (lines, output registers)."""
+    name = ".Lslicewise_arm11_core128" + ("_inv" if inverse else "")
+    g = Gen(t="r4")
+    g.out += ["    .p2align 2", f"{name}_rc:", f"    .word .Lslicewise_arm11_rc - ({name}_pc + 8)", f"{name}:"]
+    g.reg = {k: CORE_IN[k] for k in range(8)}
+    g.emit(f"ldr r10, {name}_rc")
+    g.out.append(f"{name}_pc:")
+    g.emit("add r10, pc, r10")
+    g.rounds(inverse)
+    g.emit("bx lr")
+    return g.out, [g.reg[k] for k in range(8)]
+
+
+def unpair_plan(w):
+    """PKHBT/PKHTB from paired words (registers w[0..7]) back to natural words A0..A3, B0..B3,
+    in registers whose numbers ascend in that order (for one STM), with r4 and r10 free at the
+    start. Returns (instructions, [A0..A3, B0..B3] registers, the two free registers)."""
+    import itertools
+    best = None
+    for order in itertools.permutations(range(4)):
+        def rec(idx, free, assign, code):
+            nonlocal best
+            if best is not None:
+                return
+            if idx == 4:
+                regs = [assign[("A", i)] for i in range(4)] + [assign[("B", i)] for i in range(4)]
+                if all(rnum(x) < rnum(y) for x, y in zip(regs, regs[1:])):
+                    best = (code, regs, sorted(free, key=rnum))
+                return
+            i = order[idx]
+            a, b = w[2 * i], w[2 * i + 1]
+            for first in "AB":
+                for f in sorted(free, key=rnum):
+                    for x in (a, b):
+                        if first == "A":
+                            c = [f"pkhbt {f}, {a}, {b}, lsl #16", f"pkhtb {x}, {b}, {a}, asr #16"]
+                            asg = {("A", i): f, ("B", i): x}
+                        else:
+                            c = [f"pkhtb {f}, {b}, {a}, asr #16", f"pkhbt {x}, {a}, {b}, lsl #16"]
+                            asg = {("B", i): f, ("A", i): x}
+                        nfree = (free - {f}) | ({a, b} - {x})
+                        rec(idx + 1, nfree, {**assign, **asg}, code + c)
+        rec(0, {"r4", "r10"}, {}, [])
+        if best:
+            return best
+    raise SystemExit("no unpairing into ascending registers: extend unpair_plan")
+
+
+def em_loop(inverse, mask_in, mask_out, post, out_regs):
+    """void name(EmArgs *r0, const u8 *src, usize stride): blocks from src to END."""
+    name = f"slicewise_proest_arm11_em128_{'i' if inverse else 'p'}{mask_in}{mask_out}{post}"
+    core = ".Lslicewise_arm11_core128" + ("_inv" if inverse else "")
+    out = [f"    .globl {name}", f"    .type {name}, %function", "    .p2align 2", f"{name}:"]
+    emit = lambda x: out.append("    " + x)
+
+    def xor_mem(off, regs, t1, t2, addr=None):
+        if addr is None:
+            emit(f"add lr, r0, #{off}" if off else "mov lr, r0")
+        for i in range(0, 8, 2):
+            emit(f"ldm lr!, {{{t1}, {t2}}}")
+            emit(f"eor {regs[i]}, {regs[i]}, {t1}")
+            emit(f"eor {regs[i + 1]}, {regs[i + 1]}, {t2}")
+
+    emit("push {r4-r11, lr}")
+    emit("mov r11, r1")
+    emit("mov r12, r2")
+    out.append(f".L{name}_loop:")
+    nat = [f"r{k + 1}" for k in range(8)]
+    emit("ldm r11, {r1-r8}")
+    xor_mem(EM_PRE, nat, "r9", "r10")
+    if mask_in:
+        xor_mem(EM_MASK, nat, "r9", "r10")
+    for x in PAIR:
+        emit(x)
+    emit(f"bl {core}")
+    code, regs, (f1, f2) = unpair_plan(out_regs)
+    for x in code:
+        emit(x)
+    xor_mem(EM_POSTC, regs, f1, f2)
+    if mask_out:
+        xor_mem(EM_MASK, regs, f1, f2)
+    if post:
+        emit(f"ldr lr, [r0, #{EM_PDELTA}]")
+        emit("add lr, lr, r11")
+        xor_mem(None, regs, f1, f2, addr="lr")
+    emit(f"ldr lr, [r0, #{EM_DDELTA}]")
+    emit("add lr, lr, r11")
+    emit(f"stm lr, {{{', '.join(regs)}}}")
+    # the mask times 2: bit 255 leaves in the carry; r9 = C - 1, so POLY & ~r9 = C ? POLY : 0
+    emit("ldm r0, {r1-r8}")
+    emit("adds r1, r1, r1")
+    for k in range(2, 9):
+        emit(f"adcs r{k}, r{k}, r{k}")
+    emit("sbc r9, r9, r9")
+    emit(f"ldr r10, [r0, #{EM_POLY}]")
+    emit("bic r9, r10, r9")
+    emit("eor r1, r1, r9")
+    emit("stm r0, {r1-r8}")
+    emit("add r11, r11, r12")
+    emit(f"ldr r9, [r0, #{EM_END}]")
+    emit("cmp r11, r9")
+    emit(f"bne .L{name}_loop")
+    emit("pop {r4-r11, pc}")
+    out.append(f"    .size {name}, . - {name}")
+    return out
+
+
+def words_entry(inverse, out_regs):
+    """void name(uint32_t state[8]): P (or P^-1) on a word-aligned state byte string."""
+    name = "slicewise_proest_arm11_p128" + ("_inv" if inverse else "") + "_words"
+    core = ".Lslicewise_arm11_core128" + ("_inv" if inverse else "")
+    out = [f"    .globl {name}", f"    .type {name}, %function", "    .p2align 2", f"{name}:"]
+    emit = lambda x: out.append("    " + x)
+    emit("push {r4-r11, lr}")
+    emit("ldm r0, {r1-r8}")
+    for x in PAIR:
+        emit(x)
+    emit(f"bl {core}")
+    code, regs, _ = unpair_plan(out_regs)
+    for x in code:
+        emit(x)
+    emit(f"stm r0, {{{', '.join(regs)}}}")
+    emit("pop {r4-r11, pc}")
+    out.append(f"    .size {name}, . - {name}")
+    return out
+
+
+def check_words(lines, table, rng):
+    TABLE, ST = 0x1000, 0x3000
+    for inverse in (False, True):
+        name = "slicewise_proest_arm11_p128" + ("_inv" if inverse else "") + "_words"
+        for _ in range(4):
+            m = Machine(lines, TABLE)
+            for k, w in enumerate(table):
+                m.mem[TABLE + 4 * k] = w
+            x = [rng.randrange(1 << 32) for _ in range(8)]
+            y = words_of_lanes(ref_permute(lanes_of_words(x)))
+            src, want = (y, x) if inverse else (x, y)
+            for i in range(8):
+                m.mem[ST + 4 * i] = src[i]
+            for r in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"):
+                m.R[r] = rng.randrange(1 << 32)
+            saved = {r: m.R[r] for r in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "sp")}
+            m.call(name, ST)
+            assert [m.mem[ST + 4 * i] for i in range(8)] == want, f"{name} disagrees with the reference"
+            assert all(m.R[r] == v for r, v in saved.items()), f"{name}: callee-saved registers"
+
+
+class Machine:
+    """An interpreter of the instructions the Prøst-128 code uses (word memory, flags C and Z),
+    for the em loops and their cores: runs a function until it returns."""
+
+    def __init__(self, lines, table_addr):
+        self.prog, self.labels = [], {}
+        for line in lines:
+            s = line.strip()
+            if not s or s.startswith(("@", ".word", ".globl", ".type", ".size", ".p2align")):
+                continue
+            if s.endswith(":"):
+                self.labels[s[:-1]] = len(self.prog)
+                continue
+            self.prog.append(s.split("@")[0].strip())
+        self.table_addr = table_addr
+        self.R = {f"r{i}": 0 for i in range(13)}
+        self.R.update(sp=0x7FFF0000, lr=0)
+        self.mem = {}
+        self.C = self.Z = 0
+
+    def op2(self, a):
+        """Value of a register operand with an optional shift ("r5", "lsl #16")."""
+        v = self.R[a[0]]
+        if len(a) == 1:
+            return v
+        kind, n = a[1].split(" #")
+        n = int(n)
+        if kind == "lsl":
+            return (v << n) & M32
+        if kind == "lsr":
+            return v >> n
+        if kind == "asr":
+            return ((v - (1 << 32) if v >> 31 else v) >> n) & M32
+        if kind == "ror":
+            return ((v >> n) | (v << (32 - n))) & M32
+        raise ValueError(a)
+
+    def reglist(self, s):
+        regs = []
+        for part in s.strip("{} ").split(","):
+            part = part.strip()
+            if "-" in part:
+                lo, hi = (int(x.strip()[1:]) for x in part.split("-"))
+                regs += [f"r{k}" for k in range(lo, hi + 1)]
+            else:
+                regs.append(part)
+        order = {**{f"r{k}": k for k in range(13)}, "sp": 13, "lr": 14, "pc": 15}
+        assert [order[r] for r in regs] == sorted(order[r] for r in regs), s
+        return regs
+
+    def call(self, name, *args):
+        for k, v in enumerate(args):
+            self.R[f"r{k}"] = v & M32
+        self.R["lr"] = RET = -1
+        pc = self.labels[name]
+        steps = 0
+        while pc != RET:
+            steps += 1
+            s = self.prog[pc]
+            pc += 1
+            op, rest = s.split(None, 1)
+            if op in ("push", "pop"):
+                regs = self.reglist(rest)
+                if op == "push":
+                    for r in reversed(regs):
+                        self.R["sp"] -= 4
+                        self.mem[self.R["sp"]] = self.R[r]
+                else:
+                    for r in regs:
+                        v = self.mem[self.R["sp"]]
+                        self.R["sp"] += 4
+                        if r == "pc":
+                            pc = v
+                        else:
+                            self.R[r] = v
+                continue
+            if op in ("ldm", "stm"):
+                base, lst = rest.split(",", 1)
+                wb = base.endswith("!")
+                base = base.rstrip("!").strip()
+                regs = self.reglist(lst.strip())
+                addr = self.R[base]
+                assert addr % 4 == 0, s
+                for k, r in enumerate(regs):
+                    if op == "ldm":
+                        self.R[r] = self.mem[addr + 4 * k]
+                    else:
+                        self.mem[addr + 4 * k] = self.R[r]
+                if wb:
+                    assert base not in regs
+                    self.R[base] = addr + 4 * len(regs)
+                continue
+            a = [x.strip() for x in rest.replace("[", "").replace("]", "").split(",")]
+            if op in ("bl", "bne", "b"):
+                if op == "bl":
+                    self.R["lr"] = pc
+                if op != "bne" or not self.Z:
+                    pc = self.labels[a[0]]
+            elif op == "bx":
+                pc = self.R[a[0]]
+            elif op == "ldr" and a[1].startswith(".L"):
+                self.R[a[0]] = 0  # the table's offset; `add rX, pc, rX` below gives its address
+            elif op == "add" and a[1] == "pc":
+                self.R[a[0]] = self.table_addr
+            elif op in ("ldr", "str", "ldrh", "strh"):
+                addr = (self.R[a[1]] + (int(a[2][1:]) if len(a) > 2 else 0)) & M32
+                if op == "ldr":
+                    assert addr % 4 == 0, s
+                    self.R[a[0]] = self.mem[addr]
+                elif op == "str":
+                    assert addr % 4 == 0, s
+                    self.mem[addr] = self.R[a[0]]
+                elif op == "ldrh":
+                    self.R[a[0]] = (self.mem[addr & ~3] >> (8 * (addr & 2))) & MASK
+                else:
+                    w, sh = self.mem.get(addr & ~3, 0), 8 * (addr & 2)
+                    self.mem[addr & ~3] = (w & ~(MASK << sh) & M32) | ((self.R[a[0]] & MASK) << sh)
+            elif op == "mov":
+                self.R[a[0]] = self.op2(a[1:])
+            elif op == "cmp":
+                self.Z = int(self.R[a[0]] == self.op2(a[1:]))
+            elif op in ("add", "adds", "adcs", "sbc", "sub"):
+                x = self.R[a[1]]
+                y = int(a[2][1:]) if a[2].startswith("#") else self.op2(a[2:])
+                if op == "sub":
+                    r = x - y
+                elif op == "sbc":
+                    r = x - y - (1 - self.C)
+                else:
+                    r = x + y + (self.C if op == "adcs" else 0)
+                if op in ("adds", "adcs"):
+                    self.C = r >> 32
+                self.R[a[0]] = r & M32
+            elif op in ("and", "eor", "orr", "bic"):
+                x, y = self.R[a[1]], self.op2(a[2:])
+                self.R[a[0]] = {"and": x & y, "eor": x ^ y, "orr": x | y, "bic": x & ~y & M32}[op]
+            elif op == "lsr":
+                self.R[a[0]] = self.R[a[1]] >> int(a[2][1:])
+            elif op == "pkhbt":
+                self.R[a[0]] = (self.R[a[1]] & 0xFFFF) | (self.op2(a[2:]) & 0xFFFF0000)
+            elif op == "pkhtb":
+                self.R[a[0]] = (self.R[a[1]] & 0xFFFF0000) | (self.op2(a[2:]) & 0xFFFF)
+            else:
+                raise ValueError(s)
+        return steps
+
+
+def words_of_lanes(lanes):
+    return [lanes[2 * i] | lanes[2 * i + 1] << 16 for i in range(8)]
+
+
+def lanes_of_words(ws):
+    return [(ws[k // 2] >> (16 * (k % 2))) & MASK for k in range(16)]
+
+
+def dbl256(ws):
+    x = sum(w << (32 * i) for i, w in enumerate(ws))
+    x = (x << 1) ^ (0x425 if x >> 255 else 0)
+    x &= (1 << 256) - 1
+    return [(x >> (32 * i)) & M32 for i in range(8)]
+
+
+def check_em(lines, table, rng):
+    """Every em loop against the reference on random jobs: blocks at word-aligned offsets of
+    three buffers, strides 32 and 64, post blocks, masks that need the reduction."""
+    TABLE, ARGS, SRC, POST, DST = 0x1000, 0x2000, 0x10000, 0x20000, 0x30000
+    for inverse in (False, True):
+        for (mi, mo, po) in EM_VARIANTS:
+            name = f"slicewise_proest_arm11_em128_{'i' if inverse else 'p'}{mi}{mo}{po}"
+            for n, stride in ((1, 32), (3, 64), (4, 36)):
+                m = Machine(lines, TABLE)
+                for k, w in enumerate(table):
+                    m.mem[TABLE + 4 * k] = w
+                rnd = lambda: [rng.randrange(1 << 32) for _ in range(8)]
+                pre, postc, mask = rnd(), rnd(), rnd()
+                mask[7] |= 1 << 31
+                masks = [mask]
+                for _ in range(n):
+                    masks.append(dbl256(masks[-1]))
+                srcs, posts, want = [], [], []
+                for j in range(n):
+                    x, pb = rnd(), rnd()
+                    if inverse:  # src from a chosen P^-1 output z: P^-1(P(z)) = z
+                        z = x
+                        u = words_of_lanes(ref_permute(lanes_of_words(z)))
+                        x = [u[i] ^ pre[i] ^ (masks[j][i] if mi else 0) for i in range(8)]
+                    else:
+                        z = words_of_lanes(ref_permute(lanes_of_words(
+                            [x[i] ^ pre[i] ^ (masks[j][i] if mi else 0) for i in range(8)])))
+                    y = [z[i] ^ postc[i] ^ (masks[j][i] if mo else 0) ^ (pb[i] if po else 0) for i in range(8)]
+                    srcs.append(x)
+                    posts.append(pb)
+                    want.append(y)
+                for j in range(n):
+                    for i in range(8):
+                        m.mem[SRC + j * stride + 4 * i] = srcs[j][i]
+                        m.mem[POST + 8 + j * stride + 4 * i] = posts[j][i]
+                for i, w in enumerate(mask + pre + postc):
+                    m.mem[ARGS + 4 * i] = w
+                m.mem[ARGS + EM_END] = SRC + n * stride
+                m.mem[ARGS + EM_DDELTA] = (DST + 4 - SRC) & M32
+                m.mem[ARGS + EM_PDELTA] = (POST + 8 - SRC) & M32
+                m.mem[ARGS + EM_POLY] = 0x425
+                for r in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"):
+                    m.R[r] = rng.randrange(1 << 32)
+                saved = {r: m.R[r] for r in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "sp")}
+                m.call(name, ARGS, SRC, stride)
+                got = [[m.mem[DST + 4 + j * stride + 4 * i] for i in range(8)] for j in range(n)]
+                assert got == want, f"{name} disagrees with the reference (n = {n})"
+                assert [m.mem[ARGS + 4 * i] for i in range(8)] == masks[n], f"{name}: final mask"
+                assert all(m.R[r] == v for r, v in saved.items()), f"{name}: callee-saved registers"
 
 
 
@@ -570,7 +959,15 @@ def main():
         (gen256(name, inv, d, c) for d in (0, 2, 4, 8, 16, 32) for c in (0, 1, 2)), key=count_insns)
     fwd256 = best256("slicewise_proest_arm11_p256", False)
     inv256 = best256("slicewise_proest_arm11_p256_inv", True)
+    core_p, out_p = core128(False)
+    core_i, out_i = core128(True)
+    em = core_p + core_i + words_entry(False, out_p) + words_entry(True, out_i)
+    for inverse in (False, True):
+        for (mi, mo, po) in EM_VARIANTS:
+            em += em_loop(inverse, mi, mo, po, out_i if inverse else out_p)
     rng = random.Random(2014)
+    check_em(em, table, rng)
+    check_words(em, table, rng)
     for _ in range(20):
         s = [rng.randrange(1 << 16) for _ in range(16)]
         p = ref_permute(s)
@@ -590,6 +987,10 @@ def main():
         f"@ 5 lanes in stack slots: {n_fwd256} (P) and {n_inv256} (P^-1) instructions.",
         "@ void slicewise_proest_arm11_p128(uint16_t state[16]), _p256(uint32_t state[16]), and _inv:",
         "@ AAPCS, callee-saved registers restored.",
+        f"@ The em_many loops of Prøst-128, slicewise_proest_arm11_em128_{{p,i}}{{mask_in}}{{mask_out}}{{post}}(args, src,",
+        f"@ stride): {count_insns(em_loop(False, 1, 0, 1, out_p))} instructions per block outside the rounds and",
+        f"@ a local copy of the rounds for P and for P^-1 (bl, {count_insns(core_p)} instructions), also behind",
+        "@ void slicewise_proest_arm11_p128_words(uint32_t state[8]) and _inv_words (word-aligned state bytes).",
         "    .syntax unified",
         "    .arm",
         "    .text",
@@ -598,7 +999,7 @@ def main():
     for r in range(16):
         tail.append("    .word " + ", ".join(f"0x{table[8 * r + k]:08x}" for k in range(8)) + f"  @ round {r}")
     path = os.path.join(os.path.dirname(__file__), "..", "crates", "proest", "src", "backend", "arm11.S")
-    text = "\n".join(head + fwd + inv + fwd256 + inv256 + tail) + "\n"
+    text = "\n".join(head + fwd + inv + em + fwd256 + inv256 + tail) + "\n"
     if "--check" in sys.argv:
         with open(path) as f:
             if f.read() != text:

@@ -88,6 +88,18 @@ macro_rules! permutation_type {
             pub fn new() -> Result<Self, Error> {
                 Self::with_backend(Backend::preferred()?)
             }
+
+            /// P or P^-1 on a byte string: `arm11` lets the assembly read and write it when it
+            /// is aligned (no lane conversion in Rust); otherwise the trait's default steps.
+            #[cfg(slicewise_arm11)]
+            fn on_bytes(&self, bytes: &mut [u8], inverse: bool) {
+                if self.backend == Backend::Arm11 && <$lane as Kernels>::arm11_bytes(bytes, inverse) {
+                    return;
+                }
+                let mut s = load_state::<$lane>(bytes);
+                if inverse { self.inverse(&mut s) } else { self.permute(&mut s) }
+                store_state(&s, bytes);
+            }
         }
 
         impl Permutation for $name {
@@ -117,6 +129,14 @@ macro_rules! permutation_type {
             fn inverse_many(&self, states: &mut [State<$lane>]) {
                 self.backend.inverse_many(states)
             }
+            #[cfg(slicewise_arm11)]
+            fn permute_bytes(&self, bytes: &mut [u8]) {
+                self.on_bytes(bytes, false)
+            }
+            #[cfg(slicewise_arm11)]
+            fn inverse_bytes(&self, bytes: &mut [u8]) {
+                self.on_bytes(bytes, true)
+            }
             fn em_many(&self, job: &mut EmJob<'_>) -> EmSums {
                 match self.backend {
                     Backend::Avx512 => {
@@ -131,6 +151,11 @@ macro_rules! permutation_type {
                     Backend::Neon => {
                         job.check(Self::STATE_BYTES);
                         <$lane as Kernels>::neon_em(job)
+                    }
+                    #[cfg(slicewise_arm11)]
+                    Backend::Arm11 => {
+                        job.check(Self::STATE_BYTES);
+                        <$lane as Kernels>::arm11_em(job)
                     }
                     _ => em_many_serial(self, job),
                 }

@@ -5,6 +5,10 @@
 @ 5 lanes in stack slots: 2525 (P) and 2525 (P^-1) instructions.
 @ void slicewise_proest_arm11_p128(uint16_t state[16]), _p256(uint32_t state[16]), and _inv:
 @ AAPCS, callee-saved registers restored.
+@ The em_many loops of Prøst-128, slicewise_proest_arm11_em128_{p,i}{mask_in}{mask_out}{post}(args, src,
+@ stride): 96 instructions per block outside the rounds and
+@ a local copy of the rounds for P and for P^-1 (bl, 1267 instructions), also behind
+@ void slicewise_proest_arm11_p128_words(uint32_t state[8]) and _inv_words (word-aligned state bytes).
     .syntax unified
     .arm
     .text
@@ -2690,6 +2694,4154 @@ slicewise_proest_arm11_p128_inv:
     pop {r4-r11}
     bx lr
     .size slicewise_proest_arm11_p128_inv, . - slicewise_proest_arm11_p128_inv
+    .p2align 2
+.Lslicewise_arm11_core128_rc:
+    .word .Lslicewise_arm11_rc - (.Lslicewise_arm11_core128_pc + 8)
+.Lslicewise_arm11_core128:
+    ldr r10, .Lslicewise_arm11_core128_rc
+.Lslicewise_arm11_core128_pc:
+    add r10, pc, r10
+    @ round 0
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r7, r7, r9
+    eor r9, r9, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #2
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #2
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #10
+    ldr r4, [r10, #0]
+    eor r8, r8, r4
+    ldr r4, [r10, #4]
+    eor r6, r6, r4
+    ldr r4, [r10, #8]
+    eor r9, r9, r4
+    ldr r4, [r10, #12]
+    eor r5, r5, r4
+    ldr r4, [r10, #16]
+    eor r3, r3, r4
+    ldr r4, [r10, #20]
+    eor r1, r1, r4
+    ldr r4, [r10, #24]
+    eor r2, r2, r4
+    ldr r4, [r10, #28]
+    eor r7, r7, r4
+    @ round 1
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r1, r1, r8
+    eor r8, r8, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #1
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #1
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #7
+    ldr r4, [r10, #32]
+    eor r7, r7, r4
+    ldr r4, [r10, #36]
+    eor r5, r5, r4
+    ldr r4, [r10, #40]
+    eor r8, r8, r4
+    ldr r4, [r10, #44]
+    eor r6, r6, r4
+    ldr r4, [r10, #48]
+    eor r2, r2, r4
+    ldr r4, [r10, #52]
+    eor r9, r9, r4
+    ldr r4, [r10, #56]
+    eor r3, r3, r4
+    ldr r4, [r10, #60]
+    eor r1, r1, r4
+    @ round 2
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r9, r9, r7
+    eor r7, r7, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #2
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #2
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #10
+    ldr r4, [r10, #64]
+    eor r1, r1, r4
+    ldr r4, [r10, #68]
+    eor r6, r6, r4
+    ldr r4, [r10, #72]
+    eor r7, r7, r4
+    ldr r4, [r10, #76]
+    eor r5, r5, r4
+    ldr r4, [r10, #80]
+    eor r3, r3, r4
+    ldr r4, [r10, #84]
+    eor r8, r8, r4
+    ldr r4, [r10, #88]
+    eor r2, r2, r4
+    ldr r4, [r10, #92]
+    eor r9, r9, r4
+    @ round 3
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r8, r8, r1
+    eor r1, r1, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #1
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #7
+    ldr r4, [r10, #96]
+    eor r9, r9, r4
+    ldr r4, [r10, #100]
+    eor r5, r5, r4
+    ldr r4, [r10, #104]
+    eor r1, r1, r4
+    ldr r4, [r10, #108]
+    eor r6, r6, r4
+    ldr r4, [r10, #112]
+    eor r2, r2, r4
+    ldr r4, [r10, #116]
+    eor r7, r7, r4
+    ldr r4, [r10, #120]
+    eor r3, r3, r4
+    ldr r4, [r10, #124]
+    eor r8, r8, r4
+    @ round 4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r7, r7, r9
+    eor r9, r9, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #2
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #2
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #10
+    ldr r4, [r10, #128]
+    eor r8, r8, r4
+    ldr r4, [r10, #132]
+    eor r6, r6, r4
+    ldr r4, [r10, #136]
+    eor r9, r9, r4
+    ldr r4, [r10, #140]
+    eor r5, r5, r4
+    ldr r4, [r10, #144]
+    eor r3, r3, r4
+    ldr r4, [r10, #148]
+    eor r1, r1, r4
+    ldr r4, [r10, #152]
+    eor r2, r2, r4
+    ldr r4, [r10, #156]
+    eor r7, r7, r4
+    @ round 5
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r1, r1, r8
+    eor r8, r8, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #1
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #1
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #7
+    ldr r4, [r10, #160]
+    eor r7, r7, r4
+    ldr r4, [r10, #164]
+    eor r5, r5, r4
+    ldr r4, [r10, #168]
+    eor r8, r8, r4
+    ldr r4, [r10, #172]
+    eor r6, r6, r4
+    ldr r4, [r10, #176]
+    eor r2, r2, r4
+    ldr r4, [r10, #180]
+    eor r9, r9, r4
+    ldr r4, [r10, #184]
+    eor r3, r3, r4
+    ldr r4, [r10, #188]
+    eor r1, r1, r4
+    @ round 6
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r9, r9, r7
+    eor r7, r7, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #2
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #2
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #10
+    ldr r4, [r10, #192]
+    eor r1, r1, r4
+    ldr r4, [r10, #196]
+    eor r6, r6, r4
+    ldr r4, [r10, #200]
+    eor r7, r7, r4
+    ldr r4, [r10, #204]
+    eor r5, r5, r4
+    ldr r4, [r10, #208]
+    eor r3, r3, r4
+    ldr r4, [r10, #212]
+    eor r8, r8, r4
+    ldr r4, [r10, #216]
+    eor r2, r2, r4
+    ldr r4, [r10, #220]
+    eor r9, r9, r4
+    @ round 7
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r8, r8, r1
+    eor r1, r1, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #1
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #7
+    ldr r4, [r10, #224]
+    eor r9, r9, r4
+    ldr r4, [r10, #228]
+    eor r5, r5, r4
+    ldr r4, [r10, #232]
+    eor r1, r1, r4
+    ldr r4, [r10, #236]
+    eor r6, r6, r4
+    ldr r4, [r10, #240]
+    eor r2, r2, r4
+    ldr r4, [r10, #244]
+    eor r7, r7, r4
+    ldr r4, [r10, #248]
+    eor r3, r3, r4
+    ldr r4, [r10, #252]
+    eor r8, r8, r4
+    @ round 8
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r7, r7, r9
+    eor r9, r9, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #2
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #2
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #10
+    ldr r4, [r10, #256]
+    eor r8, r8, r4
+    ldr r4, [r10, #260]
+    eor r6, r6, r4
+    ldr r4, [r10, #264]
+    eor r9, r9, r4
+    ldr r4, [r10, #268]
+    eor r5, r5, r4
+    ldr r4, [r10, #272]
+    eor r3, r3, r4
+    ldr r4, [r10, #276]
+    eor r1, r1, r4
+    ldr r4, [r10, #280]
+    eor r2, r2, r4
+    ldr r4, [r10, #284]
+    eor r7, r7, r4
+    @ round 9
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r1, r1, r8
+    eor r8, r8, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #1
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #1
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #7
+    ldr r4, [r10, #288]
+    eor r7, r7, r4
+    ldr r4, [r10, #292]
+    eor r5, r5, r4
+    ldr r4, [r10, #296]
+    eor r8, r8, r4
+    ldr r4, [r10, #300]
+    eor r6, r6, r4
+    ldr r4, [r10, #304]
+    eor r2, r2, r4
+    ldr r4, [r10, #308]
+    eor r9, r9, r4
+    ldr r4, [r10, #312]
+    eor r3, r3, r4
+    ldr r4, [r10, #316]
+    eor r1, r1, r4
+    @ round 10
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r9, r9, r7
+    eor r7, r7, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #2
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #2
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #10
+    ldr r4, [r10, #320]
+    eor r1, r1, r4
+    ldr r4, [r10, #324]
+    eor r6, r6, r4
+    ldr r4, [r10, #328]
+    eor r7, r7, r4
+    ldr r4, [r10, #332]
+    eor r5, r5, r4
+    ldr r4, [r10, #336]
+    eor r3, r3, r4
+    ldr r4, [r10, #340]
+    eor r8, r8, r4
+    ldr r4, [r10, #344]
+    eor r2, r2, r4
+    ldr r4, [r10, #348]
+    eor r9, r9, r4
+    @ round 11
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r8, r8, r1
+    eor r1, r1, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #1
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #7
+    ldr r4, [r10, #352]
+    eor r9, r9, r4
+    ldr r4, [r10, #356]
+    eor r5, r5, r4
+    ldr r4, [r10, #360]
+    eor r1, r1, r4
+    ldr r4, [r10, #364]
+    eor r6, r6, r4
+    ldr r4, [r10, #368]
+    eor r2, r2, r4
+    ldr r4, [r10, #372]
+    eor r7, r7, r4
+    ldr r4, [r10, #376]
+    eor r3, r3, r4
+    ldr r4, [r10, #380]
+    eor r8, r8, r4
+    @ round 12
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r7, r7, r9
+    eor r9, r9, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #2
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #2
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #10
+    ldr r4, [r10, #384]
+    eor r8, r8, r4
+    ldr r4, [r10, #388]
+    eor r6, r6, r4
+    ldr r4, [r10, #392]
+    eor r9, r9, r4
+    ldr r4, [r10, #396]
+    eor r5, r5, r4
+    ldr r4, [r10, #400]
+    eor r3, r3, r4
+    ldr r4, [r10, #404]
+    eor r1, r1, r4
+    ldr r4, [r10, #408]
+    eor r2, r2, r4
+    ldr r4, [r10, #412]
+    eor r7, r7, r4
+    @ round 13
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r1, r1, r8
+    eor r8, r8, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #1
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #1
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #7
+    ldr r4, [r10, #416]
+    eor r7, r7, r4
+    ldr r4, [r10, #420]
+    eor r5, r5, r4
+    ldr r4, [r10, #424]
+    eor r8, r8, r4
+    ldr r4, [r10, #428]
+    eor r6, r6, r4
+    ldr r4, [r10, #432]
+    eor r2, r2, r4
+    ldr r4, [r10, #436]
+    eor r9, r9, r4
+    ldr r4, [r10, #440]
+    eor r3, r3, r4
+    ldr r4, [r10, #444]
+    eor r1, r1, r4
+    @ round 14
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r9, r9, r7
+    eor r7, r7, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #12
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #12
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #12
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #12
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #2
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #10
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #2
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #10
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #2
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #10
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #2
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #10
+    ldr r4, [r10, #448]
+    eor r1, r1, r4
+    ldr r4, [r10, #452]
+    eor r6, r6, r4
+    ldr r4, [r10, #456]
+    eor r7, r7, r4
+    ldr r4, [r10, #460]
+    eor r5, r5, r4
+    ldr r4, [r10, #464]
+    eor r3, r3, r4
+    ldr r4, [r10, #468]
+    eor r8, r8, r4
+    ldr r4, [r10, #472]
+    eor r2, r2, r4
+    ldr r4, [r10, #476]
+    eor r9, r9, r4
+    @ round 15
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r8, r8, r1
+    eor r1, r1, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #1
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #7
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #1
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #7
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #1
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #7
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #1
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #7
+    ldr r4, [r10, #480]
+    eor r9, r9, r4
+    ldr r4, [r10, #484]
+    eor r5, r5, r4
+    ldr r4, [r10, #488]
+    eor r1, r1, r4
+    ldr r4, [r10, #492]
+    eor r6, r6, r4
+    ldr r4, [r10, #496]
+    eor r2, r2, r4
+    ldr r4, [r10, #500]
+    eor r7, r7, r4
+    ldr r4, [r10, #504]
+    eor r3, r3, r4
+    ldr r4, [r10, #508]
+    eor r8, r8, r4
+    bx lr
+    .p2align 2
+.Lslicewise_arm11_core128_inv_rc:
+    .word .Lslicewise_arm11_rc - (.Lslicewise_arm11_core128_inv_pc + 8)
+.Lslicewise_arm11_core128_inv:
+    ldr r10, .Lslicewise_arm11_core128_inv_rc
+.Lslicewise_arm11_core128_inv_pc:
+    add r10, pc, r10
+    @ round 15
+    ldr r4, [r10, #480]
+    eor r9, r9, r4
+    ldr r4, [r10, #484]
+    eor r5, r5, r4
+    ldr r4, [r10, #488]
+    eor r1, r1, r4
+    ldr r4, [r10, #492]
+    eor r6, r6, r4
+    ldr r4, [r10, #496]
+    eor r2, r2, r4
+    ldr r4, [r10, #500]
+    eor r7, r7, r4
+    ldr r4, [r10, #504]
+    eor r3, r3, r4
+    ldr r4, [r10, #508]
+    eor r8, r8, r4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #15
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #15
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #9
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r8, r8, r1
+    eor r1, r1, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    @ round 14
+    ldr r4, [r10, #448]
+    eor r1, r1, r4
+    ldr r4, [r10, #452]
+    eor r6, r6, r4
+    ldr r4, [r10, #456]
+    eor r7, r7, r4
+    ldr r4, [r10, #460]
+    eor r5, r5, r4
+    ldr r4, [r10, #464]
+    eor r3, r3, r4
+    ldr r4, [r10, #468]
+    eor r8, r8, r4
+    ldr r4, [r10, #472]
+    eor r2, r2, r4
+    ldr r4, [r10, #476]
+    eor r9, r9, r4
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #14
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #14
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #6
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r9, r9, r7
+    eor r7, r7, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    @ round 13
+    ldr r4, [r10, #416]
+    eor r7, r7, r4
+    ldr r4, [r10, #420]
+    eor r5, r5, r4
+    ldr r4, [r10, #424]
+    eor r8, r8, r4
+    ldr r4, [r10, #428]
+    eor r6, r6, r4
+    ldr r4, [r10, #432]
+    eor r2, r2, r4
+    ldr r4, [r10, #436]
+    eor r9, r9, r4
+    ldr r4, [r10, #440]
+    eor r3, r3, r4
+    ldr r4, [r10, #444]
+    eor r1, r1, r4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #15
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #15
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #9
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r1, r1, r8
+    eor r8, r8, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    @ round 12
+    ldr r4, [r10, #384]
+    eor r8, r8, r4
+    ldr r4, [r10, #388]
+    eor r6, r6, r4
+    ldr r4, [r10, #392]
+    eor r9, r9, r4
+    ldr r4, [r10, #396]
+    eor r5, r5, r4
+    ldr r4, [r10, #400]
+    eor r3, r3, r4
+    ldr r4, [r10, #404]
+    eor r1, r1, r4
+    ldr r4, [r10, #408]
+    eor r2, r2, r4
+    ldr r4, [r10, #412]
+    eor r7, r7, r4
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #14
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #14
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #6
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r7, r7, r9
+    eor r9, r9, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    @ round 11
+    ldr r4, [r10, #352]
+    eor r9, r9, r4
+    ldr r4, [r10, #356]
+    eor r5, r5, r4
+    ldr r4, [r10, #360]
+    eor r1, r1, r4
+    ldr r4, [r10, #364]
+    eor r6, r6, r4
+    ldr r4, [r10, #368]
+    eor r2, r2, r4
+    ldr r4, [r10, #372]
+    eor r7, r7, r4
+    ldr r4, [r10, #376]
+    eor r3, r3, r4
+    ldr r4, [r10, #380]
+    eor r8, r8, r4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #15
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #15
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #9
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r8, r8, r1
+    eor r1, r1, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    @ round 10
+    ldr r4, [r10, #320]
+    eor r1, r1, r4
+    ldr r4, [r10, #324]
+    eor r6, r6, r4
+    ldr r4, [r10, #328]
+    eor r7, r7, r4
+    ldr r4, [r10, #332]
+    eor r5, r5, r4
+    ldr r4, [r10, #336]
+    eor r3, r3, r4
+    ldr r4, [r10, #340]
+    eor r8, r8, r4
+    ldr r4, [r10, #344]
+    eor r2, r2, r4
+    ldr r4, [r10, #348]
+    eor r9, r9, r4
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #14
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #14
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #6
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r9, r9, r7
+    eor r7, r7, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    @ round 9
+    ldr r4, [r10, #288]
+    eor r7, r7, r4
+    ldr r4, [r10, #292]
+    eor r5, r5, r4
+    ldr r4, [r10, #296]
+    eor r8, r8, r4
+    ldr r4, [r10, #300]
+    eor r6, r6, r4
+    ldr r4, [r10, #304]
+    eor r2, r2, r4
+    ldr r4, [r10, #308]
+    eor r9, r9, r4
+    ldr r4, [r10, #312]
+    eor r3, r3, r4
+    ldr r4, [r10, #316]
+    eor r1, r1, r4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #15
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #15
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #9
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r1, r1, r8
+    eor r8, r8, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    @ round 8
+    ldr r4, [r10, #256]
+    eor r8, r8, r4
+    ldr r4, [r10, #260]
+    eor r6, r6, r4
+    ldr r4, [r10, #264]
+    eor r9, r9, r4
+    ldr r4, [r10, #268]
+    eor r5, r5, r4
+    ldr r4, [r10, #272]
+    eor r3, r3, r4
+    ldr r4, [r10, #276]
+    eor r1, r1, r4
+    ldr r4, [r10, #280]
+    eor r2, r2, r4
+    ldr r4, [r10, #284]
+    eor r7, r7, r4
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #14
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #14
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #6
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r7, r7, r9
+    eor r9, r9, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    @ round 7
+    ldr r4, [r10, #224]
+    eor r9, r9, r4
+    ldr r4, [r10, #228]
+    eor r5, r5, r4
+    ldr r4, [r10, #232]
+    eor r1, r1, r4
+    ldr r4, [r10, #236]
+    eor r6, r6, r4
+    ldr r4, [r10, #240]
+    eor r2, r2, r4
+    ldr r4, [r10, #244]
+    eor r7, r7, r4
+    ldr r4, [r10, #248]
+    eor r3, r3, r4
+    ldr r4, [r10, #252]
+    eor r8, r8, r4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #15
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #15
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #9
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r8, r8, r1
+    eor r1, r1, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    @ round 6
+    ldr r4, [r10, #192]
+    eor r1, r1, r4
+    ldr r4, [r10, #196]
+    eor r6, r6, r4
+    ldr r4, [r10, #200]
+    eor r7, r7, r4
+    ldr r4, [r10, #204]
+    eor r5, r5, r4
+    ldr r4, [r10, #208]
+    eor r3, r3, r4
+    ldr r4, [r10, #212]
+    eor r8, r8, r4
+    ldr r4, [r10, #216]
+    eor r2, r2, r4
+    ldr r4, [r10, #220]
+    eor r9, r9, r4
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #14
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #14
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #6
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r9, r9, r7
+    eor r7, r7, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    @ round 5
+    ldr r4, [r10, #160]
+    eor r7, r7, r4
+    ldr r4, [r10, #164]
+    eor r5, r5, r4
+    ldr r4, [r10, #168]
+    eor r8, r8, r4
+    ldr r4, [r10, #172]
+    eor r6, r6, r4
+    ldr r4, [r10, #176]
+    eor r2, r2, r4
+    ldr r4, [r10, #180]
+    eor r9, r9, r4
+    ldr r4, [r10, #184]
+    eor r3, r3, r4
+    ldr r4, [r10, #188]
+    eor r1, r1, r4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #15
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #15
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #9
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r1, r1, r8
+    eor r8, r8, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    @ round 4
+    ldr r4, [r10, #128]
+    eor r8, r8, r4
+    ldr r4, [r10, #132]
+    eor r6, r6, r4
+    ldr r4, [r10, #136]
+    eor r9, r9, r4
+    ldr r4, [r10, #140]
+    eor r5, r5, r4
+    ldr r4, [r10, #144]
+    eor r3, r3, r4
+    ldr r4, [r10, #148]
+    eor r1, r1, r4
+    ldr r4, [r10, #152]
+    eor r2, r2, r4
+    ldr r4, [r10, #156]
+    eor r7, r7, r4
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #14
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #14
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #6
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r7, r7, r9
+    eor r9, r9, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    @ round 3
+    ldr r4, [r10, #96]
+    eor r9, r9, r4
+    ldr r4, [r10, #100]
+    eor r5, r5, r4
+    ldr r4, [r10, #104]
+    eor r1, r1, r4
+    ldr r4, [r10, #108]
+    eor r6, r6, r4
+    ldr r4, [r10, #112]
+    eor r2, r2, r4
+    ldr r4, [r10, #116]
+    eor r7, r7, r4
+    ldr r4, [r10, #120]
+    eor r3, r3, r4
+    ldr r4, [r10, #124]
+    eor r8, r8, r4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #15
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #15
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #9
+    eor r5, r5, r7
+    eor r2, r2, r7
+    eor r7, r7, r9, ror #16
+    eor r9, r9, r6, ror #16
+    eor r9, r9, r7
+    eor r7, r7, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r8, ror #16
+    eor r6, r6, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r9, r9, r8, ror #16
+    eor r8, r8, r3, ror #16
+    eor r1, r1, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r7
+    eor r8, r8, r1
+    eor r1, r1, r7
+    eor r7, r7, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r7, ror #16
+    eor r7, r7, r2
+    eor r2, r2, r9
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r7, r5
+    eor r1, r1, r4
+    and r4, r1, r6
+    eor r7, r7, r4
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r9, r3
+    eor r8, r8, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r8, r2
+    eor r9, r9, r4
+    @ round 2
+    ldr r4, [r10, #64]
+    eor r1, r1, r4
+    ldr r4, [r10, #68]
+    eor r6, r6, r4
+    ldr r4, [r10, #72]
+    eor r7, r7, r4
+    ldr r4, [r10, #76]
+    eor r5, r5, r4
+    ldr r4, [r10, #80]
+    eor r3, r3, r4
+    ldr r4, [r10, #84]
+    eor r8, r8, r4
+    ldr r4, [r10, #88]
+    eor r2, r2, r4
+    ldr r4, [r10, #92]
+    eor r9, r9, r4
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r8, r8, lsl #16
+    pkhtb r8, r8, r4, asr #14
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #14
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #6
+    eor r6, r6, r8
+    eor r3, r3, r8
+    eor r8, r8, r1, ror #16
+    eor r1, r1, r5, ror #16
+    eor r1, r1, r8
+    eor r8, r8, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r9, ror #16
+    eor r5, r5, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r1, r1, r9, ror #16
+    eor r9, r9, r2, ror #16
+    eor r7, r7, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r8
+    eor r9, r9, r7
+    eor r7, r7, r8
+    eor r8, r8, r1, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r8, ror #16
+    eor r8, r8, r3
+    eor r3, r3, r1
+    and r4, r6, r7
+    eor r5, r5, r4
+    and r4, r8, r6
+    eor r7, r7, r4
+    and r4, r7, r5
+    eor r8, r8, r4
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r1, r2
+    eor r9, r9, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r2, r9
+    eor r3, r3, r4
+    and r4, r9, r3
+    eor r1, r1, r4
+    @ round 1
+    ldr r4, [r10, #32]
+    eor r7, r7, r4
+    ldr r4, [r10, #36]
+    eor r5, r5, r4
+    ldr r4, [r10, #40]
+    eor r8, r8, r4
+    ldr r4, [r10, #44]
+    eor r6, r6, r4
+    ldr r4, [r10, #48]
+    eor r2, r2, r4
+    ldr r4, [r10, #52]
+    eor r9, r9, r4
+    ldr r4, [r10, #56]
+    eor r3, r3, r4
+    ldr r4, [r10, #60]
+    eor r1, r1, r4
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #8
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #8
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #8
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #8
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #15
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #9
+    pkhbt r4, r9, r9, lsl #16
+    pkhtb r9, r9, r4, asr #15
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #9
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #15
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #9
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #15
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #9
+    eor r5, r5, r9
+    eor r2, r2, r9
+    eor r9, r9, r7, ror #16
+    eor r7, r7, r6, ror #16
+    eor r7, r7, r9
+    eor r9, r9, r2, ror #16
+    eor r2, r2, r3, ror #16
+    eor r2, r2, r1, ror #16
+    eor r6, r6, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r3
+    eor r7, r7, r1, ror #16
+    eor r1, r1, r3, ror #16
+    eor r8, r8, r5, ror #16
+    eor r6, r6, r5, ror #16
+    eor r5, r5, r9
+    eor r1, r1, r8
+    eor r8, r8, r9
+    eor r9, r9, r7, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r9, ror #16
+    eor r9, r9, r2
+    eor r2, r2, r7
+    and r4, r5, r8
+    eor r6, r6, r4
+    and r4, r9, r5
+    eor r8, r8, r4
+    and r4, r8, r6
+    eor r9, r9, r4
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r7, r3
+    eor r1, r1, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r3, r1
+    eor r2, r2, r4
+    and r4, r1, r2
+    eor r7, r7, r4
+    @ round 0
+    ldr r4, [r10, #0]
+    eor r8, r8, r4
+    ldr r4, [r10, #4]
+    eor r6, r6, r4
+    ldr r4, [r10, #8]
+    eor r9, r9, r4
+    ldr r4, [r10, #12]
+    eor r5, r5, r4
+    ldr r4, [r10, #16]
+    eor r3, r3, r4
+    ldr r4, [r10, #20]
+    eor r1, r1, r4
+    ldr r4, [r10, #24]
+    eor r2, r2, r4
+    ldr r4, [r10, #28]
+    eor r7, r7, r4
+    pkhtb r4, r8, r8, asr #16
+    pkhbt r8, r8, r4, lsl #4
+    pkhtb r4, r6, r6, asr #16
+    pkhbt r6, r6, r4, lsl #4
+    pkhtb r4, r9, r9, asr #16
+    pkhbt r9, r9, r4, lsl #4
+    pkhtb r4, r5, r5, asr #16
+    pkhbt r5, r5, r4, lsl #4
+    pkhbt r4, r3, r3, lsl #16
+    pkhtb r3, r3, r4, asr #14
+    pkhtb r4, r3, r3, asr #16
+    pkhbt r3, r3, r4, lsl #6
+    pkhbt r4, r1, r1, lsl #16
+    pkhtb r1, r1, r4, asr #14
+    pkhtb r4, r1, r1, asr #16
+    pkhbt r1, r1, r4, lsl #6
+    pkhbt r4, r2, r2, lsl #16
+    pkhtb r2, r2, r4, asr #14
+    pkhtb r4, r2, r2, asr #16
+    pkhbt r2, r2, r4, lsl #6
+    pkhbt r4, r7, r7, lsl #16
+    pkhtb r7, r7, r4, asr #14
+    pkhtb r4, r7, r7, asr #16
+    pkhbt r7, r7, r4, lsl #6
+    eor r6, r6, r1
+    eor r3, r3, r1
+    eor r1, r1, r8, ror #16
+    eor r8, r8, r5, ror #16
+    eor r8, r8, r1
+    eor r1, r1, r3, ror #16
+    eor r3, r3, r2, ror #16
+    eor r3, r3, r7, ror #16
+    eor r5, r5, r9, ror #16
+    eor r3, r3, r5
+    eor r5, r5, r2
+    eor r8, r8, r7, ror #16
+    eor r7, r7, r2, ror #16
+    eor r9, r9, r6, ror #16
+    eor r5, r5, r6, ror #16
+    eor r6, r6, r1
+    eor r7, r7, r9
+    eor r9, r9, r1
+    eor r1, r1, r8, ror #16
+    eor r2, r2, r6
+    eor r6, r6, r1, ror #16
+    eor r1, r1, r3
+    eor r3, r3, r8
+    and r4, r6, r9
+    eor r5, r5, r4
+    and r4, r1, r6
+    eor r9, r9, r4
+    and r4, r9, r5
+    eor r1, r1, r4
+    and r4, r5, r1
+    eor r6, r6, r4
+    and r4, r8, r2
+    eor r7, r7, r4
+    and r4, r3, r8
+    eor r2, r2, r4
+    and r4, r2, r7
+    eor r3, r3, r4
+    and r4, r7, r3
+    eor r8, r8, r4
+    bx lr
+    .globl slicewise_proest_arm11_p128_words
+    .type slicewise_proest_arm11_p128_words, %function
+    .p2align 2
+slicewise_proest_arm11_p128_words:
+    push {r4-r11, lr}
+    ldm r0, {r1-r8}
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    stm r0, {r1, r2, r3, r4, r5, r6, r7, r8}
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_p128_words, . - slicewise_proest_arm11_p128_words
+    .globl slicewise_proest_arm11_p128_inv_words
+    .type slicewise_proest_arm11_p128_inv_words, %function
+    .p2align 2
+slicewise_proest_arm11_p128_inv_words:
+    push {r4-r11, lr}
+    ldm r0, {r1-r8}
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    stm r0, {r1, r2, r3, r4, r5, r6, r7, r8}
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_p128_inv_words, . - slicewise_proest_arm11_p128_inv_words
+    .globl slicewise_proest_arm11_em128_p000
+    .type slicewise_proest_arm11_em128_p000, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p000:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p000_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p000_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p000, . - slicewise_proest_arm11_em128_p000
+    .globl slicewise_proest_arm11_em128_p001
+    .type slicewise_proest_arm11_em128_p001, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p001:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p001_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p001_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p001, . - slicewise_proest_arm11_em128_p001
+    .globl slicewise_proest_arm11_em128_p010
+    .type slicewise_proest_arm11_em128_p010, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p010:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p010_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p010_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p010, . - slicewise_proest_arm11_em128_p010
+    .globl slicewise_proest_arm11_em128_p011
+    .type slicewise_proest_arm11_em128_p011, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p011:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p011_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p011_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p011, . - slicewise_proest_arm11_em128_p011
+    .globl slicewise_proest_arm11_em128_p100
+    .type slicewise_proest_arm11_em128_p100, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p100:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p100_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p100_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p100, . - slicewise_proest_arm11_em128_p100
+    .globl slicewise_proest_arm11_em128_p101
+    .type slicewise_proest_arm11_em128_p101, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p101:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p101_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p101_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p101, . - slicewise_proest_arm11_em128_p101
+    .globl slicewise_proest_arm11_em128_p110
+    .type slicewise_proest_arm11_em128_p110, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p110:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p110_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p110_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p110, . - slicewise_proest_arm11_em128_p110
+    .globl slicewise_proest_arm11_em128_p111
+    .type slicewise_proest_arm11_em128_p111, %function
+    .p2align 2
+slicewise_proest_arm11_em128_p111:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_p111_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_p111_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_p111, . - slicewise_proest_arm11_em128_p111
+    .globl slicewise_proest_arm11_em128_i000
+    .type slicewise_proest_arm11_em128_i000, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i000:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i000_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i000_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i000, . - slicewise_proest_arm11_em128_i000
+    .globl slicewise_proest_arm11_em128_i001
+    .type slicewise_proest_arm11_em128_i001, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i001:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i001_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i001_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i001, . - slicewise_proest_arm11_em128_i001
+    .globl slicewise_proest_arm11_em128_i010
+    .type slicewise_proest_arm11_em128_i010, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i010:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i010_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i010_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i010, . - slicewise_proest_arm11_em128_i010
+    .globl slicewise_proest_arm11_em128_i011
+    .type slicewise_proest_arm11_em128_i011, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i011:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i011_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i011_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i011, . - slicewise_proest_arm11_em128_i011
+    .globl slicewise_proest_arm11_em128_i100
+    .type slicewise_proest_arm11_em128_i100, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i100:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i100_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i100_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i100, . - slicewise_proest_arm11_em128_i100
+    .globl slicewise_proest_arm11_em128_i101
+    .type slicewise_proest_arm11_em128_i101, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i101:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i101_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i101_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i101, . - slicewise_proest_arm11_em128_i101
+    .globl slicewise_proest_arm11_em128_i110
+    .type slicewise_proest_arm11_em128_i110, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i110:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i110_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i110_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i110, . - slicewise_proest_arm11_em128_i110
+    .globl slicewise_proest_arm11_em128_i111
+    .type slicewise_proest_arm11_em128_i111, %function
+    .p2align 2
+slicewise_proest_arm11_em128_i111:
+    push {r4-r11, lr}
+    mov r11, r1
+    mov r12, r2
+.Lslicewise_proest_arm11_em128_i111_loop:
+    ldm r11, {r1-r8}
+    add lr, r0, #32
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    pkhbt r9, r1, r5, lsl #16
+    pkhtb r5, r5, r1, asr #16
+    pkhbt r1, r2, r6, lsl #16
+    pkhtb r6, r6, r2, asr #16
+    pkhbt r2, r3, r7, lsl #16
+    pkhtb r7, r7, r3, asr #16
+    pkhbt r3, r4, r8, lsl #16
+    pkhtb r8, r8, r4, asr #16
+    bl .Lslicewise_arm11_core128_inv
+    pkhbt r4, r3, r8, lsl #16
+    pkhtb r8, r8, r3, asr #16
+    pkhbt r3, r2, r7, lsl #16
+    pkhtb r7, r7, r2, asr #16
+    pkhbt r2, r1, r6, lsl #16
+    pkhtb r6, r6, r1, asr #16
+    pkhbt r1, r9, r5, lsl #16
+    pkhtb r5, r5, r9, asr #16
+    add lr, r0, #64
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    mov lr, r0
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #104]
+    add lr, lr, r11
+    ldm lr!, {r9, r10}
+    eor r1, r1, r9
+    eor r2, r2, r10
+    ldm lr!, {r9, r10}
+    eor r3, r3, r9
+    eor r4, r4, r10
+    ldm lr!, {r9, r10}
+    eor r5, r5, r9
+    eor r6, r6, r10
+    ldm lr!, {r9, r10}
+    eor r7, r7, r9
+    eor r8, r8, r10
+    ldr lr, [r0, #100]
+    add lr, lr, r11
+    stm lr, {r1, r2, r3, r4, r5, r6, r7, r8}
+    ldm r0, {r1-r8}
+    adds r1, r1, r1
+    adcs r2, r2, r2
+    adcs r3, r3, r3
+    adcs r4, r4, r4
+    adcs r5, r5, r5
+    adcs r6, r6, r6
+    adcs r7, r7, r7
+    adcs r8, r8, r8
+    sbc r9, r9, r9
+    ldr r10, [r0, #108]
+    bic r9, r10, r9
+    eor r1, r1, r9
+    stm r0, {r1-r8}
+    add r11, r11, r12
+    ldr r9, [r0, #96]
+    cmp r11, r9
+    bne .Lslicewise_proest_arm11_em128_i111_loop
+    pop {r4-r11, pc}
+    .size slicewise_proest_arm11_em128_i111, . - slicewise_proest_arm11_em128_i111
     .globl slicewise_proest_arm11_p256
     .type slicewise_proest_arm11_p256, %function
     .p2align 2

@@ -23,15 +23,152 @@
 //! pointer or the round-constant table.
 #![allow(unsafe_code)]
 
+use zeroize::Zeroize;
+
+use crate::em::{At, Buf, EmJob, EmSums};
 use crate::lane::State;
 
 core::arch::global_asm!(include_str!("arm11.S"), options(raw));
 
 unsafe extern "C" {
+    fn slicewise_proest_arm11_p128_words(state: *mut u32);
+    fn slicewise_proest_arm11_p128_inv_words(state: *mut u32);
     fn slicewise_proest_arm11_p128(state: *mut u16);
     fn slicewise_proest_arm11_p128_inv(state: *mut u16);
     fn slicewise_proest_arm11_p256(state: *mut u32);
     fn slicewise_proest_arm11_p256_inv(state: *mut u32);
+}
+
+/// The argument block of the `em_many` loops (`EM_*` offsets in the generator): the S-byte
+/// constants as little-endian words, the end of the source blocks, the distances from a source
+/// block to its output and post blocks (all sequences share the stride), and the reduction
+/// polynomial of the doubling.
+#[repr(C, align(8))]
+struct EmArgs {
+    mask: [u32; 8],
+    pre: [u32; 8],
+    post_const: [u32; 8],
+    end: *const u8,
+    dst_delta: usize,
+    post_delta: usize,
+    poly: u32,
+}
+
+const _: () = {
+    assert!(core::mem::offset_of!(EmArgs, pre) == 32 && core::mem::offset_of!(EmArgs, post_const) == 64);
+    assert!(core::mem::offset_of!(EmArgs, end) == 96 && core::mem::offset_of!(EmArgs, dst_delta) == 100);
+    assert!(core::mem::offset_of!(EmArgs, post_delta) == 104 && core::mem::offset_of!(EmArgs, poly) == 108);
+};
+
+/// `fn(args, src, stride)`: blocks `src, src + stride, …` up to `args.end` (at least one).
+type EmLoop = unsafe extern "C" fn(*mut EmArgs, *const u8, usize);
+
+macro_rules! em_loops {
+    ($($f:ident)*) => {
+        unsafe extern "C" { $(fn $f(args: *mut EmArgs, src: *const u8, stride: usize);)* }
+        /// Indexed by `[inverse][4·mask_in + 2·mask_out + post]`.
+        static EM128: [[EmLoop; 8]; 2] = {
+            let f: [EmLoop; 16] = [$($f),*];
+            [[f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]], [f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]]]
+        };
+    };
+}
+em_loops!(
+    slicewise_proest_arm11_em128_p000 slicewise_proest_arm11_em128_p001 slicewise_proest_arm11_em128_p010
+    slicewise_proest_arm11_em128_p011 slicewise_proest_arm11_em128_p100 slicewise_proest_arm11_em128_p101
+    slicewise_proest_arm11_em128_p110 slicewise_proest_arm11_em128_p111 slicewise_proest_arm11_em128_i000
+    slicewise_proest_arm11_em128_i001 slicewise_proest_arm11_em128_i010 slicewise_proest_arm11_em128_i011
+    slicewise_proest_arm11_em128_i100 slicewise_proest_arm11_em128_i101 slicewise_proest_arm11_em128_i110
+    slicewise_proest_arm11_em128_i111
+);
+
+fn words(b: &[u8]) -> [u32; 8] {
+    core::array::from_fn(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes")))
+}
+
+fn put_words(w: &[u32; 8], b: &mut [u8]) {
+    for (c, w) in b.chunks_exact_mut(4).zip(w) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// `acc ^=` the XOR of the 32-byte blocks `p + j·stride`, j < n.
+///
+/// # Safety
+/// Every block must be readable and 4-byte aligned.
+#[inline(always)]
+unsafe fn sum_blocks(acc: &mut [u32; 8], p: *const u8, stride: usize, n: usize) {
+    for j in 0..n {
+        // SAFETY: the caller's contract.
+        let b = unsafe { p.add(j * stride) }.cast::<u32>();
+        for (i, a) in acc.iter_mut().enumerate() {
+            // SAFETY: the caller's contract (word i of block j).
+            *a ^= unsafe { b.add(i).read() };
+        }
+    }
+}
+
+/// [`EmJob`] on Prøst-128 blocks (checked by the caller). When every block sequence is 4-byte
+/// aligned (the addresses are public), the assembly loops do the XORs, the layout change and
+/// the mask doubling around a local copy of the rounds, and the sums are word passes over the
+/// blocks; otherwise the blocks go one at a time through [`crate::em::em_serial`].
+pub(crate) fn em128(job: &mut EmJob<'_>) -> EmSums {
+    const S: usize = 32;
+    let mut sums = EmSums::default();
+    let n = job.blocks;
+    if n == 0 {
+        return sums;
+    }
+    let ext = job.ext.as_ptr();
+    // One raw pointer for all of `io`: the source, post and output blocks may all lie in it.
+    let io = job.io.as_mut_ptr();
+    let at = |a: At| {
+        let base = if a.buf == Buf::Ext { ext } else { io.cast_const() };
+        // SAFETY: `job.check` put every block of the sequence in its buffer, so with n ≥ 1
+        // the offset of block 0 is inside it.
+        unsafe { base.add(a.offset) }
+    };
+    let (src, dst) = (at(job.src), at(At::io(job.dst)).cast_mut());
+    let post = job.post.map(at);
+    if !(job.stride | src as usize | dst as usize | post.map_or(0, |p| p as usize)).is_multiple_of(4) {
+        crate::em::em_serial::<u16>(job, 0, &mut sums, |s, inv| if inv { inverse128(s) } else { permute128(s) });
+        return sums;
+    }
+    let mut acc = [[0u32; 8]; 3];
+    // SAFETY: the blocks are in their buffers (checked) and 4-byte aligned (above).
+    unsafe {
+        sum_blocks(&mut acc[0], src, job.stride, n);
+        if let Some(p) = post {
+            sum_blocks(&mut acc[1], p, job.stride, n);
+        }
+    }
+    let mut args = EmArgs {
+        mask: words(job.mask),
+        pre: words(job.pre),
+        post_const: words(job.post_const),
+        end: src.wrapping_add(n * job.stride),
+        dst_delta: (dst as usize).wrapping_sub(src as usize),
+        post_delta: post.map_or(0, |p| (p as usize).wrapping_sub(src as usize)),
+        poly: 0x425,
+    };
+    let f = EM128[job.inverse as usize][4 * job.mask_in as usize + 2 * job.mask_out as usize + post.is_some() as usize];
+    // SAFETY: n ≥ 1 blocks of each sequence lie in their buffers (`job.check`) and are 4-byte
+    // aligned; output block j is written after source and post block j are read, and blocks of
+    // different indices never overlap (offset + S ≤ stride), as `EmJob` allows. The loop reads
+    // `args` (8-byte aligned) and writes its mask, follows the AAPCS (r4–r11 restored, 36 bytes
+    // of stack) and has no other effects.
+    unsafe { f(&mut args, src, job.stride) };
+    // SAFETY: the output blocks, as above.
+    unsafe { sum_blocks(&mut acc[2], dst, job.stride, n) };
+    put_words(&args.mask, job.mask);
+    for (a, d) in acc.iter().zip([&mut sums.src, &mut sums.post, &mut sums.out]) {
+        put_words(a, &mut d[..S]);
+    }
+    args.mask.zeroize();
+    args.pre.zeroize();
+    args.post_const.zeroize();
+    acc.zeroize();
+    sums
 }
 
 /// P of Prøst-128.
@@ -50,6 +187,58 @@ pub(crate) fn inverse128(s: &mut State<u16>) {
     unsafe { slicewise_proest_arm11_p128_inv(s.as_mut_ptr()) }
 }
 
+/// P or P^-1 of Prøst-128 on its 32-byte string in place, if the string is 2-byte aligned
+/// (word-aligned: LDM/STM and the layout change in registers; else the halfword entry, since
+/// the lanes are little-endian `u16`s); `false`, and nothing done, otherwise. The address is
+/// public.
+pub(crate) fn bytes128(b: &mut [u8], inverse: bool) -> bool {
+    assert_eq!(b.len(), 32, "state byte length");
+    let p = b.as_mut_ptr();
+    if (p as usize).is_multiple_of(4) {
+        // SAFETY: 32 bytes, 4-byte aligned: the function reads and writes them with one LDM and
+        // one STM, follows the AAPCS (r4–r11 and lr saved, 36 bytes of stack) and has no other
+        // effects.
+        unsafe {
+            if inverse {
+                slicewise_proest_arm11_p128_inv_words(p.cast())
+            } else {
+                slicewise_proest_arm11_p128_words(p.cast())
+            }
+        }
+    } else if (p as usize).is_multiple_of(2) {
+        // SAFETY: as for `permute128`: 16 little-endian lanes at a 2-byte aligned address.
+        unsafe {
+            if inverse {
+                slicewise_proest_arm11_p128_inv(p.cast())
+            } else {
+                slicewise_proest_arm11_p128(p.cast())
+            }
+        }
+    } else {
+        return false;
+    }
+    true
+}
+
+/// P or P^-1 of Prøst-256 on its 64-byte string in place, if it is 4-byte aligned (the lanes
+/// are little-endian `u32`s); `false`, and nothing done, otherwise.
+pub(crate) fn bytes256(b: &mut [u8], inverse: bool) -> bool {
+    assert_eq!(b.len(), 64, "state byte length");
+    let p = b.as_mut_ptr();
+    if !(p as usize).is_multiple_of(4) {
+        return false;
+    }
+    // SAFETY: as for `permute256`: 16 little-endian lanes at a 4-byte aligned address.
+    unsafe {
+        if inverse {
+            slicewise_proest_arm11_p256_inv(p.cast())
+        } else {
+            slicewise_proest_arm11_p256(p.cast())
+        }
+    }
+    true
+}
+
 /// P of Prøst-256.
 #[inline]
 pub(crate) fn permute256(s: &mut State<u32>) {
@@ -65,4 +254,54 @@ pub(crate) fn permute256(s: &mut State<u32>) {
 pub(crate) fn inverse256(s: &mut State<u32>) {
     // SAFETY: as for `permute256`.
     unsafe { slicewise_proest_arm11_p256_inv(s.as_mut_ptr()) }
+}
+
+/// [`EmJob`] on Prøst-256 blocks (checked by the caller), one at a time.
+pub(crate) fn em256(job: &mut EmJob<'_>) -> EmSums {
+    let mut sums = EmSums::default();
+    crate::em::em_serial::<u32>(job, 0, &mut sums, |s, inv| if inv { inverse256(s) } else { permute256(s) });
+    sums
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable;
+    use crate::lane::{Lane, load_state, store_state};
+
+    /// `entry` (bytes128 or bytes256) on `buf[off..]` against `portable`: the same bytes, or a
+    /// refusal (nothing written) exactly when the address is not a multiple of `align`.
+    fn check<L: Lane>(buf: &[u8; 72], off: usize, inverse: bool, entry: fn(&mut [u8], bool) -> bool, align: usize) {
+        let s = 16 * L::BYTES;
+        let mut want = *buf;
+        let mut st = load_state::<L>(&want[off..off + s]);
+        if inverse { portable::inverse(&mut st) } else { portable::permute(&mut st) }
+        store_state(&st, &mut want[off..off + s]);
+        let mut got = *buf;
+        let addr = got[off..].as_ptr() as usize;
+        if entry(&mut got[off..off + s], inverse) {
+            assert_eq!(got, want, "{} lanes, offset {off}, inverse {inverse}", L::BITS);
+        } else {
+            assert!(got == *buf && !addr.is_multiple_of(align), "refused only when unaligned, untouched");
+        }
+    }
+
+    /// The byte-string entries at every alignment (word, halfword, odd) against `portable`.
+    #[test]
+    fn byte_entries_match_portable_at_every_alignment() {
+        let mut x = 0x9e37_79b9u32;
+        let mut buf = [0u8; 72];
+        for off in 0..4 {
+            for inverse in [false, true] {
+                for b in buf.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    *b = x as u8;
+                }
+                check::<u16>(&buf, off, inverse, bytes128, 2);
+                check::<u32>(&buf, off, inverse, bytes256, 4);
+            }
+        }
+    }
 }

@@ -30,4 +30,11 @@ pub(crate) trait Kernels: super::u32x2::Paired {
     /// The `arm11` backend on one state (assembly).
     #[cfg(slicewise_arm11)]
     fn arm11_one(state: &mut State<Self>, inverse: bool);
+    /// The `arm11` backend on a state's byte string in place, if its alignment allows (else
+    /// `false`, nothing done).
+    #[cfg(slicewise_arm11)]
+    fn arm11_bytes(bytes: &mut [u8], inverse: bool) -> bool;
+    /// The `arm11` backend: a wide Even–Mansour job (already checked).
+    #[cfg(slicewise_arm11)]
+    fn arm11_em(job: &mut EmJob<'_>) -> EmSums;
 }

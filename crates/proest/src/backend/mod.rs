@@ -42,12 +42,22 @@ pub(crate) mod u32x2;
 pub(crate) use kernels::Kernels;
 
 macro_rules! kernels {
-    ($lane:ty, $many:ident, $one:ident, $em:ident, $arm11_p:path, $arm11_i:path) => {
+    ($lane:ty, $many:ident, $one:ident, $em:ident, $arm11_p:path, $arm11_i:path, $arm11_em:path, $arm11_bytes:path) => {
         impl Kernels for $lane {
             #[cfg(slicewise_arm11)]
             #[inline]
             fn arm11_one(state: &mut State<Self>, inverse: bool) {
                 if inverse { $arm11_i(state) } else { $arm11_p(state) }
+            }
+            #[cfg(slicewise_arm11)]
+            #[inline]
+            fn arm11_em(job: &mut EmJob<'_>) -> EmSums {
+                $arm11_em(job)
+            }
+            #[cfg(slicewise_arm11)]
+            #[inline]
+            fn arm11_bytes(bytes: &mut [u8], inverse: bool) -> bool {
+                $arm11_bytes(bytes, inverse)
             }
             #[cfg(target_arch = "x86_64")]
             #[inline]
@@ -112,8 +122,8 @@ macro_rules! kernels {
         }
     };
 }
-kernels!(u16, many128, one128, em128, arm11::permute128, arm11::inverse128);
-kernels!(u32, many256, one256, em256, arm11::permute256, arm11::inverse256);
+kernels!(u16, many128, one128, em128, arm11::permute128, arm11::inverse128, arm11::em128, arm11::bytes128);
+kernels!(u32, many256, one256, em256, arm11::permute256, arm11::inverse256, arm11::em256, arm11::bytes256);
 
 /// Name of the environment variable that overrides backend detection.
 pub const ENV_VAR: &str = "SLICEWISE_BACKEND";
