@@ -778,7 +778,8 @@ PENDING_PLANES = [k for k in range(8) if (PENDING >> k) & 1]
 
 
 def masks():
-    return ["vmov.i8 q8, #0x33", "vmov.i8 q9, #0xcc", "vmov.i8 q10, #0x55", "vmov.i8 q11, #0xaa"]
+    """The swap masks 0x33 and 0x55 (their complements are VBIF's business)."""
+    return ["vmov.i8 q8, #0x33", "vmov.i8 q10, #0x55"]
 
 
 def swapmove(a, b, sh):
@@ -786,9 +787,9 @@ def swapmove(a, b, sh):
     with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
     if sh == 4:
         return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
-    lo, hi = {2: (8, 9), 1: (10, 11)}[sh]
-    return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{lo}",
-            f"vbit q{a}, q13, q{hi}"]
+    m = {2: 8, 1: 10}[sh]
+    return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{m}",
+            f"vbif q{a}, q13, q{m}"]
 
 
 def transpose(a, inverse=False):
@@ -800,6 +801,14 @@ def transpose(a, inverse=False):
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
     s1 = swapmove(a, a + 1, 1) + swapmove(a + 2, a + 3, 1)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
+
+
+def unzipped_frame_fix(frame, regs):
+    """After VUZP of planes in frame 4 (each plane's d halves swapped), every d register of
+    the unzipped P (or Q, or P ^ Q) bytes has its 32-bit halves swapped: one VREV64.32 per q
+    register of them instead of a VEXT per plane before the VUZP."""
+    assert frame == 4, "the VREV64.32 fix-up wants the frame 4"
+    return [f"vrev64.32 q{r}, q{r}" for r in regs]
 
 
 def frame_fix(frame):
@@ -836,10 +845,11 @@ def fn_c512(frame):
     L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     # The body leaves r3 at the end of the constant table: back to its start for the next block.
-    L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"] + frame_fix(frame)
+    L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"]
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
     for a, b in pairs:
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
+    L += unzipped_frame_fix(frame, [a for a, _ in pairs])
     L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
     L += ["vstmia sp, {d16-d23}", "subs r2, r2, #1", "bne .Lc512_loop", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + masks() + transpose(0, True)
@@ -854,11 +864,11 @@ def fn_o512(frame):
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
     L += ["vstmia sp, {d0-d7}"] + [f"vorr q{4 + i}, q{i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"] + frame_fix(frame)
+    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"]
     # The constant the S-box NOTs left after the last round (PENDING in every byte).
     L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
-    L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs]
+    L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs] + unzipped_frame_fix(frame, [a for a, _ in pairs])
     L += ["vldmia sp, {d16-d23}"] + [f"veor q{a}, q{a}, q{8 + i}" for i, (a, _) in enumerate(pairs)]
     L += ["vswp q2, q4", "vswp q3, q5"] + masks() + transpose(0, True)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
@@ -874,18 +884,21 @@ def load_wide(src, post):
 
 def fn_c1024(frame):
     name = "slicewise_groestl_neon7bs_c1024"
-    fb = 256 + SLOTS
+    fb = 384 + SLOTS
     mu = LIVE_IN_WIDE
     acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{mu[i]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
-    L = prologue(name, fb, 256) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
+    # h at sp, the block (Q's input) at sp + 128, P's output (not yet turned back to frame 0)
+    # at sp + 256: the frame is fixed once, on P ^ Q.
+    L = prologue(name, fb, 384) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
     L += table_address(RC_LABEL[(True, "P")], "c1024p")
     L += ["cmp r2, #0", "beq .Lc1024_done", ".Lc1024_loop:"] + load_wide("r1", True)
     L += ["add lr, sp, #128", "vstmia lr, {d0-d15}", "vldmia sp, {d16-d31}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)]
     # Q's constant table follows P's (see generate): r3 runs through both, then back.
-    L += [f"bl {BODY[True]}"] + frame_fix(frame) + acc
+    L += [f"bl {BODY[True]}", "add lr, sp, #256", "vstmia lr, {d0-d15}"]
     L += ["add lr, sp, #128", "vldmia lr, {d0-d15}"]
-    L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}"] + frame_fix(frame) + acc
+    L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}", "add lr, sp, #256", "vldmia lr, {d16-d31}"]
+    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + frame_fix(frame) + acc
     L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"]
     L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
@@ -1387,6 +1400,10 @@ class Machine:
             elif op in ("veor", "vand", "vorr"):
                 x, y = self.q[qn(a[1])], self.q[qn(a[2])]
                 self.q[qn(a[0])] = x ^ y if op == "veor" else (x & y if op == "vand" else x | y)
+            elif op == "vrev64.32":
+                x = self.q[qn(a[1])]
+                w = [(x >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+                self.q[qn(a[0])] = w[1] | w[0] << 32 | w[3] << 64 | w[2] << 96
             elif op == "vrev64.8":
                 b = self.q[qn(a[1])].to_bytes(16, "little")
                 self.q[qn(a[0])] = int.from_bytes(b[7::-1] + b[15:7:-1], "little")

@@ -31,9 +31,7 @@ slicewise_groestl_neon7bs_c512:
     add r11, sp, #176
     add r12, sp, #192
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
@@ -46,21 +44,21 @@ slicewise_groestl_neon7bs_c512:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vstmia sp, {d0-d7}
     movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
     movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
@@ -71,9 +69,7 @@ slicewise_groestl_neon7bs_c512:
     vld1.8 {d0-d3}, [r1]!
     vld1.8 {d4-d7}, [r1]!
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -83,21 +79,21 @@ slicewise_groestl_neon7bs_c512:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vldmia sp, {d8-d15}
     veor q4, q4, q0
     veor q5, q5, q1
@@ -109,14 +105,6 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q7, q3
     bl .Lneon7_perm512
     sub r3, r3, #1600
-    vext.8 q0, q0, q0, #8
-    vext.8 q1, q1, q1, #8
-    vext.8 q2, q2, q2, #8
-    vext.8 q3, q3, q3, #8
-    vext.8 q4, q4, q4, #8
-    vext.8 q5, q5, q5, #8
-    vext.8 q6, q6, q6, #8
-    vext.8 q7, q7, q7, #8
     vuzp.8 q0, q2
     veor q0, q0, q2
     vuzp.8 q1, q3
@@ -125,6 +113,10 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q6
     vuzp.8 q5, q7
     veor q5, q5, q7
+    vrev64.32 q0, q0
+    vrev64.32 q1, q1
+    vrev64.32 q4, q4
+    vrev64.32 q5, q5
     vldmia sp, {d16-d23}
     veor q8, q8, q0
     veor q9, q9, q1
@@ -136,27 +128,25 @@ slicewise_groestl_neon7bs_c512:
 .Lc512_done:
     vldmia sp, {d0-d7}
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -186,9 +176,7 @@ slicewise_groestl_neon7bs_o512:
     add r11, sp, #176
     add r12, sp, #192
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
@@ -201,21 +189,21 @@ slicewise_groestl_neon7bs_o512:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vstmia sp, {d0-d7}
     vorr q4, q0, q0
     vorr q5, q1, q1
@@ -229,14 +217,6 @@ slicewise_groestl_neon7bs_o512:
     movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_o512 + 8))
 .Lpc_o512: add r3, pc, r3
     bl .Lneon7_perm512
-    vext.8 q0, q0, q0, #8
-    vext.8 q1, q1, q1, #8
-    vext.8 q2, q2, q2, #8
-    vext.8 q3, q3, q3, #8
-    vext.8 q4, q4, q4, #8
-    vext.8 q5, q5, q5, #8
-    vext.8 q6, q6, q6, #8
-    vext.8 q7, q7, q7, #8
     vmvn q0, q0
     vmvn q2, q2
     vmvn q5, q5
@@ -245,6 +225,10 @@ slicewise_groestl_neon7bs_o512:
     vuzp.8 q1, q3
     vuzp.8 q4, q6
     vuzp.8 q5, q7
+    vrev64.32 q0, q0
+    vrev64.32 q1, q1
+    vrev64.32 q4, q4
+    vrev64.32 q5, q5
     vldmia sp, {d16-d23}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -253,27 +237,25 @@ slicewise_groestl_neon7bs_o512:
     vswp q2, q4
     vswp q3, q5
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -292,25 +274,23 @@ slicewise_groestl_neon7bs_o512:
 slicewise_groestl_neon7bs_c1024:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #400
-    add r4, sp, #256
-    add r5, sp, #272
-    add r6, sp, #288
-    add r7, sp, #304
-    add r8, sp, #320
-    add r9, sp, #336
-    add r10, sp, #352
-    add r11, sp, #368
-    add r12, sp, #384
+    sub sp, sp, #528
+    add r4, sp, #384
+    add r5, sp, #400
+    add r6, sp, #416
+    add r7, sp, #432
+    add r8, sp, #448
+    add r9, sp, #464
+    add r10, sp, #480
+    add r11, sp, #496
+    add r12, sp, #512
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]!
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -320,21 +300,21 @@ slicewise_groestl_neon7bs_c1024:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
@@ -344,21 +324,21 @@ slicewise_groestl_neon7bs_c1024:
     vshr.u8 q12, q4, #2
     vshl.u8 q13, q5, #2
     vbit q5, q12, q8
-    vbit q4, q13, q9
+    vbif q4, q13, q8
     vshr.u8 q12, q6, #2
     vshl.u8 q13, q7, #2
     vbit q7, q12, q8
-    vbit q6, q13, q9
+    vbif q6, q13, q8
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
     vshl.u8 q13, q5, #1
     vbit q5, q12, q10
-    vbit q4, q13, q11
+    vbif q4, q13, q10
     vshr.u8 q12, q6, #1
     vshl.u8 q13, q7, #1
     vbit q7, q12, q10
-    vbit q6, q13, q11
+    vbif q6, q13, q10
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -375,9 +355,7 @@ slicewise_groestl_neon7bs_c1024:
     vld1.8 {d8-d11}, [r1]!
     vld1.8 {d12-d15}, [r1]!
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -387,21 +365,21 @@ slicewise_groestl_neon7bs_c1024:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
@@ -411,21 +389,21 @@ slicewise_groestl_neon7bs_c1024:
     vshr.u8 q12, q4, #2
     vshl.u8 q13, q5, #2
     vbit q5, q12, q8
-    vbit q4, q13, q9
+    vbif q4, q13, q8
     vshr.u8 q12, q6, #2
     vshl.u8 q13, q7, #2
     vbit q7, q12, q8
-    vbit q6, q13, q9
+    vbif q6, q13, q8
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
     vshl.u8 q13, q5, #1
     vbit q5, q12, q10
-    vbit q4, q13, q11
+    vbif q4, q13, q10
     vshr.u8 q12, q6, #1
     vshl.u8 q13, q7, #1
     vbit q7, q12, q10
-    vbit q6, q13, q11
+    vbif q6, q13, q10
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -442,28 +420,22 @@ slicewise_groestl_neon7bs_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     bl .Lneon7_perm1024
-    vext.8 q0, q0, q0, #8
-    vext.8 q1, q1, q1, #8
-    vext.8 q2, q2, q2, #8
-    vext.8 q3, q3, q3, #8
-    vext.8 q4, q4, q4, #8
-    vext.8 q5, q5, q5, #8
-    vext.8 q6, q6, q6, #8
-    vext.8 q7, q7, q7, #8
-    vldmia sp, {d16-d31}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q4
-    veor q11, q11, q5
-    veor q12, q12, q2
-    veor q13, q13, q3
-    veor q14, q14, q6
-    veor q15, q15, q7
-    vstmia sp, {d16-d31}
+    add lr, sp, #256
+    vstmia lr, {d0-d15}
     add lr, sp, #128
     vldmia lr, {d0-d15}
     bl .Lneon7_perm1024
     sub r3, r3, #4480
+    add lr, sp, #256
+    vldmia lr, {d16-d31}
+    veor q0, q0, q8
+    veor q1, q1, q9
+    veor q2, q2, q10
+    veor q3, q3, q11
+    veor q4, q4, q12
+    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q7, q7, q15
     vext.8 q0, q0, q0, #8
     vext.8 q1, q1, q1, #8
     vext.8 q2, q2, q2, #8
@@ -491,27 +463,25 @@ slicewise_groestl_neon7bs_c1024:
     vuzp.8 q2, q6
     vuzp.8 q3, q7
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -521,21 +491,21 @@ slicewise_groestl_neon7bs_c1024:
     vshr.u8 q12, q4, #1
     vshl.u8 q13, q5, #1
     vbit q5, q12, q10
-    vbit q4, q13, q11
+    vbif q4, q13, q10
     vshr.u8 q12, q6, #1
     vshl.u8 q13, q7, #1
     vbit q7, q12, q10
-    vbit q6, q13, q11
+    vbif q6, q13, q10
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #2
     vshl.u8 q13, q5, #2
     vbit q5, q12, q8
-    vbit q4, q13, q9
+    vbif q4, q13, q8
     vshr.u8 q12, q6, #2
     vshl.u8 q13, q7, #2
     vbit q7, q12, q8
-    vbit q6, q13, q9
+    vbif q6, q13, q8
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
@@ -546,7 +516,7 @@ slicewise_groestl_neon7bs_c1024:
     vst1.8 {d4-d7}, [r0]!
     vst1.8 {d8-d11}, [r0]!
     vst1.8 {d12-d15}, [r0]!
-    add sp, sp, #400
+    add sp, sp, #528
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7bs_c1024, .-slicewise_groestl_neon7bs_c1024
@@ -572,9 +542,7 @@ slicewise_groestl_neon7bs_o1024:
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -584,21 +552,21 @@ slicewise_groestl_neon7bs_o1024:
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
@@ -608,21 +576,21 @@ slicewise_groestl_neon7bs_o1024:
     vshr.u8 q12, q4, #2
     vshl.u8 q13, q5, #2
     vbit q5, q12, q8
-    vbit q4, q13, q9
+    vbif q4, q13, q8
     vshr.u8 q12, q6, #2
     vshl.u8 q13, q7, #2
     vbit q7, q12, q8
-    vbit q6, q13, q9
+    vbif q6, q13, q8
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #1
     vshl.u8 q13, q5, #1
     vbit q5, q12, q10
-    vbit q4, q13, q11
+    vbif q4, q13, q10
     vshr.u8 q12, q6, #1
     vshl.u8 q13, q7, #1
     vbit q7, q12, q10
-    vbit q6, q13, q11
+    vbif q6, q13, q10
     vzip.8 q0, q4
     vzip.8 q1, q5
     vzip.8 q2, q6
@@ -660,27 +628,25 @@ slicewise_groestl_neon7bs_o1024:
     vswp q2, q4
     vswp q3, q5
     vmov.i8 q8, #0x33
-    vmov.i8 q9, #0xcc
     vmov.i8 q10, #0x55
-    vmov.i8 q11, #0xaa
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
     vbit q1, q12, q10
-    vbit q0, q13, q11
+    vbif q0, q13, q10
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
     vbit q3, q12, q10
-    vbit q2, q13, q11
+    vbif q2, q13, q10
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q8
-    vbit q0, q13, q9
+    vbif q0, q13, q8
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
     vbit q3, q12, q8
-    vbit q2, q13, q9
+    vbif q2, q13, q8
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -690,21 +656,21 @@ slicewise_groestl_neon7bs_o1024:
     vshr.u8 q12, q4, #1
     vshl.u8 q13, q5, #1
     vbit q5, q12, q10
-    vbit q4, q13, q11
+    vbif q4, q13, q10
     vshr.u8 q12, q6, #1
     vshl.u8 q13, q7, #1
     vbit q7, q12, q10
-    vbit q6, q13, q11
+    vbif q6, q13, q10
     vswp d9, d10
     vswp d13, d14
     vshr.u8 q12, q4, #2
     vshl.u8 q13, q5, #2
     vbit q5, q12, q8
-    vbit q4, q13, q9
+    vbif q4, q13, q8
     vshr.u8 q12, q6, #2
     vshl.u8 q13, q7, #2
     vbit q7, q12, q8
-    vbit q6, q13, q9
+    vbif q6, q13, q8
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
