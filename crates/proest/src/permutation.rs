@@ -89,11 +89,13 @@ macro_rules! permutation_type {
                 Self::with_backend(Backend::preferred()?)
             }
 
-            /// P or P^-1 on a byte string: `arm11` lets the assembly read and write it when it
-            /// is aligned (no lane conversion in Rust); otherwise the trait's default steps.
+            /// P or P^-1 on a byte string: `arm11` (and ARMv7's `neon`, whose single states are
+            /// `arm11`'s) lets the assembly read and write it when it is aligned (no lane
+            /// conversion in Rust); otherwise the trait's default steps.
             #[cfg(slicewise_arm11)]
             fn on_bytes(&self, bytes: &mut [u8], inverse: bool) {
-                if self.backend == Backend::Arm11 && <$lane as Kernels>::arm11_bytes(bytes, inverse) {
+                let arm11 = self.backend == Backend::Arm11 || (cfg!(slicewise_neon7) && self.backend == Backend::Neon);
+                if arm11 && <$lane as Kernels>::arm11_bytes(bytes, inverse) {
                     return;
                 }
                 let mut s = load_state::<$lane>(bytes);
