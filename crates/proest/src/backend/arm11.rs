@@ -213,7 +213,6 @@ pub(crate) fn inverse128(s: &mut State<u16>) {
 /// (word-aligned: LDM/STM and the layout change in registers; else the halfword entry, since
 /// the lanes are little-endian `u16`s); `false`, and nothing done, otherwise. The address is
 /// public.
-#[inline(never)]
 pub(crate) fn bytes128(b: &mut [u8], inverse: bool) -> bool {
     assert_eq!(b.len(), 32, "state byte length");
     let p = b.as_mut_ptr();
@@ -245,7 +244,6 @@ pub(crate) fn bytes128(b: &mut [u8], inverse: bool) -> bool {
 
 /// P or P^-1 of Prøst-256 on its 64-byte string in place, if it is 4-byte aligned (the lanes
 /// are little-endian `u32`s); `false`, and nothing done, otherwise.
-#[inline(never)]
 pub(crate) fn bytes256(b: &mut [u8], inverse: bool) -> bool {
     assert_eq!(b.len(), 64, "state byte length");
     let p = b.as_mut_ptr();
