@@ -4,7 +4,7 @@
 #      `slicewise sum` with coreutils `sha256sum`);
 #   2. the C library (scripts/test-c.sh: system C compiler, xz, pkg-config, AddressSanitizer);
 #   3. the Python package (scripts/test-python.sh: a venv in target/pyenv, maturin, pytest);
-#   4. under qemu-user (scripts/test-cross.sh): `cargo test --workspace` for AArch64 (but ten slp
+#   4. under qemu-user (scripts/test-cross.sh): `cargo test --workspace` for AArch64 (but eleven slp
 #      search tests that take minutes there), the Grøstl and Prøst suites for ARMv7;
 #      CROSS_TARGETS="aarch64 armv7 armv6" adds ARMv6 through nightly -Zbuild-std;
 #   5. on-target KAT firmware: Cortex-M0/M4 under qemu-system-arm, ATmega1284P under simavr

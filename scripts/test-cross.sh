@@ -80,6 +80,7 @@ slow_under_qemu=(
   exact::tests::agrees_with_sat_on_random_matrices
   portfolio::tests::runs_mode_is_reproducible_for_any_thread_count
   sat::tests::proof_dirs_with_caps_and_cubes
+  trees::tests::aes_depth3_97_repeats
 )
 logdir=target/cross-logs
 mkdir -p "$logdir"

@@ -11,7 +11,7 @@ use anyhow::{Result, bail, ensure};
 use crate::matrix::BitMatrix;
 use crate::portfolio::{Arm, PolishConfig, PortfolioOptions, PortfolioReport, default_arms, default_polishers, portfolio, split_arms, word_arms};
 use crate::program::Program;
-use crate::search::{SearchOptions, run_once, run_split};
+use crate::search::{Algorithm, SearchOptions, run_once, run_split};
 use crate::split::SplitChoice;
 use crate::word::{ByteForm, detect_bytes, synthesize};
 
@@ -109,6 +109,17 @@ fn arms(m: &BitMatrix, o: &AutoOptions, form: Option<&ByteForm>) -> Vec<Arm> {
     // Split programs are deep (the pieces are stacked), so they join only without a depth bound.
     if !o.word_only && o.max_depth.is_none() {
         arms.extend(split_arms(m));
+    }
+    // Under the least depth bound the heaviest row allows, the shared-tree annealer
+    // (crate::trees): AES MixColumns at depth 3, 97 in about 3 s, where the other arms stop at
+    // 103 (the polish chains took minutes to 97). One depth more, its model (every non-output
+    // value at its least depth) gives 98-99 against the other arms' 95.
+    if let Some(d) = o.max_depth
+        && !o.word_only
+        && crate::trees::applies(m, d)
+        && !crate::trees::applies(m, d - 1)
+    {
+        arms.push(Arm::bits(Algorithm::Trees, 0));
     }
     if let Some(f) = form {
         // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
@@ -273,6 +284,15 @@ mod tests {
         assert!(repeat.contains(&format!("--seed {} --runs 1", a.report.winner.run_seed)), "{repeat}");
         assert!(a.program.meta.notes.iter().any(|n| n.starts_with("portfolio: --runs 24, 1 threads;")));
         assert_eq!(a.arm_list().split(", ").count(), a.report.arms.len());
+    }
+
+    /// The tree annealer joins the arms at the least depth the heaviest row allows, only there.
+    #[test]
+    fn trees_arm_at_the_least_depth_only() {
+        let m = parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap();
+        let has = |d: Option<usize>| arms(&m, &AutoOptions { max_depth: d, ..AutoOptions::new(&m) }, None).iter().any(|a| a.algorithm == Algorithm::Trees);
+        // AES MixColumns: rows of weight 5 and 7, so depth 3 at least.
+        assert_eq!([None, Some(3), Some(4), Some(5)].map(has), [false, true, false, false]);
     }
 
     #[test]

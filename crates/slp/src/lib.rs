@@ -55,6 +55,7 @@ pub mod satcaps;
 pub mod search;
 pub mod split;
 pub mod sxor;
+pub mod trees;
 pub mod word;
 
 pub use matrix::BitMatrix;

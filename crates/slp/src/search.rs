@@ -43,11 +43,13 @@ pub enum Algorithm {
     SxorRows,
     /// Cycle through A2, RNBP, A1 and the row-only s-XOR run by run.
     Mix,
+    /// Shared XOR trees under the depth bound ([`crate::trees`]; needs `--max-depth`).
+    Trees,
 }
 
 impl Algorithm {
     /// All names accepted by `--algorithm`.
-    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "sxor-rows", "mix"];
+    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "sxor-rows", "mix", "trees"];
 
     /// The name used on the command line and in headers.
     pub fn name(self) -> &'static str {
@@ -61,6 +63,7 @@ impl Algorithm {
             Algorithm::Sxor => "sxor",
             Algorithm::SxorRows => "sxor-rows",
             Algorithm::Mix => "mix",
+            Algorithm::Trees => "trees",
         }
     }
 
@@ -83,6 +86,7 @@ impl FromStr for Algorithm {
             "sxor" | "s-xor" | "xiang" => Algorithm::Sxor,
             "sxor-rows" => Algorithm::SxorRows,
             "mix" => Algorithm::Mix,
+            "trees" => Algorithm::Trees,
             other => return Err(format!("unknown algorithm {other:?} (one of {})", Algorithm::NAMES.join(", "))),
         })
     }
@@ -151,6 +155,8 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
         Algorithm::Sxor => sxor(m, &mut rng).map(|ip| ip.to_program()),
         Algorithm::SxorRows => sxor_rows(m, &mut rng).map(|ip| ip.to_program()),
         Algorithm::Mix => unreachable!(),
+        // A run of its own generator (seeded from `seed`); no program without a depth bound.
+        Algorithm::Trees => crate::trees::anneal(m, &crate::trees::TreeOptions::new(max_depth?), seed),
     }?;
     if let Some(d) = max_depth
         && p.depth() > d

@@ -1,0 +1,583 @@
+//! Shared XOR trees under a depth bound (issue 33): a constructor for programs of depth at
+//! most `D` that searches over how each output is split, not over gate sequences.
+//!
+//! **The model.** Under a depth bound `D`, an output `t` is the XOR of two values of depth at
+//! most `D − 1`. A value that is not an output is built at its least depth `⌈log₂ w⌉` (`w` its
+//! weight) as the XOR of two parts of weight at most `2^(depth − 1)` that partition its bits,
+//! and so on down to the inputs. Every signal is identified with its value (a row mask), so
+//! two outputs that choose the same part share it, and the program's XOR count is the number
+//! of distinct non-input values in use. An output may also cancel one input: its two parts
+//! then share one input outside it (`t = (A ∪ {e}) ⊕ (B ∪ {e})`). For `D = 3` this covers
+//! every depth-3 program whose non-output gates are at their least depth and whose only
+//! cancellations are at the outputs, which is what the 97-XOR depth-3 AES MixColumns programs
+//! look like (checked on `aes_mixcolumns.depth3.97.slp`).
+//!
+//! **The search.** Reference counts over values make a change of one split a local update (the
+//! parts that gain their first or lose their last user, recursively). A value that comes into
+//! use takes the split that needs the fewest new values, looking one level down ("greedy");
+//! an output's split is the annealed choice. One run: simulated annealing (random output
+//! splits with Metropolis acceptance; greedy re-splits of outputs and of parts), then a
+//! descent (greedy re-splits until none helps), then iterated local search (a few random
+//! output splits, descent, kept when not longer). Deterministic in its seed. Simulated
+//! annealing with greedy descent and random kicks over output splits is how
+//! `slp-plateau-search` reached 97 at depth 3 (its `anneal3`, Python); this is our own
+//! implementation of that idea, generalised to any matrix and depth bound.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::bp::RowMap;
+use crate::matrix::{BitMatrix, Row};
+use crate::paar::nontrivial_targets;
+use crate::program::{Program, outputs_from_values};
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeOptions {
+    /// The depth bound `D`.
+    pub depth: usize,
+    /// Annealing moves.
+    pub moves: u64,
+    /// Starting temperature (in XORs).
+    pub t0: f64,
+    /// Final temperature.
+    pub t1: f64,
+    /// Iterated-local-search rounds after the annealing.
+    pub ils: u64,
+    /// Stop when a program this short is found.
+    pub target: usize,
+}
+
+impl TreeOptions {
+    /// The defaults for depth bound `depth`.
+    pub fn new(depth: usize) -> Self {
+        TreeOptions { depth, moves: 150_000, t0: 2.0, t1: 0.05, ils: 2_500, target: 0 }
+    }
+}
+
+/// Most candidate splits enumerated for one value; a value with more is not handled.
+const MAX_SPLITS: usize = 1 << 16;
+
+/// Least depth of a value of weight `w` (`⌈log₂ w⌉`).
+fn least_depth(w: u32) -> usize {
+    if w <= 1 { 0 } else { (32 - (w - 1).leading_zeros()) as usize }
+}
+
+fn bits(v: Row) -> Vec<u32> {
+    let mut out = Vec::with_capacity(v.count_ones() as usize);
+    let mut x = v;
+    while x != 0 {
+        out.push(x.trailing_zeros());
+        x &= x - 1;
+    }
+    out
+}
+
+/// The splits `(A, B)` of `v` into parts of weight ≤ `cap` that partition its bits (`A` holds
+/// the lowest bit), then, with `cancel` inputs, those with one input outside `v` in both parts.
+/// Parts that are outputs (`forbidden`) are left out. `None` if there would be too many.
+fn enumerate_splits(v: Row, cap: u32, cancel: Row, forbidden: &RowMap<usize>) -> Option<Vec<(Row, Row)>> {
+    let b = bits(v);
+    let w = b.len() as u32;
+    if w < 2 || w > 2 * cap || w > 24 {
+        return if w >= 2 && w <= 2 * cap { None } else { Some(Vec::new()) };
+    }
+    let ok = |p: Row| p.count_ones() <= 1 || !forbidden.contains_key(&p);
+    let mut out = Vec::new();
+    let rest = &b[1..];
+    for sub in 0u64..(1u64 << rest.len()) {
+        let k = sub.count_ones() + 1;
+        if k > cap || w - k > cap || k == w {
+            continue;
+        }
+        let mut a: Row = 1 << b[0];
+        for (i, &bit) in rest.iter().enumerate() {
+            if sub >> i & 1 == 1 {
+                a |= 1 << bit;
+            }
+        }
+        let bb = v ^ a;
+        if ok(a) && ok(bb) {
+            out.push((a, bb));
+        }
+        if out.len() > MAX_SPLITS {
+            return None;
+        }
+    }
+    if cancel != 0 {
+        let parts: Vec<(Row, Row)> = out.iter().copied().filter(|(a, b)| a.count_ones() < cap && b.count_ones() < cap).collect();
+        for (a, bb) in parts {
+            for e in bits(cancel & !v) {
+                let (x, y) = (a | 1 << e, bb | 1 << e);
+                if ok(x) && ok(y) {
+                    out.push((x, y));
+                }
+            }
+            if out.len() > MAX_SPLITS {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// Users.
+    rc: u32,
+    /// Current split.
+    a: Row,
+    b: Row,
+    /// Index in `State::parts` while in use.
+    slot: usize,
+}
+
+struct State {
+    /// Output values and their candidate splits.
+    outputs: Vec<Row>,
+    out_splits: Vec<Vec<(Row, Row)>>,
+    /// Current split of each output (index into `out_splits`).
+    choice: Vec<usize>,
+    /// Output values (to keep them out of parts).
+    is_output: RowMap<usize>,
+    /// Candidate splits of non-output values (at their least depth), cached.
+    splits: RowMap<Vec<(Row, Row)>>,
+    /// Non-output values ever used.
+    nodes: RowMap<Node>,
+    /// Non-output values in use of weight ≥ 3 (more than one split).
+    parts: Vec<Row>,
+    /// XOR count: the outputs plus the non-output values in use.
+    cost: usize,
+    rng: ChaCha8Rng,
+}
+
+impl State {
+    /// Caches the candidate splits of the non-output `v`.
+    fn ensure_splits(&mut self, v: Row) {
+        if !self.splits.contains_key(&v) {
+            let cap = 1u32 << (least_depth(v.count_ones()) - 1);
+            // Never `None`: parts are at most 2^(D−1) ≤ 2^23 heavy only if the outputs are, and
+            // outputs that heavy are refused by `anneal`.
+            let s = enumerate_splits(v, cap, 0, &self.is_output).unwrap_or_default();
+            self.splits.insert(v, s);
+        }
+    }
+
+    /// New values among the parts of the split `(a, b)`.
+    fn missing(&self, a: Row, b: Row) -> usize {
+        usize::from(!self.in_use(a)) + usize::from(!self.in_use(b))
+    }
+
+    fn in_use(&self, v: Row) -> bool {
+        v.count_ones() <= 1 || self.nodes.get(&v).is_some_and(|n| n.rc > 0)
+    }
+
+    /// New values that using `v` costs, looking one level down.
+    fn cost_add(&mut self, v: Row) -> usize {
+        if self.in_use(v) {
+            return 0;
+        }
+        self.ensure_splits(v);
+        1 + self.splits[&v].iter().map(|&(a, b)| self.missing(a, b)).min().unwrap_or(2)
+    }
+
+    /// The split of the non-output `v` that needs the fewest new values, ties at random.
+    fn greedy(&mut self, v: Row) -> (Row, Row) {
+        self.ensure_splits(v);
+        let splits = &self.splits[&v];
+        let least = splits.iter().map(|&(a, b)| self.missing(a, b)).min().unwrap_or(0);
+        let ties = splits.iter().filter(|&&(a, b)| self.missing(a, b) == least).count();
+        let mut k = self.rng.random_range(0..ties.max(1));
+        for &(a, b) in splits {
+            if self.missing(a, b) == least {
+                if k == 0 {
+                    return (a, b);
+                }
+                k -= 1;
+            }
+        }
+        unreachable!("a value in use has a split")
+    }
+
+    fn incref(&mut self, v: Row, forced: Option<&RowMap<(Row, Row)>>) {
+        if v.count_ones() <= 1 {
+            return;
+        }
+        let n = self.nodes.entry(v).or_insert(Node { rc: 0, a: 0, b: 0, slot: usize::MAX });
+        n.rc += 1;
+        if n.rc > 1 {
+            return;
+        }
+        self.cost += 1;
+        let (a, b) = match forced.and_then(|f| f.get(&v)) {
+            Some(&s) => s,
+            None => self.greedy(v),
+        };
+        let slot = if v.count_ones() >= 3 {
+            self.parts.push(v);
+            self.parts.len() - 1
+        } else {
+            usize::MAX
+        };
+        let n = self.nodes.get_mut(&v).unwrap();
+        (n.a, n.b, n.slot) = (a, b, slot);
+        self.incref(a, forced);
+        self.incref(b, forced);
+    }
+
+    fn decref(&mut self, v: Row) {
+        if v.count_ones() <= 1 {
+            return;
+        }
+        let n = self.nodes.get_mut(&v).expect("a value in use");
+        n.rc -= 1;
+        if n.rc > 0 {
+            return;
+        }
+        let (a, b, slot) = (n.a, n.b, n.slot);
+        n.slot = usize::MAX;
+        self.cost -= 1;
+        if slot != usize::MAX {
+            self.parts.swap_remove(slot);
+            if slot < self.parts.len() {
+                let moved = self.parts[slot];
+                self.nodes.get_mut(&moved).unwrap().slot = slot;
+            }
+        }
+        self.decref(a);
+        self.decref(b);
+    }
+
+    fn set_choice(&mut self, o: usize, idx: usize) {
+        let (a, b) = self.out_splits[o][self.choice[o]];
+        let (x, y) = self.out_splits[o][idx];
+        self.choice[o] = idx;
+        // The new parts first, so that parts both splits use are not released and rebuilt.
+        self.incref(x, None);
+        self.incref(y, None);
+        self.decref(a);
+        self.decref(b);
+    }
+
+    /// Output `o` takes the split that needs the fewest new values, ties at random.
+    fn greedy_output(&mut self, o: usize) {
+        let (a, b) = self.out_splits[o][self.choice[o]];
+        self.decref(a);
+        self.decref(b);
+        let mut best = (usize::MAX, 0usize, 0);
+        for i in 0..self.out_splits[o].len() {
+            let (x, y) = self.out_splits[o][i];
+            let c = self.cost_add(x) + self.cost_add(y);
+            // Ties at random: reservoir sampling over the least.
+            if c < best.0 {
+                best = (c, 1, i);
+            } else if c == best.0 {
+                best.1 += 1;
+                if self.rng.random_range(0..best.1) == 0 {
+                    best.2 = i;
+                }
+            }
+        }
+        self.choice[o] = best.2;
+        let (x, y) = self.out_splits[o][best.2];
+        self.incref(x, None);
+        self.incref(y, None);
+    }
+
+    /// The non-output `v` (in use) takes its greedy split.
+    fn repair(&mut self, v: Row) {
+        let n = self.nodes[&v];
+        self.decref(n.a);
+        self.decref(n.b);
+        let (a, b) = self.greedy(v);
+        let m = self.nodes.get_mut(&v).unwrap();
+        (m.a, m.b) = (a, b);
+        self.incref(a, None);
+        self.incref(b, None);
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        let splits = self.nodes.iter().filter(|(_, n)| n.rc > 0).map(|(&v, n)| (v, (n.a, n.b))).collect();
+        Snapshot { choice: self.choice.clone(), splits, cost: self.cost }
+    }
+
+    fn restore(&mut self, s: &Snapshot) {
+        self.nodes.clear();
+        self.parts.clear();
+        self.cost = self.outputs.len();
+        self.choice.clone_from(&s.choice);
+        for o in 0..self.outputs.len() {
+            let (a, b) = self.out_splits[o][self.choice[o]];
+            self.incref(a, Some(&s.splits));
+            self.incref(b, Some(&s.splits));
+        }
+        debug_assert_eq!(self.cost, s.cost);
+    }
+
+    /// Greedy re-splits of every output and part until a whole pass gains nothing.
+    fn descend(&mut self) {
+        loop {
+            let before = self.cost;
+            let mut order: Vec<usize> = (0..self.outputs.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, self.rng.random_range(0..=i));
+            }
+            for o in order {
+                self.greedy_output(o);
+            }
+            for v in self.parts.clone() {
+                if self.nodes.get(&v).is_some_and(|n| n.rc > 0) {
+                    self.repair(v);
+                }
+            }
+            if self.cost >= before {
+                return;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Snapshot {
+    choice: Vec<usize>,
+    splits: RowMap<(Row, Row)>,
+    cost: usize,
+}
+
+/// The program of a state: values in order of depth, then the outputs.
+fn program_of(m: &BitMatrix, st: &State) -> Program {
+    let n = m.cols();
+    let mut split: RowMap<(Row, Row)> = st.nodes.iter().filter(|(_, x)| x.rc > 0).map(|(&v, x)| (v, (x.a, x.b))).collect();
+    for (o, &t) in st.outputs.iter().enumerate() {
+        split.insert(t, st.out_splits[o][st.choice[o]]);
+    }
+    fn depth(v: Row, split: &RowMap<(Row, Row)>, memo: &mut RowMap<usize>) -> usize {
+        if v.count_ones() <= 1 {
+            return 0;
+        }
+        if let Some(&d) = memo.get(&v) {
+            return d;
+        }
+        let (a, b) = split[&v];
+        let d = 1 + depth(a, split, memo).max(depth(b, split, memo));
+        memo.insert(v, d);
+        d
+    }
+    let mut memo = RowMap::default();
+    let mut order: Vec<(usize, Row)> = split.keys().map(|&v| (depth(v, &split, &mut memo), v)).collect();
+    order.sort_unstable();
+    let mut p = Program::new(n, m.rows());
+    let mut sig: RowMap<usize> = (0..n).map(|i| (1 << i, i)).collect();
+    let mut values: Vec<Row> = (0..n).map(|i| 1 << i).collect();
+    for (_, v) in order {
+        let (a, b) = split[&v];
+        let s = p.push(sig[&a], sig[&b]);
+        sig.insert(v, s);
+        values.push(v);
+    }
+    outputs_from_values(&mut p, &values, m.row_bits());
+    p
+}
+
+/// Whether [`anneal`] applies to `m` under depth bound `depth`: every row at most `2^depth`
+/// heavy (and light enough to enumerate its splits).
+pub fn applies(m: &BitMatrix, depth: usize) -> bool {
+    (1..=24).contains(&depth) && nontrivial_targets(m).iter().all(|t| t.count_ones() <= 24 && u64::from(t.count_ones()) <= 1u64 << depth)
+}
+
+/// One run. `None` if the model does not apply: a row heavier than `2^D`, or one with too
+/// many splits to enumerate.
+pub fn anneal(m: &BitMatrix, o: &TreeOptions, seed: u64) -> Option<Program> {
+    let targets = nontrivial_targets(m);
+    if !applies(m, o.depth) {
+        return None;
+    }
+    let all: Row = if m.cols() >= 128 { !0 } else { (1 << m.cols()) - 1 };
+    let is_output: RowMap<usize> = targets.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    let cap = 1u32 << (o.depth - 1);
+    let mut out_splits = Vec::with_capacity(targets.len());
+    for &t in &targets {
+        let s = enumerate_splits(t, cap, all, &is_output)?;
+        if s.is_empty() {
+            return None;
+        }
+        out_splits.push(s);
+    }
+    let mut st = State {
+        outputs: targets.clone(),
+        choice: vec![0; targets.len()],
+        out_splits,
+        is_output,
+        splits: RowMap::default(),
+        nodes: RowMap::default(),
+        parts: Vec::new(),
+        cost: targets.len(),
+        rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7472_6565_7300_0000),
+    };
+    for i in 0..targets.len() {
+        st.choice[i] = st.rng.random_range(0..st.out_splits[i].len());
+        let (a, b) = st.out_splits[i][st.choice[i]];
+        st.incref(a, None);
+        st.incref(b, None);
+    }
+    let nt = targets.len();
+    // Annealing.
+    let mut best = st.snapshot();
+    let ratio = if o.moves > 1 { (o.t1 / o.t0).powf(1.0 / o.moves as f64) } else { 1.0 };
+    let mut temp = o.t0;
+    for _ in 0..o.moves {
+        temp *= ratio;
+        let r: f64 = st.rng.random();
+        if r < 0.6 {
+            let i = st.rng.random_range(0..nt);
+            let old = st.choice[i];
+            let idx = st.rng.random_range(0..st.out_splits[i].len());
+            if idx == old {
+                continue;
+            }
+            let before = st.cost;
+            st.set_choice(i, idx);
+            let d = st.cost as f64 - before as f64;
+            if d > 0.0 && st.rng.random::<f64>() >= (-d / temp).exp() {
+                st.set_choice(i, old);
+            }
+        } else if r < 0.85 {
+            if !st.parts.is_empty() {
+                let v = st.parts[st.rng.random_range(0..st.parts.len())];
+                st.repair(v);
+            }
+        } else {
+            let i = st.rng.random_range(0..nt);
+            st.greedy_output(i);
+        }
+        if st.cost < best.cost {
+            best = st.snapshot();
+        }
+    }
+    st.restore(&best);
+    st.descend();
+    // Iterated local search.
+    let mut cur = st.snapshot();
+    for _ in 0..o.ils {
+        if cur.cost <= o.target {
+            break;
+        }
+        st.restore(&cur);
+        let kicks = st.rng.random_range(2..7);
+        for _ in 0..kicks {
+            let i = st.rng.random_range(0..nt);
+            let idx = st.rng.random_range(0..st.out_splits[i].len());
+            st.set_choice(i, idx);
+        }
+        st.descend();
+        if st.cost <= cur.cost {
+            cur = st.snapshot();
+        }
+    }
+    st.restore(&cur);
+    let mut p = program_of(m, &st);
+    p.meta.algorithm = format!("trees{}", o.depth);
+    p.meta.seed = seed;
+    debug_assert_eq!(p.xor_count(), cur.cost);
+    p.verify(m).ok()?;
+    if p.depth() > o.depth {
+        return None;
+    }
+    Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_matrix;
+
+    fn aes() -> BitMatrix {
+        parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap()
+    }
+
+    #[test]
+    fn least_depths() {
+        assert_eq!([1, 2, 3, 4, 5, 8, 9].map(least_depth), [0, 1, 2, 2, 3, 3, 4]);
+    }
+
+    /// The split counts of AES MixColumns' outputs at depth 3: weight 7, the 35 partitions
+    /// into 4 + 3; weight 5, the 5 + 10 partitions into 4 + 1 and 3 + 2, and the 3 + 2
+    /// partitions with one of the 27 other inputs cancelled (270).
+    #[test]
+    fn aes_output_splits() {
+        let m = aes();
+        let t = nontrivial_targets(&m);
+        let none = RowMap::default();
+        for &v in &t {
+            let n = enumerate_splits(v, 4, (1 << 32) - 1, &none).unwrap().len();
+            match v.count_ones() {
+                7 => assert_eq!(n, 35),
+                5 => assert_eq!(n, 15 + 270),
+                w => panic!("weight {w}"),
+            }
+        }
+    }
+
+    /// Every run gives a correct program within the bound, deterministically in its seed.
+    #[test]
+    fn programs_are_correct_and_repeat() {
+        let m = aes();
+        for d in [3, 4] {
+            let o = TreeOptions { moves: 5_000, ils: 20, ..TreeOptions::new(d) };
+            let p = anneal(&m, &o, 7).expect("a program");
+            p.verify(&m).unwrap();
+            assert!(p.depth() <= d);
+            assert_eq!(anneal(&m, &o, 7).unwrap().ops, p.ops);
+        }
+    }
+
+    /// The depth-3 figure of docs/slp.md: `slicewise slp optimize aes_mixcolumns.txt -a trees
+    /// --max-depth 3 --runs 1 --seed 0` gives 97 XORs at depth 3 (about 3 s).
+    #[test]
+    fn aes_depth3_97_repeats() {
+        let m = aes();
+        let p = anneal(&m, &TreeOptions::new(3), 0).expect("a program");
+        p.verify(&m).unwrap();
+        assert_eq!((p.xor_count(), p.depth()), (97, 3));
+    }
+
+    #[test]
+    fn too_heavy_rows_give_none() {
+        let m = parse_matrix("11111\n").unwrap();
+        assert!(anneal(&m, &TreeOptions::new(2), 1).is_none());
+        assert!(anneal(&m, &TreeOptions::new(3), 1).is_some());
+    }
+}
+
+#[cfg(test)]
+mod explore {
+    use super::*;
+    use crate::parse::parse_matrix;
+
+    /// `TREES_D=3 TREES_MOVES=… cargo test --release -p slicewise-slp trees::explore -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn explore() {
+        let m = parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap();
+        let env = |k: &str, d: f64| std::env::var(k).map_or(d, |v| v.parse().unwrap());
+        let d = env("TREES_D", 3.0) as usize;
+        let base = TreeOptions::new(d);
+        let o = TreeOptions {
+            moves: env("TREES_MOVES", base.moves as f64) as u64,
+            t0: env("TREES_T0", base.t0),
+            t1: env("TREES_T1", base.t1),
+            ils: env("TREES_ILS", base.ils as f64) as u64,
+            target: env("TREES_TARGET", 0.0) as usize,
+            depth: d,
+        };
+        let seeds = env("TREES_SEEDS", 10.0) as u64;
+        let mut hist = std::collections::BTreeMap::new();
+        for s in 0..seeds {
+            let t = std::time::Instant::now();
+            let p = anneal(&m, &o, s).unwrap();
+            println!("seed {s}: {} in {:.2} s", p.xor_count(), t.elapsed().as_secs_f64());
+            *hist.entry(p.xor_count()).or_insert(0) += 1;
+        }
+        println!("depth {d} {o:?}: {hist:?}");
+    }
+}
