@@ -14,6 +14,7 @@ fn sizes_and_naive_counts() {
     for (name, n, naive) in [
         ("proest_mixslices.txt", 16, 72),
         ("aes_mixcolumns.txt", 32, 152),
+        ("aes_invmixcolumns.txt", 32, 440),
         ("groestl_mixbytes.txt", 64, 1112),
         ("random8_s1.txt", 8, 18),
         ("random8_s2.txt", 8, 24),
@@ -34,6 +35,15 @@ fn sizes_and_naive_counts() {
 fn byte_matrices_match_their_definitions() {
     assert_eq!(load("aes_mixcolumns.txt"), expand_gf256(&circulant(&[2, 3, 1, 1]), 0x11b));
     assert_eq!(load("groestl_mixbytes.txt"), expand_gf256(&circulant(&[2, 2, 3, 4, 5, 3, 5, 7]), 0x11b));
+    let inv = load("aes_invmixcolumns.txt");
+    assert_eq!(inv, expand_gf256(&circulant(&[0x0e, 0x0b, 0x0d, 0x09]), 0x11b));
+    // InvMixColumns · MixColumns = identity: row r of the product is the XOR of the
+    // MixColumns rows c with inv[r][c] = 1.
+    let mc = load("aes_mixcolumns.txt");
+    for (r, row) in inv.row_bits().iter().enumerate() {
+        let p = (0..32).filter(|c| row >> c & 1 == 1).fold(0u128, |acc, c| acc ^ mc.row_bits()[c]);
+        assert_eq!(p, 1 << r, "row {r}");
+    }
 }
 
 #[test]
