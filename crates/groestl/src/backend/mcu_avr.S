@@ -15,14 +15,17 @@
 ;  * SubBytes: LPM from a 256-byte-aligned table in flash, `ZH` = table page, `ZL` = byte.
 ;    LPM takes 3 cycles at every flash address on every AVR core (no cache, no prefetch
 ;    buffer whose state depends on data), so these look-ups are constant-time.
-;  * ShiftBytes: folded into the load addresses (fast kernel: LDD displacements) or done by a
-;    row rotation pass before the column pass (in-place kernels, whose last round XORs its
-;    output into h instead of storing it).
-;  * MixBytes: the shared-term formula of paper [A] §4.3, 48 XORs and 16 doublings per column;
-;    each doubling is one LPM from a 256-byte table of 2·x (constant-time as above), taken
-;    while the operand is being formed in ZL anyway.
+;  * ShiftBytes: folded into the load addresses (fast kernel: LDD displacements; `mcu-small`
+;    kernel: LDD/STD displacements of a state whose rows are stored rotated, see there) or done
+;    by a row rotation pass before the column pass (Grøstl-384/512 in-place kernel, whose last
+;    round XORs its output into h instead of storing it).
+;  * MixBytes: the 40-XOR program of `slicewise slp` (FMIX, SMIX: 119 cycles per column) in the
+;    Grøstl-224/256 kernels, the shared-term formula of paper [A] §4.3 (MIX: 48 XORs, 124
+;    cycles) in the Grøstl-384/512 one; 16 doublings per column, each one LPM from a 256-byte
+;    table of 2·x (constant-time as above), taken while the operand is in ZL anyway.
 ;
-; Register map of the permutation kernels:
+; Register map of the fast and Grøstl-384/512 permutation kernels (the `mcu-small` one has its
+; own, at its macros):
 ;   r0-r7    a_r: one column, row r in r<r>, after SubBytes (then y values, see MIX)
 ;   r8-r15   t_i (MIX); r0-r15 hold a whole 16-byte row in the rotation pass
 ;   r16      round constant of the current column (fast kernel; r18 in the in-place ones)
@@ -147,11 +150,21 @@ sw_groestl_avr_mul2:
 
 ;
 ; MixBytes of the column a_0..a_7 in r0..r7 (ZH = doubling table), 40 XORs and 16 doublings:
-; the word-level program crates/slp/programs/groestl_mixbytes.word (found by `slicewise slp`),
-; y_i = 2·(2·A_i ^ B_i) ^ C_i after 24 XORs forming the A, B and C values, scheduled and
-; register-allocated for AVR (3 copies; temporaries r8-r14): 119 cycles with the 8 stores
-; (`st X+`, b_7 first, as MIX), 5 fewer than MIX.
-.macro FMIX
+; the word-level program crates/slp/programs/groestl_mixbytes.word (found by `slicewise slp`).
+; 24 XORs form the values A_i, B_i, C_i, then b_i = 2·(2·A_i ^ B_i) ^ C_i (HORNER: 8 cycles).
+; Scheduled and register-allocated for AVR by exhaustive search over the orders of the
+; program's operations (fewest copies, for a bound on the registers): 3 copies, 119 cycles
+; per column with the 8 stores, 5 fewer than MIX. MIXHEAD is the first 14 of the 24 XORs,
+; common to both schedules (temporaries ta, tb, tc).
+.macro HORNER a, b, c
+    mov r30, \a
+    lpm r30, Z
+    eor r30, \b
+    lpm r30, Z
+    eor r30, \c
+.endm
+
+.macro MIXHEAD ta, tb, tc
     eor r3, r7
     eor r0, r2
     eor r4, r3
@@ -162,15 +175,20 @@ sw_groestl_avr_mul2:
     eor r9, r0
     eor r0, r8
     eor r5, r7
-    mov r10, r1
-    eor r10, r5
-    mov r11, r0
-    eor r11, r10
+    mov \ta, r1
+    eor \ta, r5
+    mov \tb, r0
+    eor \tb, \ta
     eor r2, r4
     eor r1, r2
-    mov r12, r7
-    eor r12, r1
-    eor r3, r12
+    mov \tc, r7
+    eor \tc, r1
+    eor r3, \tc
+.endm
+
+; Fast kernel: b_7 first, `st X+` (as MIX), temporaries r8-r14 (15 registers in all).
+.macro FMIX
+    MIXHEAD r10, r11, r12
     mov r13, r5
     eor r13, r3
     eor r6, r3
@@ -180,56 +198,24 @@ sw_groestl_avr_mul2:
     mov r14, r0
     eor r14, r7
     eor r0, r12
-    mov r30, r7
-    lpm r30, Z
-    eor r30, r6
-    lpm r30, Z
-    eor r30, r11
+    HORNER r7, r6, r11
     st X+, r30
     eor r7, r4
     eor r4, r5
     eor r5, r0
-    mov r30, r13
-    lpm r30, Z
-    eor r30, r3
-    lpm r30, Z
-    eor r30, r4
+    HORNER r13, r3, r4
     st X+, r30
-    mov r30, r12
-    lpm r30, Z
-    eor r30, r7
-    lpm r30, Z
-    eor r30, r1
+    HORNER r12, r7, r1
     st X+, r30
-    mov r30, r9
-    lpm r30, Z
-    eor r30, r11
-    lpm r30, Z
-    eor r30, r2
+    HORNER r9, r11, r2
     st X+, r30
-    mov r30, r0
-    lpm r30, Z
-    eor r30, r4
-    lpm r30, Z
-    eor r30, r10
+    HORNER r0, r4, r10
     st X+, r30
-    mov r30, r5
-    lpm r30, Z
-    eor r30, r1
-    lpm r30, Z
-    eor r30, r6
+    HORNER r5, r1, r6
     st X+, r30
-    mov r30, r14
-    lpm r30, Z
-    eor r30, r2
-    lpm r30, Z
-    eor r30, r3
+    HORNER r14, r2, r3
     st X+, r30
-    mov r30, r8
-    lpm r30, Z
-    eor r30, r10
-    lpm r30, Z
-    eor r30, r7
+    HORNER r8, r10, r7
     st X+, r30
 .endm
 
@@ -238,11 +224,12 @@ sw_groestl_avr_mul2:
 ; Column c of the output reads row r from input column (c + s_r) mod 8: ShiftBytes costs
 ; nothing, it is the LDD displacement. Every column is unrolled.
 
-; One byte of the gather: row r of output column c.
-.macro FGB c, r, s, rcrow
-    ldd r30, Y+(8*((\c+\s)%8)+7-\r)
+; One byte of the gather: row r of output column c, read from column c + o (every kernel
+; that gathers by displacement), plus the round constant `rc` if r is the constant's row.
+.macro GB c, r, o, rcrow, rc
+    ldd r30, Y+(8*((\c+\o)%8)+7-\r)
     .if \r == \rcrow
-    eor r30, r16
+    eor r30, \rc
     .endif
     lpm r\r, Z
 .endm
@@ -251,14 +238,14 @@ sw_groestl_avr_mul2:
 ; i + 16·((c + rcs) mod 8); after the column r16 moves to the next column's value.
 .macro FCOL c, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
     ldi r31, hi8(\tbl)
-    FGB \c, 0, \s0, \rcrow
-    FGB \c, 1, \s1, \rcrow
-    FGB \c, 2, \s2, \rcrow
-    FGB \c, 3, \s3, \rcrow
-    FGB \c, 4, \s4, \rcrow
-    FGB \c, 5, \s5, \rcrow
-    FGB \c, 6, \s6, \rcrow
-    FGB \c, 7, \s7, \rcrow
+    GB \c, 0, \s0, \rcrow, r16
+    GB \c, 1, \s1, \rcrow, r16
+    GB \c, 2, \s2, \rcrow, r16
+    GB \c, 3, \s3, \rcrow, r16
+    GB \c, 4, \s4, \rcrow, r16
+    GB \c, 5, \s5, \rcrow, r16
+    GB \c, 6, \s6, \rcrow, r16
+    GB \c, 7, \s7, \rcrow, r16
     subi r16, (256 - ((16*((\c+1+\rcs)%8) + 256 - 16*((\c+\rcs)%8)) & 255)) & 255
     ldi r31, hi8(sw_groestl_avr_mul2)
     FMIX
@@ -583,45 +570,8 @@ sw_groestl_avr_mul2:
     RESTORE16
 .endm
 
-; `mcu-small` with the engine's block buffer as the state (no state of the caller's own).
-;   blocks512(uint8_t *h, const uint8_t *m, uint16_t n, uint8_t *st): n >= 1 compressions of
-;   the blocks at m, the loop here (the caller keeps nothing live across it). The count is
-;   kept on the stack during P and Q (their registers: r18-r21).
-.macro SBLOCKS
-    SAVE16
-    movw r26, r18
-7:
-    push r21
-    push r20
-    movw r20, r26
-    XORIN 8, r20, r18
-    movw r28, r20
-    rcall sw_groestl_avr_k_small_p512
-    subi r28, 64
-    sbci r29, 0
-    COPY 8, r18
-    rcall sw_groestl_avr_k_small_q512
-    subi r28, 64
-    sbci r29, 0
-    movw r26, r28
-    subi r22, 0xC0
-    sbci r23, 0xFF
-    pop r20
-    pop r21
-    subi r20, 1
-    sbci r21, 0
-    breq 8f
-    rjmp 7b
-8:
-    RESTORE16
-.endm
 
-;   pad512(uint8_t *h, uint8_t *st, const uint8_t *t, uint8_t lead): the last compression of a
-;   message whose final block is padding only (m: `lead` in its first byte, the 8 bytes at t,
-;   the little-endian u64 block count, big-endian in its last 8, zeros between: in the state
-;   layout, byte 7 and bytes 56-63), generated in st twice, then the output transformation:
-;   h ^= P(h ^ m) ^ Q(m); h ^= P(h). `lead` is kept on the stack during P.
-; st = h (Z = h, X = st, r19 counts).
+; For SPAD: st = h (Z = h, X = st, r19 counts).
 .macro HCOPY
     movw r30, r24
     movw r26, r28
@@ -648,19 +598,211 @@ sw_groestl_avr_mul2:
     brne 1b
 .endm
 
-.macro SPAD
-    SAVE16
+; ---------------------------------------------------------------------------------------
+; `mcu-small` Grøstl-224/256 kernel: one 64-byte state, ShiftBytes folded into the gather, no
+; second buffer. Output column c reads its 8 bytes (one per row, from 8 different columns) and
+; writes its 8 results back to exactly those 8 bytes, which no other column of the round reads:
+; the state stays in place, but row r of it is then stored rotated, logical column c at
+; physical column (c + o_r) mod 8, and o_r grows by the row's shift s_r every round. Two
+; unrolled round bodies, for o = 0 and o = s (reading physical column c + m·s_r, m = 1, 2),
+; run in turn; after every second round a pass rotates the rows back by 2·s_r (o = 0 again;
+; rows with 2·s_r = 0 mod 8 skipped); after the tenth round (o = 2·s) the fold XORs the state
+; into h through the same displacements. Constant-time as the other kernels: every address is
+; an LDD/STD displacement from Y, the only data-dependent addresses are LPM look-ups.
+; Registers: a_r in r<r> (r0-r7), MixBytes temporaries r8, r9, r19, r26, r27, round constant
+; r18, Y = state, Z = tables; r20-r25 untouched (the callers keep h, m and counters there).
+
+; MixBytes as FMIX (the 40-XOR program, 119 cycles), scheduled for 13 registers (outputs in
+; any order, each stored with STD at its row's displacement d<r>; temporaries r8, r9, r19,
+; r26, r27).
+.macro SMIX d0, d1, d2, d3, d4, d5, d6, d7
+    MIXHEAD r19, r26, r27
+    eor r6, r3
+    eor r2, r6
+    HORNER r9, r26, r2
+    std Y+\d4, r30
+    mov r9, r5
+    eor r9, r3
+    eor r3, r26
+    eor r7, r3
+    HORNER r7, r6, r26
+    std Y+\d7, r30
+    mov r26, r0
+    eor r26, r7
+    eor r0, r27
+    eor r7, r4
+    eor r4, r5
+    eor r5, r0
+    HORNER r9, r3, r4
+    std Y+\d6, r30
+    HORNER r27, r7, r1
+    std Y+\d5, r30
+    HORNER r0, r4, r19
+    std Y+\d3, r30
+    HORNER r5, r1, r6
+    std Y+\d2, r30
+    HORNER r26, r2, r3
+    std Y+\d1, r30
+    HORNER r8, r19, r7
+    std Y+\d0, r30
+.endm
+
+; One output column c of a round body with multiplier m (row r read at c + m·s_r).
+.macro SCOL c, m, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
+    ldi r31, hi8(\tbl)
+    GB \c, 0, \m*\s0, \rcrow, r18
+    GB \c, 1, \m*\s1, \rcrow, r18
+    GB \c, 2, \m*\s2, \rcrow, r18
+    GB \c, 3, \m*\s3, \rcrow, r18
+    GB \c, 4, \m*\s4, \rcrow, r18
+    GB \c, 5, \m*\s5, \rcrow, r18
+    GB \c, 6, \m*\s6, \rcrow, r18
+    GB \c, 7, \m*\s7, \rcrow, r18
+    subi r18, (256 - ((16*((\c+1+\rcs)%8) + 256 - 16*((\c+\rcs)%8)) & 255)) & 255
+    ldi r31, hi8(sw_groestl_avr_mul2)
+    SMIX (8*((\c+\m*\s0)%8)+7), (8*((\c+\m*\s1)%8)+6), (8*((\c+\m*\s2)%8)+5), (8*((\c+\m*\s3)%8)+4), (8*((\c+\m*\s4)%8)+3), (8*((\c+\m*\s5)%8)+2), (8*((\c+\m*\s6)%8)+1), (8*((\c+\m*\s7)%8))
+.endm
+
+.macro SBODY m, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
+    .irp c,0,1,2,3,4,5,6,7
+    SCOL \c, \m, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl
+    .endr
+.endm
+
+; Row r, stored rotated by d columns (logical c at physical c + d), back to d = 0.
+.macro SROT r, d
+    .if (\d) % 8
+    .irp j,0,1,2,3,4,5,6,7
+    ldd r\j, Y+(8*\j+7-\r)
+    .endr
+    .irp j,0,1,2,3,4,5,6,7
+    std Y+(8*((\j - (\d) % 8 + 8) % 8)+7-\r), r\j
+    .endr
+    .endif
+.endm
+
+; h ^= the state, whose row r is rotated by 2·s_r (X = h).
+.macro SFB c, r, s
+    ldd r0, Y+(8*((\c+2*\s)%8)+7-\r)
+    ld r1, X
+    eor r1, r0
+    st X+, r1
+.endm
+
+.macro SFOLDCOL c, s0, s1, s2, s3, s4, s5, s6, s7
+    SFB \c, 7, \s7
+    SFB \c, 6, \s6
+    SFB \c, 5, \s5
+    SFB \c, 4, \s4
+    SFB \c, 3, \s3
+    SFB \c, 2, \s2
+    SFB \c, 1, \s1
+    SFB \c, 0, \s0
+.endm
+
+; h (r25:r24) ^= P(state at Y) (or Q): Y is left as it was, the state clobbered.
+.macro SPERM s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
+    ldi r18, (16*\rcs) & 255
+1:
+    SBODY 1, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl
+    inc r18
+    SBODY 2, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl
+    inc r18
+    cpi r18, (16*\rcs + 10) & 255
+    brne 3f
+    rjmp 2f
+3:
+    SROT 0, 2*\s0
+    SROT 1, 2*\s1
+    SROT 2, 2*\s2
+    SROT 3, 2*\s3
+    SROT 4, 2*\s4
+    SROT 5, 2*\s5
+    SROT 6, 2*\s6
+    SROT 7, 2*\s7
+    jmp 1b
+2:
+    movw r26, r24
+    .irp c,0,1,2,3,4,5,6,7
+    SFOLDCOL \c, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7
+    .endr
+    ret
+.endm
+
+; The small entry points save r2-r9 and Y only (10 bytes).
+.macro SAVE10
+    .irp r,2,3,4,5,6,7,8,9,28,29
+    push r\r
+    .endr
+.endm
+
+.macro RESTORE10
+    .irp r,29,28,9,8,7,6,5,4,3,2
+    pop r\r
+    .endr
+    clr r1
+    ret
+.endm
+
+;   block512(h, m, st): one compression with the state at st.
+.macro SBLOCK1
+    SAVE10
+    XORIN 8, r20, r18
+    movw r28, r20
+    call sw_groestl_avr_k_small_p512
+    COPY 8, r18
+    call sw_groestl_avr_k_small_q512
+    RESTORE10
+.endm
+
+;   p512(h, st): h ^= P(st).
+.macro SPERMFN
+    SAVE10
     movw r28, r22
-    movw r22, r20
-    HCOPY
-    ldd r0, Y+7
-    eor r0, r18
-    std Y+7, r0
-    TXOR
-    push r18
-    rcall sw_groestl_avr_k_small_p512
+    call sw_groestl_avr_k_small_p512
+    RESTORE10
+.endm
+
+;   blocks512(uint8_t *h, const uint8_t *m, uint16_t n, uint8_t *st): n >= 1 compressions of
+;   the blocks at m, the loop here (the caller keeps nothing live across it). h, m and the
+;   count stay in r24-r25, r22-r23 and r20-r21, which the permutations do not touch.
+.macro SBLOCKS
+    SAVE10
+    movw r28, r18
+7:
+    XORIN 8, r28, r18
+    movw r28, r26
     subi r28, 64
     sbci r29, 0
+    call sw_groestl_avr_k_small_p512
+    COPY 8, r18
+    call sw_groestl_avr_k_small_q512
+    subi r22, 0xC0
+    sbci r23, 0xFF
+    subi r20, 1
+    sbci r21, 0
+    breq 8f
+    rjmp 7b
+8:
+    RESTORE10
+.endm
+
+;   pad512(uint8_t *h, uint8_t *st, const uint8_t *t, uint8_t lead): the last compression of a
+;   message whose final block is padding only (m: `lead` in its first byte, the 8 bytes at t,
+;   the little-endian u64 block count, big-endian in its last 8, zeros between: in the state
+;   layout, byte 7 and bytes 56-63), generated in st twice, then the output transformation:
+;   h ^= P(h ^ m) ^ Q(m); h ^= P(h). t and `lead` are kept in r22-r23 and r20.
+.macro SPAD
+    SAVE10
+    movw r28, r22
+    movw r22, r20
+    mov r20, r18
+    HCOPY
+    ldd r0, Y+7
+    eor r0, r20
+    std Y+7, r0
+    TXOR
+    call sw_groestl_avr_k_small_p512
     movw r26, r28
     clr r0
     ldi r19, 64
@@ -668,15 +810,12 @@ sw_groestl_avr_mul2:
     st X+, r0
     dec r19
     brne 1b
-    pop r18
-    std Y+7, r18
+    std Y+7, r20
     TXOR
-    rcall sw_groestl_avr_k_small_q512
-    subi r28, 64
-    sbci r29, 0
+    call sw_groestl_avr_k_small_q512
     HCOPY
-    rcall sw_groestl_avr_k_small_p512
-    RESTORE16
+    call sw_groestl_avr_k_small_p512
+    RESTORE10
 .endm
 
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
@@ -688,10 +827,10 @@ sw_groestl_avr_mul2:
 
 ; Small Grøstl-224/256 (state buffer: 64 bytes).
     .section .text.sw_groestl_avr_small512,"ax",@progbits
-    FUNC sw_groestl_avr_k_small_p512, IPERM 8, 10, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
-    FUNC sw_groestl_avr_k_small_q512, IPERM 8, 10, 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
-    GFUNC sw_groestl_avr_small_block512, IBLOCK 8, sw_groestl_avr_k_small_p512, sw_groestl_avr_k_small_q512
-    GFUNC sw_groestl_avr_small_p512, IPERMFN sw_groestl_avr_k_small_p512
+    FUNC sw_groestl_avr_k_small_p512, SPERM 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
+    FUNC sw_groestl_avr_k_small_q512, SPERM 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
+    GFUNC sw_groestl_avr_small_block512, SBLOCK1
+    GFUNC sw_groestl_avr_small_p512, SPERMFN
     GFUNC sw_groestl_avr_small_blocks512, SBLOCKS
     GFUNC sw_groestl_avr_small_pad512, SPAD
 

@@ -9,16 +9,19 @@
 //!   address: no AVR core has a data cache or a flash buffer whose state depends on the
 //!   address, so the kernels are constant-time (no secret-dependent branch either; the only
 //!   branches count rounds and columns).
-//! * MixBytes uses the shared-term formula of paper [A] §4.3 (48 XORs, 16 doublings per
-//!   column), the column in 8 registers and its 8 temporaries in 8 more.
+//! * MixBytes uses the 40-XOR, 16-doubling program of `slicewise slp`
+//!   (`crates/slp/programs/groestl_mixbytes.word`) for Grøstl-224/256 and the shared-term
+//!   formula of paper [A] §4.3 (48 XORs, 16 doublings per column) for Grøstl-384/512, the
+//!   column in 8 registers and its temporaries in 5 to 8 more.
 //! * The compression computes `P(h ⊕ m)` and then `Q(m)` in one state area, folding each into
 //!   `h` as it finishes.
 //!
 //! Two Grøstl-224/256 kernels: by default the fast one reads each round from one 64-byte buffer
 //! and writes the next (ShiftBytes folded into the load displacements, columns unrolled, 128
-//! bytes of state); with the `mcu-small` feature the in-place one rotates the rows in place and
-//! then runs the column pass on the same 64 bytes. Grøstl-384/512 always uses the in-place
-//! kernel (128 bytes).
+//! bytes of state); with the `mcu-small` feature one 64-byte state, each output column written
+//! back to the 8 bytes it read (rows stored rotated, two unrolled round bodies, a rotation
+//! pass every second round). Grøstl-384/512 always uses the in-place kernel (128 bytes: a
+//! rotation pass per round, then a column loop).
 #![allow(unsafe_code)]
 
 use core::mem::MaybeUninit;
