@@ -186,8 +186,17 @@ sw_groestl_avr_mul2:
     eor r3, \tc
 .endm
 
-; Fast kernel: b_7 first, `st X+` (as MIX), temporaries r8-r14 (15 registers in all).
-.macro FMIX
+; Fast kernel: b_7 first, `st X+` (as MIX), temporaries r8-r14 (15 registers in all); toh = 1:
+; XORed into the bytes at X (the last round, X = h).
+.macro FOUT toh
+    .if \toh
+    ld r15, X
+    eor r30, r15
+    .endif
+    st X+, r30
+.endm
+
+.macro FMIX toh
     MIXHEAD r10, r11, r12
     mov r13, r5
     eor r13, r3
@@ -199,24 +208,24 @@ sw_groestl_avr_mul2:
     eor r14, r7
     eor r0, r12
     HORNER r7, r6, r11
-    st X+, r30
+    FOUT \toh
     eor r7, r4
     eor r4, r5
     eor r5, r0
     HORNER r13, r3, r4
-    st X+, r30
+    FOUT \toh
     HORNER r12, r7, r1
-    st X+, r30
+    FOUT \toh
     HORNER r9, r11, r2
-    st X+, r30
+    FOUT \toh
     HORNER r0, r4, r10
-    st X+, r30
+    FOUT \toh
     HORNER r5, r1, r6
-    st X+, r30
+    FOUT \toh
     HORNER r14, r2, r3
-    st X+, r30
+    FOUT \toh
     HORNER r8, r10, r7
-    st X+, r30
+    FOUT \toh
 .endm
 
 ; ---------------------------------------------------------------------------------------
@@ -236,7 +245,7 @@ sw_groestl_avr_mul2:
 
 ; One output column. rcs = shift of the constant's row: the constant of output column c is
 ; i + 16·((c + rcs) mod 8); after the column r16 moves to the next column's value.
-.macro FCOL c, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
+.macro FCOL c, s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl, toh
     ldi r31, hi8(\tbl)
     GB \c, 0, \s0, \rcrow, r16
     GB \c, 1, \s1, \rcrow, r16
@@ -248,11 +257,17 @@ sw_groestl_avr_mul2:
     GB \c, 7, \s7, \rcrow, r16
     subi r16, (256 - ((16*((\c+1+\rcs)%8) + 256 - 16*((\c+\rcs)%8)) & 255)) & 255
     ldi r31, hi8(sw_groestl_avr_mul2)
-    FMIX
+    FMIX \toh
 .endm
 
-; A permutation (10 rounds) on buffer A = r18:r19, with B = r20:r21 as scratch. After an even
-; number of swaps r18:r19 and r20:r21 hold their original values and A the result.
+; A permutation (10 rounds) on buffer A = r18:r19, with B = r20:r21 as scratch, whose last
+; round XORs its output into h (r25:r24): h ^= P(A). A and B end swapped (9 swaps).
+.macro FROUND s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl, toh
+    .irp c,0,1,2,3,4,5,6,7
+    FCOL \c, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl, \toh
+    .endr
+.endm
+
 .macro FPERM512 s0, s1, s2, s3, s4, s5, s6, s7, rcrow, rcs, tbl
     clr r17
 1:
@@ -262,20 +277,21 @@ sw_groestl_avr_mul2:
     .if \rcs
     subi r16, (256 - 16*\rcs) & 255
     .endif
-    .irp c,0,1,2,3,4,5,6,7
-    FCOL \c, \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl
-    .endr
+    cpi r17, 9
+    brne 3f
+    jmp 2f
+3:
+    FROUND \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl, 0
     movw r28, r18
     movw r18, r20
     movw r20, r28
     inc r17
-    cpi r17, 10
-    breq 2f
-    rjmp 1b
+    jmp 1b
 2:
+    movw r26, r24
+    FROUND \s0, \s1, \s2, \s3, \s4, \s5, \s6, \s7, \rcrow, \rcs, \tbl, 1
     ret
 .endm
-
 ; ---------------------------------------------------------------------------------------
 ; In-place kernels (one state buffer, W = 8 or 16 columns): per round a rotation pass
 ; (ShiftBytes, row by row, rows with shift 0 skipped), then a column pass (AddRoundConstant,
@@ -397,26 +413,6 @@ sw_groestl_avr_mul2:
     brne 1b
 .endm
 
-; h ^= s, then s = m.
-.macro FOLDCOPY w
-    movw r26, r18
-    movw r28, r24
-    movw r30, r22
-    ldi r16, \w
-1:
-    .irp k,0,1,2,3,4,5,6,7
-    ld r0, X
-    ld r1, Y
-    eor r1, r0
-    st Y+, r1
-    ldd r0, Z+(7-\k)
-    st X+, r0
-    .endr
-    adiw r30, 8
-    dec r16
-    brne 1b
-.endm
-
 ; s = m (s at Y; `cnt` counts columns).
 .macro COPY w, cnt
     movw r26, r28
@@ -429,22 +425,6 @@ sw_groestl_avr_mul2:
     .endr
     adiw r30, 8
     dec \cnt
-    brne 1b
-.endm
-
-; h ^= s.
-.macro FOLD w
-    movw r26, r18
-    movw r28, r24
-    ldi r16, \w
-1:
-    .irp k,0,1,2,3,4,5,6,7
-    ld r0, X+
-    ld r1, Y
-    eor r1, r0
-    st Y+, r1
-    .endr
-    dec r16
     brne 1b
 .endm
 
@@ -523,7 +503,7 @@ sw_groestl_avr_mul2:
 ; Entry points, avr-gcc's ABI (h in r25:r24, then m in r23:r22 or st, then st in r21:r20):
 ;   block(uint8_t *h, const uint8_t *m, uint8_t *st): one compression, h updated in place;
 ;   perm(uint8_t *h, uint8_t *st): h ^= P(st), st clobbered (the output transformation).
-; Fast kernel (buffers A = st, B = st + 64): P and Q leave their result in A, folded here.
+; Fast kernel (buffers A = st, B = st + 64): P and Q XOR their result into h in their last round.
 .macro FBLOCK p, q
     SAVE
     movw r18, r20
@@ -531,10 +511,10 @@ sw_groestl_avr_mul2:
     subi r20, 0xC0
     sbci r21, 0xFF
     XORIN 8
-    rcall \p
-    FOLDCOPY 8
-    rcall \q
-    FOLD 8
+    call \p
+    movw r28, r18
+    COPY 8, r16
+    call \q
     RESTORE
 .endm
 
@@ -544,11 +524,9 @@ sw_groestl_avr_mul2:
     movw r20, r18
     subi r20, 0xC0
     sbci r21, 0xFF
-    rcall \p
-    FOLD 8
+    call \p
     RESTORE
 .endm
-
 ; In-place kernels: P and Q fold themselves into h in their last round, and return with Y
 ; 8w bytes past the state.
 .macro IBLOCK w, p, q
