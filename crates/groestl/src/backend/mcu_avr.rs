@@ -4,11 +4,17 @@
 //! * The state is 64 or 128 bytes in RAM, column by column, each column laid out like one
 //!   little-endian `u64` of the chaining value (row 0 in its last byte), so `h` is XORed in and
 //!   out without reordering; the message is reordered while it is XORed in.
-//! * SubBytes and the doublings of MixBytes are `LPM` look-ups in 256-byte tables in flash
-//!   (S-box, S-box of the complement for Q, `2·x`). On AVR `LPM` takes 3 cycles at every
-//!   address: no AVR core has a data cache or a flash buffer whose state depends on the
-//!   address, so the kernels are constant-time (no secret-dependent branch either; the only
-//!   branches count rounds and columns).
+//! * SubBytes and the doublings of MixBytes are look-ups in 256-byte tables (S-box, S-box of
+//!   the complement for Q, `2·x`): `LPM` from flash, except the fast Grøstl-224/256 kernel's
+//!   doublings, which are `LD` from a copy of the `2·x` table in SRAM (`.data`, 256-byte
+//!   aligned: the high address byte selects the table, the low one is the operand). On AVR
+//!   `LPM` takes 3 cycles at every address and `LD` from internal SRAM 2 at every address: no
+//!   AVR core has a data cache, a flash buffer or SRAM wait states whose state depends on the
+//!   address, so an SRAM look-up is exactly as constant-time as a flash one, and the kernels
+//!   are constant-time (no secret-dependent branch either; the only branches count rounds and
+//!   columns). The SRAM table costs 256 B of static RAM in images that use the fast kernel
+//!   (its section is dropped by `--gc-sections` otherwise: not in `mcu-small` images) and is
+//!   initialised from flash at reset by the C runtime's `__do_copy_data`.
 //! * MixBytes uses the 40-XOR, 16-doubling program of `slicewise slp`
 //!   (`crates/slp/programs/groestl_mixbytes.word`) for Grøstl-224/256 and the shared-term
 //!   formula of paper [A] §4.3 (48 XORs, 16 doublings per column) for Grøstl-384/512, the
