@@ -10,9 +10,11 @@ the last two are described where they are generated.
   column c. Grøstl-224/256 keeps P in the low byte and Q in the high byte of each lane (one
   pass computes both permutations); Grøstl-384/512 uses the 16 bits for columns 0-15 and runs
   P and Q one after the other;
-- SubBytes: the 109-gate Maximov-Ekdahl circuit of crates/groestl/src/sbox_circuit.rs
-  (`sbox_mux`: AND/NAND/NOR, two a | !b and four multiplexers), parsed from that file, on whole
-  planes. Its NOTs are not computed: each value carries a negation flag that the next gates
+- SubBytes: the Maximov-Ekdahl circuit of crates/groestl/src/sbox_circuit.rs (`sbox_mux`:
+  AND/NAND/NOR, two a | !b and four multiplexers, 109 gates), parsed from that file, with its
+  top and bottom linear layers replaced by shorter XOR programs from `slicewise slp` (TOP_SLP,
+  BOTTOM_SLP: 20 + 27 XORs instead of 24 + 29, so 103 gates; the whole circuit is checked on all
+  256 inputs when the script starts), on whole planes. Its NOTs are not computed: each value carries a negation flag that the next gates
   absorb (VBIC a & !b, VORN a | !b, an AND of two negated values as a negated VORR, ...); a
   multiplexer (VBIT, VBIF or VBSL, whichever overwrites an operand that dies there) needs one
   VMVN where its two data operands differ in polarity. The flags left at the outputs add 0x63
@@ -197,7 +199,105 @@ def parse_sbox(fn=SBOX_FN):
     return gates + [(f"out{i}", *parse_expr(e)) for i, e in enumerate(outs)]
 
 
-GATES = parse_sbox()
+# The circuit's two linear layers, re-synthesized without Maximov-Ekdahl's depth limit by the
+# project's own `slicewise slp optimize` (docs/slp.md; a depth does not matter in software):
+# the top layer (the 17 linear functions of u0..u7 that the AND/NAND/NOR gates read, plus u1)
+# in 20 XORs instead of 24 (`slicewise slp exact`: optimal), the bottom layer (the 8 outputs
+# from the 18 products) in 27 instead of 29. Inputs x_i, outputs y_j; the constants (XNORs,
+# NOTs) are recomputed by `relinearize` and carried as NOT flags like all others.
+TOP_TARGETS = ["q6", "q12", "q3", "q14", "q1", "q16", "q0", "q7", "q4", "q13", "q10", "q11", "q2", "q17",
+               "q5", "q9", "q8", "u1"]  # y_j; x_i = u_i
+TOP_SLP = """t0 = x1 + x3; y7 = x0 + t0; y2 = x0 + x2; y10 = x6 + y2; y0 = y7 + y10; t1 = x3 + x6;
+y1 = x7 + t1; t2 = x4 + y7; y15 = x5 + t2; y8 = y10 + y15; y6 = x0 + y8; y3 = x1 + y6; y4 = x6 + y15;
+y5 = y1 + t2; y13 = t2 + y6; y14 = x1 + y13; y9 = y1 + y14; y11 = y6 + y1; y16 = x6 + y7;
+y12 = y16 + y15; y17 = x1"""
+BOTTOM_SLP = """t0 = x10 + x16; t1 = x9 + x15; t2 = t0 + t1; t3 = x1 + x2; t4 = x4 + x5; t5 = t3 + t4;
+y0 = t2 + t5; t6 = x12 + x15; t7 = x13 + x16; y1 = t6 + t7; t8 = x2 + t2; t9 = x0 + t8; t10 = x5 + t9;
+y2 = x3 + t10; t11 = x7 + x8; y4 = t11 + t4; t12 = x11 + y4; t13 = x14 + t12; t14 = t1 + t13;
+t15 = t14 + t7; y3 = y2 + t15; t16 = x6 + t9; t17 = x8 + t16; y5 = y1 + t17; y6 = t17 + t5;
+t18 = x17 + t0; y7 = t18 + t12"""  # x_i = n_i (the 18 products), y_k = out_k
+
+
+def affine_closure(gates, inputs):
+    """The values of `gates` that are affine in `inputs` (XOR/XNOR/NOT/copy of such values):
+    name -> (mask over the inputs, constant)."""
+    aff = {x: (1 << i, 0) for i, x in enumerate(inputs)}
+    for n, gate, args in gates:
+        if gate in ("xor", "xnor") and all(a in aff for a in args):
+            (m0, c0), (m1, c1) = aff[args[0]], aff[args[1]]
+            aff[n] = (m0 ^ m1, c0 ^ c1 ^ (gate == "xnor"))
+        elif gate in ("not", "copy") and args[0] in aff:
+            aff[n] = (aff[args[0]][0], aff[args[0]][1] ^ (gate == "not"))
+    return aff
+
+
+def slp_gates(text, prefix, xs, targets):
+    """An SLP program (lines `a = b + c` or `a = b`) as gates: x_i -> xs[i]; output y_j named
+    prefix + "y{j}"; returns (gates, name -> linear mask over xs)."""
+    env = {f"x{i}": x for i, x in enumerate(xs)}
+    mask = {x: 1 << i for i, x in enumerate(xs)}
+    out = []
+    for ln in re.split(r"[;\n]", text):
+        if not ln.strip():
+            continue
+        d, e = (s.strip() for s in ln.split("="))
+        args = [env[a.strip()] for a in e.split("+")]
+        env[d] = prefix + d
+        mask[env[d]] = mask[args[0]] ^ (mask[args[1]] if len(args) == 2 else 0)
+        out.append((env[d], "xor" if len(args) == 2 else "copy", tuple(args)))
+    return out, {j: mask[env[f"y{j}"]] for j in range(len(targets))}
+
+
+def relinearize(gates):
+    """`gates` with its top and bottom linear layers replaced by TOP_SLP and BOTTOM_SLP (each
+    target a copy or a NOT of the program's output, whichever the old layer's constant says)."""
+    cur, ssa = {}, []  # the Rust source shadows names (a11, a12): one name per value first
+    for n, gate, args in gates:
+        args = tuple(cur.get(a, a) for a in args)
+        cur[n] = n if n not in cur and not n.startswith("u") else f"{n}_{len(ssa)}"
+        ssa.append((cur[n], gate, args))
+    gates = ssa
+    ins = [f"u{i}" for i in range(8)]
+    top = affine_closure(gates, ins)
+    prods = [f"n{i}" for i in range(18)]
+    bot = affine_closure(gates, prods)
+    mid = [g for g in gates if g[0] not in top and (g[0] not in bot or g[0] in prods)]
+    reads = [a for _, _, args in mid for a in args]
+    assert [x for x in dict.fromkeys(reads) if x in top] == TOP_TARGETS, "top layer targets moved"
+    assert not any(a in bot and a not in prods for _, _, args in mid for a in args)
+    tg, tmask = slp_gates(TOP_SLP, "tl_", ins, TOP_TARGETS)
+    new = list(tg)
+    for j, name in enumerate(TOP_TARGETS):
+        assert tmask[j] == top[name][0], name
+        if name != "u1":
+            new.append((name, "not" if top[name][1] else "copy", ("tl_y%d" % j,)))
+    new += mid
+    outs = [f"out{k}" for k in range(8)]
+    bg, bmask = slp_gates(BOTTOM_SLP, "bl_", prods, outs)
+    new += bg
+    for k, name in enumerate(outs):
+        assert bmask[k] == bot[name][0], name
+        new.append((name, "not" if bot[name][1] else "copy", ("bl_y%d" % k,)))
+    return new
+
+
+def verify_circuit(gates):
+    """All 256 inputs at once (bit x of a value = its value on input x) against the S-box."""
+    full = (1 << 256) - 1
+    env = {f"u{i}": sum(((x >> (7 - i)) & 1) << x for x in range(256)) for i in range(8)}
+    for n, gate, args in gates:
+        a = [env[x] for x in args]
+        env[n] = {"xor": lambda: a[0] ^ a[1], "xnor": lambda: full ^ a[0] ^ a[1], "and": lambda: a[0] & a[1],
+                  "nand": lambda: full ^ (a[0] & a[1]), "nor": lambda: full ^ (a[0] | a[1]),
+                  "orn": lambda: a[0] | (full ^ a[1]), "not": lambda: full ^ a[0], "copy": lambda: a[0],
+                  "mux": lambda: (a[0] & a[1]) | ((full ^ a[0]) & a[2])}[gate]()
+    for i in range(8):
+        assert env[f"out{i}"] == sum(((SBOX[x] >> (7 - i)) & 1) << x for x in range(256)), f"S-box bit {7 - i}"
+    return True
+
+
+GATES = relinearize(parse_sbox())
+assert verify_circuit(parse_sbox()) and verify_circuit(GATES)
 
 
 def lower_gate(p, env, gate, args, plain):
@@ -1583,7 +1683,7 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
 # The S-box schedule: template op indices in the order found by `--search` (simulated annealing
 # over topological orders of AddRoundConstant + S-box, cost = Belady spills and reloads), then
 # improved by `--refine` (cost = instructions of `allocate` on one round).
-SBOX_ORDER = [0, 3, 5, 4, 8, 13, 6, 1, 11, 7, 14, 12, 2, 10, 17, 19, 9, 16, 18, 15, 24, 34, 26, 32, 21, 22, 20, 25, 28, 30, 33, 27, 35, 37, 46, 61, 23, 31, 40, 39, 42, 47, 48, 38, 43, 55, 41, 62, 57, 44, 45, 56, 36, 29, 49, 58, 59, 53, 50, 51, 52, 54, 63, 65, 60, 70, 64, 66, 67, 68, 71, 72, 73, 80, 84, 69, 83, 76, 77, 79, 92, 93, 81, 111, 102, 90, 75, 99, 88, 89, 74, 78, 95, 91, 97, 82, 104, 121, 85, 96, 98, 94, 107, 87, 100, 108, 110, 112, 103, 109, 86, 101, 114, 119, 120, 115, 105, 106, 116, 122, 123, 113, 117, 124, 125, 118]  # 130 instructions per round
+SBOX_ORDER = [0, 4, 1, 7, 12, 2, 6, 5, 14, 16, 13, 10, 9, 15, 17, 3, 11, 23, 34, 18, 19, 8, 20, 24, 35, 21, 22, 25, 28, 26, 30, 29, 31, 38, 49, 40, 46, 45, 48, 36, 47, 27, 50, 37, 53, 39, 32, 41, 55, 51, 57, 56, 58, 52, 33, 43, 42, 59, 60, 44, 54, 61, 68, 62, 63, 69, 65, 66, 67, 64, 71, 90, 81, 70, 83, 88, 73, 74, 77, 92, 91, 76, 75, 85, 84, 93, 82, 118, 72, 101, 94, 79, 96, 89, 95, 103, 104, 80, 97, 87, 100, 114, 107, 78, 102, 108, 86, 109, 115, 110, 105, 111, 106, 119, 112, 113, 116, 98, 117, 99]  # 124 instructions per round
 
 
 def ordered_template():
@@ -1659,8 +1759,8 @@ def generate():
     tmpl = ordered_template()
     body512, tab512, frame512 = gen_perm(False, tmpl)
     body1024, tab1024, frame1024 = gen_perm(True, tmpl)
-    for body, cols in ((body512, 8), (body1024, 16)):  # one VLDM of round constants per round
-        assert sum(ln.startswith("vldmia r3!") for ln in body) == ROUNDS[cols]
+    for body, cols in ((body512, 8), (body1024, 16)):  # a VLDM of round constants per free-register run
+        assert ROUNDS[cols] <= sum(ln.startswith("vldmia r3!") for ln in body) <= ROUNDS[cols] + 2
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
@@ -1684,7 +1784,7 @@ def generate():
     head = [
         "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
         "@ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,",
-        "@ the Maximov-Ekdahl S-box on whole planes, ShiftBytes by VSHL with per-lane counts, MixBytes",
+        "@ the Maximov-Ekdahl S-box (linear layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes",
         "@ with 4 VEXT row rotations per plane in a frame that turns by 2 rows per round.",
         f"@ P|Q 512 body: {count(body512)} instructions for 10 rounds ({spills(body512)} spills and reloads);",
         f"@ P or Q 1024 body: {count(body1024)} instructions for 14 rounds ({spills(body1024)} spills and reloads).",
