@@ -73,8 +73,8 @@ struct OptimizeArgs {
     #[command(flatten)]
     input: MatrixArgs,
     /// Heuristic: auto (the default: a portfolio over A2/A1/RNBP/s-XOR with re-synthesis, then
-    /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, sxor-rows, or mix (cycles
-    /// A2/RNBP/A1/sxor-rows).
+    /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, sxor-rows, mix (cycles
+    /// A2/RNBP/A1/sxor-rows), or trees (shared XOR trees under --max-depth, which it needs).
     #[arg(long, short = 'a', default_value = "auto")]
     algorithm: String,
     /// Time budget in seconds (default: 10 s, or none when --runs is given). With `-a auto` it
@@ -396,6 +396,9 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
+    if algorithm == Algorithm::Trees && a.max_depth.is_none() {
+        bail!("-a trees needs a depth bound (--max-depth D)");
+    }
     // With --runs and no explicit --time-limit the search is bounded by runs only (reproducible).
     let limit = match (a.time_limit, a.runs) {
         (Some(t), _) => Some(t),

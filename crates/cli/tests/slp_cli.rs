@@ -71,6 +71,21 @@ fn all_algorithms_produce_verified_programs() {
     }
 }
 
+/// `-a trees` needs a depth bound; with one it gives a verified program within it.
+#[test]
+fn trees_needs_a_depth_bound() {
+    let m = vectors("random8_s2.txt");
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "trees", "--runs", "1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("-a trees needs a depth bound (--max-depth D)"), "{}", stderr(&o));
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "trees", "--max-depth", "3", "--runs", "2", "-j", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("# algorithm: trees  seed: "), "{text}");
+    assert!(text.lines().next().unwrap().contains("depth: 3") || text.lines().next().unwrap().contains("depth: 2"), "{text}");
+    assert!(header_count(&text) <= 24, "{text}");
+}
+
 #[test]
 fn polish_is_reproducible_and_never_worse() {
     let m = vectors("aes_mixcolumns.txt");
