@@ -139,8 +139,12 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         }
     }
 
-    // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
-    #[cfg_attr(target_arch = "avr", inline(always))]
+    // AVR: inlined into the caller with the fast kernel (measured: separate frames each save
+    // 18 registers); with `mcu-small` out of line: its lean path keeps little live across the
+    // kernel (4 saved registers in `update`, 2 in `finalize_into`), and the caller, without the
+    // engine inlined, saves 14 instead of 18 (measured, docs/embedded.md).
+    #[cfg_attr(all(target_arch = "avr", not(feature = "mcu-small")), inline(always))]
+    #[cfg_attr(all(target_arch = "avr", feature = "mcu-small"), inline(never))]
     pub(crate) fn update(&mut self, data: &[u8]) {
         // `mcu-small` (AVR, Cortex-M), Grøstl-224/256 with an empty buffer: a lean path, which keeps
         // few values and so few saved registers in the frame around the kernel (the peak RAM);
@@ -148,13 +152,28 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         #[cfg(all(feature = "mcu-small", any(target_arch = "avr", all(target_arch = "arm", target_os = "none"))))]
         if B == 64 {
             if self.pos == 0 && self.buf_is_state() {
-                let full = data.len() - data.len() % 64;
-                let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
-                crate::backend::mcu::compress512_in(h.try_into().unwrap(), &data[..full], st.try_into().unwrap());
-                self.blocks += (full / 64) as u64;
-                let rest = &data[full..];
-                self.buf[..rest.len()].copy_from_slice(rest);
-                self.pos = rest.len();
+                // AVR: one call compresses the whole blocks and copies the rest into the buffer
+                // (`mcu::update512_in`), then the counters, from the length parked in `pos`
+                // across the call: only `self` is live there (fewer saved registers in this
+                // frame, around the kernel's: the peak RAM).
+                #[cfg(target_arch = "avr")]
+                {
+                    self.pos = data.len();
+                    let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
+                    crate::backend::mcu::update512_in(h.try_into().unwrap(), data, st.try_into().unwrap());
+                    crate::backend::mcu::add(&mut self.blocks, self.pos / 64);
+                    self.pos %= 64;
+                }
+                #[cfg(not(target_arch = "avr"))]
+                {
+                    let full = data.len() - data.len() % 64;
+                    let (h, st) = (&mut self.h[..8], &mut self.buf[..64]);
+                    crate::backend::mcu::compress512_in(h.try_into().unwrap(), &data[..full], st.try_into().unwrap());
+                    self.blocks += (full / 64) as u64;
+                    let rest = &data[full..];
+                    self.buf[..rest.len()].copy_from_slice(rest);
+                    self.pos = rest.len();
+                }
             } else {
                 self.update_outlined(data);
             }
@@ -208,8 +227,12 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     /// `bits` (0..=7) high bits of `last` are appended to the message first. Writes the
     /// digest into `out[..output_len]`. Pads in the block buffer and leaves the output in the
     /// chaining value (no copies of either: the state is reset or dropped afterwards).
-    // Inlined into the caller on AVR (measured: separate frames each save 18 registers).
-    #[cfg_attr(target_arch = "avr", inline(always))]
+    // AVR: inlined into the caller with the fast kernel (measured: separate frames each save
+    // 18 registers); with `mcu-small` out of line: its lean path keeps little live across the
+    // kernel (4 saved registers in `update`, 2 in `finalize_into`), and the caller, without the
+    // engine inlined, saves 14 instead of 18 (measured, docs/embedded.md).
+    #[cfg_attr(all(target_arch = "avr", not(feature = "mcu-small")), inline(always))]
+    #[cfg_attr(all(target_arch = "avr", feature = "mcu-small"), inline(never))]
     pub(crate) fn finalize_into(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         // `mcu-small` (AVR, Cortex-M): a message of whole blocks ends in a padding-only block, generated
         // by the kernel (lean path, as in `update`).
@@ -308,8 +331,8 @@ impl<const H: usize, const B: usize> Engine<H, B> {
 
     /// The digest (the last `len` bytes of the big-endian serialisation of the columns of the
     /// output in `h`) into `out[..len]`.
-    // Not inlined on AVR: its 64-bit shifts would add saved registers to the frame that calls
-    // the kernels (the peak RAM); it runs after them, at a shallower depth.
+    // Not inlined on AVR: it runs after the kernels, in a frame of its own (no saved register)
+    // around a leaf routine, so it adds nothing to the frame that calls them (the peak RAM).
     #[cfg_attr(target_arch = "avr", inline(never))]
     #[cfg_attr(not(target_arch = "avr"), inline)]
     fn digest(&self, out: &mut [u8]) {
@@ -322,17 +345,11 @@ impl<const H: usize, const B: usize> Engine<H, B> {
             }
             return;
         }
-        // AVR: constant shifts, no byte array of each word (a stack temporary there: 6 B more
-        // at the peak, measured) and no variable 64-bit shift (a loop on an 8-bit core).
-        for (c, w) in self.h[..bs / 8].iter().enumerate().skip(first / 8) {
-            let mut w = *w;
-            for k in 8 * c..8 * c + 8 {
-                if k >= first {
-                    out[k - first] = (w >> 56) as u8;
-                }
-                w <<= 8;
-            }
-        }
+        // AVR: the bytes straight from memory, where byte `k % 8` (big-endian) of word `k / 8`
+        // is at `k ^ 7`, by a leaf routine: the 64-bit shifts of the words kept 18 registers
+        // (saved) in this frame, the deepest of a hash in whole blocks with `mcu-small`.
+        #[cfg(target_arch = "avr")]
+        crate::backend::mcu::digest(&mut out[..len], &self.h[..bs / 8], first);
     }
 }
 

@@ -769,12 +769,15 @@ sw_groestl_avr_sbox_q:
     RESTORE10
 .endm
 
-;   blocks512(uint8_t *h, const uint8_t *m, uint16_t n, uint8_t *st): n >= 1 compressions of
-;   the blocks at m, the loop here (the caller keeps nothing live across it). h, m and the
-;   count stay in r24-r25, r22-r23 and r20-r21, which the permutations do not touch.
-.macro SBLOCKS
+;   update512(uint8_t *h, const uint8_t *m, uint16_t len, uint8_t *st): the len / 64 whole
+;   blocks at m compressed into h with st as the state, then the len % 64 bytes after them
+;   copied to st (the engine's block buffer, whose state is then dead): the caller keeps
+;   nothing live across the call. h, m and len stay in r24-r25, r22-r23 and r20-r21, which the
+;   permutations do not touch; len counts down by 64 a block, its low 6 bits are the tail.
+.macro SUPDATE
     SAVE10
     movw r28, r18
+    rjmp 9f
 7:
     XORIN 8, r28, r18
     movw r28, r26
@@ -785,11 +788,25 @@ sw_groestl_avr_sbox_q:
     call sw_groestl_avr_k_small_q512
     subi r22, 0xC0
     sbci r23, 0xFF
-    subi r20, 1
+    subi r20, 64
     sbci r21, 0
-    breq 8f
+9:
+    cpi r20, 64
+    ldi r19, 0
+    cpc r21, r19
+    brlo 8f
     rjmp 7b
 8:
+    movw r30, r22
+    movw r26, r28
+    tst r20
+    breq 6f
+5:
+    ld r0, Z+
+    st X+, r0
+    dec r20
+    brne 5b
+6:
     RESTORE10
 .endm
 
@@ -824,6 +841,55 @@ sw_groestl_avr_sbox_q:
     RESTORE10
 .endm
 
+; ---------------------------------------------------------------------------------------
+; Leaf helpers of the mode on AVR (engine.rs): no saved registers and no frame, so that a call
+; goes 2 bytes deeper (its return address), where the compiled code kept 8 to 18 registers of
+; 64-bit arithmetic (saved in its frame, the one around the kernels: the peak RAM).
+
+;   add(uint64_t *x, uint16_t n): *x += n (the block count).
+.macro ADDFN
+    movw r30, r24
+    ld r0, Z
+    add r0, r22
+    st Z+, r0
+    ld r0, Z
+    adc r0, r23
+    st Z+, r0
+    ldi r18, 6
+1:
+    ld r0, Z
+    adc r0, r1
+    st Z+, r0
+    dec r18
+    brne 1b
+    ret
+.endm
+
+;   digest(uint8_t *out, const uint8_t *h, uint8_t first, uint8_t len): out[i] = h[(first + i)
+;   ^ 7], i < len (first + len <= 256): the bytes first.. of the big-endian serialisation of
+;   the little-endian u64 columns at h. len >= 1.
+.macro DIGESTFN
+    movw r26, r24
+1:
+    mov r30, r20
+    ldi r19, 7
+    eor r30, r19
+    ldi r31, 0
+    add r30, r22
+    adc r31, r23
+    ld r0, Z
+    st X+, r0
+    inc r20
+    dec r18
+    brne 1b
+    ret
+.endm
+
+    .section .text.sw_groestl_avr_add,"ax",@progbits
+    GFUNC sw_groestl_avr_add, ADDFN
+    .section .text.sw_groestl_avr_digest,"ax",@progbits
+    GFUNC sw_groestl_avr_digest, DIGESTFN
+
 ; Fast Grøstl-224/256 (state buffer: 128 bytes, A and B).
     .section .text.sw_groestl_avr_fast512,"ax",@progbits
     FUNC sw_groestl_avr_k_fast_p512, FPERM512 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, sw_groestl_avr_sbox_p
@@ -837,7 +903,7 @@ sw_groestl_avr_sbox_q:
     FUNC sw_groestl_avr_k_small_q512, SPERM 1, 3, 5, 7, 0, 2, 4, 6, 7, 6, sw_groestl_avr_sbox_q
     GFUNC sw_groestl_avr_small_block512, SBLOCK1
     GFUNC sw_groestl_avr_small_p512, SPERMFN
-    GFUNC sw_groestl_avr_small_blocks512, SBLOCKS
+    GFUNC sw_groestl_avr_small_update512, SUPDATE
     GFUNC sw_groestl_avr_small_pad512, SPAD
 
 ; Grøstl-384/512 (state buffer: 128 bytes), in place in both builds.

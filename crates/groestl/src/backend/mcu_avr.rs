@@ -50,10 +50,10 @@ unsafe extern "C" {
     /// `h ← h ⊕ P(st)`, `st` (64 bytes) clobbered.
     #[cfg(feature = "mcu-small")]
     fn sw_groestl_avr_small_p512(h: *mut u8, st: *mut u8);
-    /// `n ≥ 1` compressions of the blocks at `m` (`64 n` bytes) into `h`, with `st` (64 bytes)
-    /// as the state, written before read.
+    /// The `len / 64` whole blocks at `m` compressed into `h`, with `st` (64 bytes) as the
+    /// state, written before read; then the `len % 64` bytes after them copied to `st`.
     #[cfg(feature = "mcu-small")]
-    fn sw_groestl_avr_small_blocks512(h: *mut u8, m: *const u8, n: u16, st: *mut u8);
+    fn sw_groestl_avr_small_update512(h: *mut u8, m: *const u8, len: u16, st: *mut u8);
     /// The last compression of a padding-only block (`lead` in its first byte, the 8 bytes at
     /// `t` (a little-endian `u64`) big-endian in its last 8, zeros between) and the output
     /// transformation, in `h`, with `st` (64 bytes) as the state.
@@ -63,6 +63,10 @@ unsafe extern "C" {
     fn sw_groestl_avr_block1024(h: *mut u8, m: *const u8, st: *mut u8);
     /// `h ← h ⊕ P(st)` (1024-bit), `st` 128 bytes, clobbered.
     fn sw_groestl_avr_p1024(h: *mut u8, st: *mut u8);
+    /// `*x += n` (a leaf).
+    fn sw_groestl_avr_add(x: *mut u64, n: u16);
+    /// `out[i] = h[(first + i) ^ 7]` for `i < len` (`len ≥ 1`, `first + len ≤ 256`; a leaf).
+    fn sw_groestl_avr_digest(out: *mut u8, h: *const u8, first: u8, len: u8);
 }
 
 #[cfg(not(feature = "mcu-small"))]
@@ -171,14 +175,22 @@ pub(crate) fn output1024_in_place(h: &mut [u64; 16]) {
 #[cfg(feature = "mcu-small")]
 #[inline(always)]
 pub(crate) fn compress512_in(h: &mut [u64; 8], blocks: &[u8], st: &mut [u8; 64]) {
-    // `usize` is 16 bits on AVR: a slice holds at most 32 767 bytes, so `n` fits.
-    let n = (blocks.len() / 64) as u16;
-    if n > 0 {
-        // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `blocks`
-        // holds `n` whole blocks and overlaps neither. The kernel writes `st` before reading
-        // it and writes only `h` and `st`.
-        unsafe { sw_groestl_avr_small_blocks512(h.as_mut_ptr().cast(), blocks.as_ptr(), n, st.as_mut_ptr()) };
-    }
+    debug_assert!(blocks.len() % 64 == 0);
+    update512_in(h, blocks, st);
+}
+
+/// The whole blocks of `data` compressed into `h` with `st` (the engine's empty block buffer)
+/// as the kernel's state, then the rest of `data` (`data.len() % 64` bytes) copied to `st`,
+/// which becomes the buffered data: the engine's `update` of an empty buffer in one call, after
+/// which the caller needs none of its values (the peak RAM of `mcu-small` is in that frame).
+#[cfg(feature = "mcu-small")]
+#[inline(always)]
+pub(crate) fn update512_in(h: &mut [u64; 8], data: &[u8], st: &mut [u8; 64]) {
+    // SAFETY: `h` and `st` are 64 bytes each and do not overlap (two `&mut`); `data` overlaps
+    // neither, and its length fits `u16` (`usize` is 16 bits on AVR; a slice holds at most
+    // 32 767 bytes). The kernel reads `data[..len]`, writes `st` before reading it and writes
+    // only `h` and `st`.
+    unsafe { sw_groestl_avr_small_update512(h.as_mut_ptr().cast(), data.as_ptr(), data.len() as u16, st.as_mut_ptr()) };
 }
 
 /// The last compression of a message whose final block is padding only (`lead` = 0x80, or 0
@@ -193,4 +205,24 @@ pub(crate) fn finish_padding512_in(h: &mut [u64; 8], lead: u8, t: &u64, st: &mut
     // `u64`, little-endian on AVR: the state layout of the block's last column) that overlap
     // neither. The kernel writes only `h` and `st`.
     unsafe { sw_groestl_avr_small_pad512(h.as_mut_ptr().cast(), st.as_mut_ptr(), (t as *const u64).cast(), lead) };
+}
+
+/// `*x += n`, by a leaf routine (the compiled 64-bit addition takes 8 more registers than
+/// the caller has free, saved in its frame).
+#[inline(always)]
+pub(crate) fn add(x: &mut u64, n: usize) {
+    // SAFETY: `x` is a reference, valid for reads and writes of its 8 bytes, the only memory
+    // the routine touches; `n` fits `u16` (`usize` is 16 bits on AVR).
+    unsafe { sw_groestl_avr_add(x, n as u16) };
+}
+
+/// The digest: `out[i]` = byte `first + i` of the big-endian serialisation of the words of `h`
+/// (word `k / 8`, byte `k % 8` from the most significant: at address `k ^ 7` in AVR memory).
+#[inline(always)]
+pub(crate) fn digest(out: &mut [u8], h: &[u64], first: usize) {
+    assert!(!out.is_empty() && first + out.len() <= (8 * h.len()).min(256));
+    // SAFETY: the routine reads bytes `(first + i) ^ 7 < 8 * len(h)` of `h` (the XOR stays
+    // inside the 8-byte word of `first + i`) and writes `out[..len]`; `out` and `h` do not
+    // overlap (`&mut` and `&`).
+    unsafe { sw_groestl_avr_digest(out.as_mut_ptr(), h.as_ptr().cast(), first as u8, out.len() as u8) };
 }
