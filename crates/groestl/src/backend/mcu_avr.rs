@@ -64,6 +64,7 @@ unsafe extern "C" {
     /// `h ← h ⊕ P(st)` (1024-bit), `st` 128 bytes, clobbered.
     fn sw_groestl_avr_p1024(h: *mut u8, st: *mut u8);
     /// `*x += n` (a leaf).
+    #[cfg(feature = "mcu-small")]
     fn sw_groestl_avr_add(x: *mut u64, n: u16);
     /// `out[i] = h[(first + i) ^ 7]` for `i < len` (`len ≥ 1`, `first + len ≤ 256`; a leaf).
     fn sw_groestl_avr_digest(out: *mut u8, h: *const u8, first: u8, len: u8);
@@ -209,6 +210,7 @@ pub(crate) fn finish_padding512_in(h: &mut [u64; 8], lead: u8, t: &u64, st: &mut
 
 /// `*x += n`, by a leaf routine (the compiled 64-bit addition takes 8 more registers than
 /// the caller has free, saved in its frame).
+#[cfg(feature = "mcu-small")]
 #[inline(always)]
 pub(crate) fn add(x: &mut u64, n: usize) {
     // SAFETY: `x` is a reference, valid for reads and writes of its 8 bytes, the only memory
