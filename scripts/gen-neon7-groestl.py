@@ -597,6 +597,9 @@ def qd(q):
     return f"{{d{2 * q}-d{2 * q + 1}}}"
 
 
+ALLOC_END = []  # where the last allocation left its outputs (a register, or None: in memory)
+
+
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
     outs: values that must end in final_regs. Returns (lines, constant values in load order).
@@ -845,19 +848,38 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
             occ[a], occ[t] = u, v
             reg[u], reg[v] = a, t
             pending.remove(v)
+    ALLOC_END[:] = [reg.get(v) for v in outs]
     return lines, order
 
 
 def gen_perm(wide, sbox_t):
     """The permutation body: straight-line code from the live-in registers to planes 0-7 in
-    q0-q7. Returns (lines, {pq: constant table in load order}, end frame)."""
-    tables = {}
+    q0-q7, plane k in q(pos[k]): where the allocation leaves them when it is free to (a first
+    allocation without final registers; the callers follow `pos`, so that no VSWPs end the body).
+    Returns (lines, {pq: constant table in load order}, end frame, pos)."""
+    tables, poss = {}, set()
     for pq in (("P", "Q") if wide else ("P",)):
         p, outs, frame, consts = build_perm(wide, pq, list(range(8)), sbox_t)
-        live_in = LIVE_IN_WIDE if wide else LIVE_IN_512
-        lines, order = allocate(p, {plane: r for r, plane in live_in.items()}, outs, list(range(8)))
+        live_in = {plane: r for r, plane in (LIVE_IN_WIDE if wide else LIVE_IN_512).items()}
+        allocate(p, live_in, outs, None)
+        pos = list(ALLOC_END) if sorted(ALLOC_END, key=str) == list(range(8)) else list(range(8))
+        lines, order = allocate(p, live_in, outs, pos)
         tables[pq] = [consts[d] for d in order]
-    return lines, tables, frame
+        poss.add(tuple(pos))
+    assert len(poss) == 1, "P and Q bodies end differently"
+    return lines, tables, frame, pos
+
+
+def to_plane_order(pos):
+    """VSWPs that move plane k from q(pos[k]) to qk (once per message, in the output functions)."""
+    at = {r: k for k, r in enumerate(pos)}  # register -> plane
+    L = []
+    for k in range(8):
+        r = next(x for x, v in at.items() if v == k)
+        if r != k:
+            L.append(f"vswp q{k}, q{r}")
+            at[r], at[k] = at[k], k
+    return L
 
 
 # Transposition output order: register d_i holds plane PI[i] (see `transpose`).
@@ -934,7 +956,7 @@ def epilogue(name, frame_bytes):
     return [f"add sp, sp, #{frame_bytes}", "vpop {d8-d15}", "pop {r4-r12, pc}", f".size {name}, .-{name}"]
 
 
-def fn_c512(frame):
+def fn_c512(frame, pos):
     name = "slicewise_groestl_neon7bs_c512"
     fb = 64 + SLOTS
     L = prologue(name, fb, 64) + masks()
@@ -946,7 +968,7 @@ def fn_c512(frame):
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     # The body leaves r3 at the end of the constant table: back to its start for the next block.
     L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"]
-    pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
+    pairs = [(pos[a], pos[b]) for a, b in [(0, 2), (1, 3), (4, 6), (5, 7)]]  # registers of planes
     for a, b in pairs:
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
     L += unzipped_frame_fix(frame, [a for a, _ in pairs])
@@ -957,14 +979,14 @@ def fn_c512(frame):
     return L + epilogue(name, fb)
 
 
-def fn_o512(frame):
+def fn_o512(frame, pos):
     name = "slicewise_groestl_neon7bs_o512"
     fb = 64 + SLOTS
     L = prologue(name, fb, 64) + masks()
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0)
     L += ["vstmia sp, {d0-d7}"] + [f"vorr q{4 + i}, q{i}, q{i}" for i in range(4)]
     L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"]
+    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"] + to_plane_order(pos)
     # The constant the S-box NOTs left after the last round (PENDING in every byte).
     L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
     pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
@@ -982,11 +1004,13 @@ def load_wide(src, post):
     return L + masks() + transpose(0) + transpose(4) + [f"vzip.8 q{i}, q{4 + i}" for i in range(4)]
 
 
-def fn_c1024(frame):
+def fn_c1024(frame, pos):
     name = "slicewise_groestl_neon7bs_c1024"
     fb = 384 + SLOTS
     mu = LIVE_IN_WIDE
-    acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{mu[i]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
+    # P's and Q's outputs are in the same registers (plane k in q(pos[k])): their XOR and its
+    # frame fix are register by register.
+    acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{pos[mu[i]]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
     # h at sp, the block (Q's input) at sp + 128, P's output (not yet turned back to frame 0)
     # at sp + 256: the frame is fixed once, on P ^ Q.
     L = prologue(name, fb, 384) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
@@ -1005,12 +1029,12 @@ def fn_c1024(frame):
     return L + epilogue(name, fb)
 
 
-def fn_o1024(frame):
+def fn_o1024(frame, pos):
     name = "slicewise_groestl_neon7bs_o1024"
     fb = 128 + SLOTS
     mu = LIVE_IN_WIDE
     L = prologue(name, fb, 128) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
-    L += table_address(RC_LABEL[(True, "P")], "o1024") + [f"bl {BODY[True]}"] + frame_fix(frame)
+    L += table_address(RC_LABEL[(True, "P")], "o1024") + [f"bl {BODY[True]}"] + to_plane_order(pos) + frame_fix(frame)
     L += ["vldmia sp, {d16-d31}"] + [f"veor q{mu[i]}, q{mu[i]}, q{8 + i}" for i in range(8)]
     L += [f"vmvn q{k}, q{k}" for k in PENDING_PLANES]
     L += [f"vuzp.8 q{a}, q{b}" for a, b in [(0, 2), (1, 3), (4, 6), (5, 7)]] + ["vswp q2, q4", "vswp q3, q5"]
@@ -1757,8 +1781,8 @@ def refine(seconds, seed):
 
 def generate():
     tmpl = ordered_template()
-    body512, tab512, frame512 = gen_perm(False, tmpl)
-    body1024, tab1024, frame1024 = gen_perm(True, tmpl)
+    body512, tab512, frame512, pos512 = gen_perm(False, tmpl)
+    body1024, tab1024, frame1024, pos1024 = gen_perm(True, tmpl)
     for body, cols in ((body512, 8), (body1024, 16)):  # a VLDM of round constants per free-register run
         assert ROUNDS[cols] <= sum(ln.startswith("vldmia r3!") for ln in body) <= ROUNDS[cols] + 2
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
@@ -1766,7 +1790,7 @@ def generate():
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
     assert 16 * len(tab512["P"]) == TABLE_BYTES[False]
     assert 16 * len(tab1024["P"]) == 16 * len(tab1024["Q"]) == TABLE_BYTES[True]
-    fns = fn_c512(frame512) + fn_o512(frame512) + fn_c1024(frame1024) + fn_o1024(frame1024)
+    fns = fn_c512(frame512, pos512) + fn_o512(frame512, pos512) + fn_c1024(frame1024, pos1024) + fn_o1024(frame1024, pos1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)
     tt_lines, tt_tabs = tt_functions()

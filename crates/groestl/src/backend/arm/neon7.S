@@ -2,8 +2,8 @@
 @ (paper [V] §5.2): eight bit planes in q registers, P and Q of Grøstl-224/256 side by side,
 @ the Maximov-Ekdahl S-box (linear layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes
 @ with 4 VEXT row rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2355 instructions for 10 rounds (110 spills and reloads);
-@ P or Q 1024 body: 3299 instructions for 14 rounds (155 spills and reloads).
+@ P|Q 512 body: 2350 instructions for 10 rounds (110 spills and reloads);
+@ P or Q 1024 body: 3292 instructions for 14 rounds (155 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -105,23 +105,23 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q7, q3
     bl .Lneon7_perm512
     sub r3, r3, #1600
-    vuzp.8 q0, q2
-    veor q0, q0, q2
-    vuzp.8 q1, q3
-    veor q1, q1, q3
-    vuzp.8 q4, q6
-    veor q4, q4, q6
-    vuzp.8 q5, q7
-    veor q5, q5, q7
-    vrev64.32 q0, q0
-    vrev64.32 q1, q1
+    vuzp.8 q4, q5
+    veor q4, q4, q5
+    vuzp.8 q3, q7
+    veor q3, q3, q7
+    vuzp.8 q6, q0
+    veor q6, q6, q0
+    vuzp.8 q2, q1
+    veor q2, q2, q1
     vrev64.32 q4, q4
-    vrev64.32 q5, q5
+    vrev64.32 q3, q3
+    vrev64.32 q6, q6
+    vrev64.32 q2, q2
     vldmia sp, {d16-d23}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q4
-    veor q11, q11, q5
+    veor q8, q8, q4
+    veor q9, q9, q3
+    veor q10, q10, q6
+    veor q11, q11, q2
     vstmia sp, {d16-d23}
     subs r2, r2, #1
     bne .Lc512_loop
@@ -217,6 +217,11 @@ slicewise_groestl_neon7bs_o512:
     movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_o512 + 8))
 .Lpc_o512: add r3, pc, r3
     bl .Lneon7_perm512
+    vswp q0, q4
+    vswp q1, q3
+    vswp q2, q5
+    vswp q3, q7
+    vswp q4, q6
     vmvn q0, q0
     vmvn q2, q2
     vmvn q5, q5
@@ -445,14 +450,14 @@ slicewise_groestl_neon7bs_c1024:
     vext.8 q6, q6, q6, #8
     vext.8 q7, q7, q7, #8
     vldmia sp, {d16-d31}
-    veor q8, q8, q0
-    veor q9, q9, q1
-    veor q10, q10, q4
-    veor q11, q11, q5
-    veor q12, q12, q2
-    veor q13, q13, q3
-    veor q14, q14, q6
-    veor q15, q15, q7
+    veor q8, q8, q4
+    veor q9, q9, q3
+    veor q10, q10, q6
+    veor q11, q11, q0
+    veor q12, q12, q5
+    veor q13, q13, q7
+    veor q14, q14, q1
+    veor q15, q15, q2
     vstmia sp, {d16-d31}
     subs r2, r2, #1
     bne .Lc1024_loop
@@ -600,6 +605,13 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
+    vswp q0, q4
+    vswp q1, q3
+    vswp q2, q5
+    vswp q3, q7
+    vswp q4, q6
+    vswp q5, q6
+    vswp q6, q7
     vext.8 q0, q0, q0, #8
     vext.8 q1, q1, q1, #8
     vext.8 q2, q2, q2, #8
@@ -14559,11 +14571,6 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q9, q8
     veor q0, q10, q0
     veor q1, q8, q1
-    vswp q4, q0
-    vswp q3, q1
-    vswp q5, q2
-    vswp q7, q3
-    vswp q6, q4
     bx lr
     .p2align 2
 .Lneon7_perm1024:
@@ -17859,13 +17866,6 @@ slicewise_groestl_neon7vp_o1024:
     veor q8, q9, q8
     veor q1, q10, q1
     veor q2, q8, q2
-    vswp q4, q0
-    vswp q3, q1
-    vswp q5, q2
-    vswp q7, q3
-    vswp q6, q4
-    vswp q6, q5
-    vswp q7, q6
     bx lr
     .p2align 4
 .Lneon7_rc512:
