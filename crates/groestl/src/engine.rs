@@ -271,17 +271,25 @@ impl<const H: usize, const B: usize> Engine<H, B> {
         let pos = self.pos;
         if HOLD_LAST_BLOCK && (pos == bs || pos + 1 + 8 > bs) {
             // A held-back whole block, or a partial one whose length field does not fit: the
-            // buffered data and the padding (two blocks in all) in one `finish` call.
+            // buffered data and the padding (two blocks in all) in one `finish` call, padded in
+            // the block buffer when it holds two blocks (`Groestl` at 224/256 bits), else in a
+            // copy.
+            let pad = (last & mask) | (0x80 >> bits);
+            let t = (self.blocks + 2).to_be_bytes();
             let mut tail = [0u8; 2 * 128];
-            tail[..pos].copy_from_slice(&self.buf[..pos]);
-            tail[pos] = (last & mask) | (0x80 >> bits);
-            let total = 2 * bs;
-            let t = self.blocks + 2;
-            tail[total - 8..total].copy_from_slice(&t.to_be_bytes());
-            if self.variant.is_wide() {
-                self.backend.finish1024_in_place((&mut self.h[..16]).try_into().unwrap(), &tail[..total]);
+            let tail = if 2 * bs <= B {
+                self.buf[pos + 1..2 * bs].fill(0);
+                &mut self.buf[..2 * bs]
             } else {
-                self.backend.finish512_in_place((&mut self.h[..8]).try_into().unwrap(), &tail[..total]);
+                tail[..pos].copy_from_slice(&self.buf[..pos]);
+                &mut tail[..2 * bs]
+            };
+            tail[pos] = pad;
+            tail[2 * bs - 8..].copy_from_slice(&t);
+            if self.variant.is_wide() {
+                self.backend.finish1024_in_place((&mut self.h[..16]).try_into().unwrap(), tail);
+            } else {
+                self.backend.finish512_in_place((&mut self.h[..8]).try_into().unwrap(), tail);
             }
             return self.digest(out);
         }
