@@ -345,17 +345,15 @@ impl<const H: usize, const B: usize> Engine<H, B> {
     #[cfg_attr(not(target_arch = "avr"), inline)]
     fn digest(&self, out: &mut [u8]) {
         let (bs, len) = (self.variant.block_len(), self.variant.output_len());
-        if !cfg!(target_arch = "avr") {
-            // Word by word from the last column back (the first chunk is partial for
-            // Grøstl-224): a byte loop indexing the words' serialisations cost about 100
-            // cycles per Grøstl-512 digest (Zen 4).
-            for (o, w) in out[..len].rchunks_mut(8).zip(self.h[..bs / 8].iter().rev()) {
-                match <&mut [u8; 8]>::try_from(&mut *o) {
-                    Ok(o) => *o = w.to_be_bytes(),
-                    Err(_) => o.copy_from_slice(&w.to_be_bytes()[8 - o.len()..]),
-                }
+        // Word by word from the last column back (the first chunk is partial for Grøstl-224):
+        // a byte loop indexing the words' serialisations cost about 100 cycles per Grøstl-512
+        // digest (Zen 4).
+        #[cfg(not(target_arch = "avr"))]
+        for (o, w) in out[..len].rchunks_mut(8).zip(self.h[..bs / 8].iter().rev()) {
+            match <&mut [u8; 8]>::try_from(&mut *o) {
+                Ok(o) => *o = w.to_be_bytes(),
+                Err(_) => o.copy_from_slice(&w.to_be_bytes()[8 - o.len()..]),
             }
-            return;
         }
         // AVR: the bytes straight from memory, where byte `k % 8` (big-endian) of word `k / 8`
         // is at `k ^ 7`, by a leaf routine: the 64-bit shifts of the words kept 18 registers

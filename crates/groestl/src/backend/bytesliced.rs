@@ -31,6 +31,7 @@ use core::arch::x86_64::*;
 
 use crate::consts::*;
 
+pub(crate) mod y1024;
 pub(crate) mod y256;
 
 /// Round-independent and per-round constants of one state size, as 16-byte (512) or 32-byte

@@ -142,8 +142,9 @@ pub enum Backend {
     /// `aesni` with AVX-512BW/VL MixBytes: `VPTERNLOGQ` three-input XORs, mask-register MUL2,
     /// 32 registers. Constant-time.
     Avx512,
-    /// AVX-512VL + VAES + GFNI: `GF2P8AFFINEQB` doublings, P and Q of Grøstl-384/512 in the two
-    /// lanes of a YMM register. Constant-time.
+    /// AVX-512VL/VBMI + VAES + GFNI: `GF2P8AFFINEQB` doublings, P and Q of Grøstl-384/512 in the
+    /// two lanes of a YMM register, the Grøstl-384/512 output transformation on four YMM
+    /// registers (`VPERMB`). Constant-time.
     Gfni,
     /// `gfni` in VEX encodings only (AVX2 + VAES + GFNI, no AVX-512: Alder Lake and later client
     /// cores, AVX-512-less VMs on Zen 4/5): `VGF2P8AFFINEQB` doublings on XMM/YMM registers,

@@ -1,0 +1,144 @@
+//! The Grøstl-384/512 output transformation `P(h) ⊕ h` on four YMM registers (issue 36), for
+//! lane types that permute bytes across the 128-bit lanes (`VPERMB`, AVX-512VBMI + VL).
+//!
+//! **Layout.** P alone is 8 rows × 16 columns. Register `k` (0–3) holds columns 0–7 in its low
+//! lane and columns 8–15 in its high lane; inside each lane bytes 0–7 are one row and bytes
+//! 8–15 the row four further on, so the offset scheme of `y256` applies unchanged: at offset
+//! `s` ∈ {0, 4}, half `h` of register `k` holds row `(k + s + 4h) mod 8`. MixBytes mixes the
+//! rows of each column, which never leave their lane: `y256::mix_y` runs as it is (24 XOR, 8
+//! MUL2 and 8 in-lane swaps a round, the output at offset 4).
+//!
+//! **ShiftBytes** moves a row's bytes across the two lanes (row 7 shifts by 11 of 16 columns):
+//! one `VPERMB` per register, its index vector composed with the inverse AES ShiftRows for
+//! `VAESENCLAST` as the `PSHUFB` masks are. Without `VPERMB` (AVX2) the cross-lane shuffle
+//! costs a lane swap, two `VPSHUFB` and a blend per register, which leaves little of the gain;
+//! those backends keep the XMM output transformation.
+//!
+//! **Count per round** (`gfni`): 4 `VPERMB` + 4 `VAESENCLAST` + 8 `VPSHUFD` + 16 `VPTERNLOGQ`
+//! or `VPXOR` + 8 `GF2P8AFFINEQB`, against 8 `VPSHUFB` + 8 `AESENCLAST` + the XMM formula's
+//! 32 three-input XORs and 16 `GF2P8AFFINEQB` on eight XMM registers (`out1024`).
+
+#![allow(unsafe_code)]
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use super::y256::mix_y;
+use super::{Lanes, T1024, Tables, Ymm, aes_mask};
+use crate::consts::ROUNDS_1024;
+
+/// A YMM lane type with a byte permutation across its two lanes.
+///
+/// # Safety
+/// As [`Lanes`]: only on a CPU with the implementing type's features.
+pub(crate) trait Permb: Ymm {
+    /// `out[i] = a[idx[i] mod 32]`.
+    unsafe fn permb(a: Self, idx: Self) -> Self;
+}
+
+/// P's tables of `T1024` repacked for this layout, the round keys without bias.
+static YP1024: Tables<32, ROUNDS_1024> = pack(&T1024, 0);
+/// The same with every round key XORed with `0x1b` (lane types with `MUL2_BIAS = 0x1b`).
+static YP1024B: Tables<32, ROUNDS_1024> = pack(&T1024, 0x1b);
+
+/// Unit `u` holds register `u % 4` at offset `4 · (u / 4)`: lane `l`, half `h`, byte `c` is
+/// column `8l + c` of row `(u % 4 + 4 · (u / 4) + 4h) mod 8`. The shuffle index of a byte is
+/// the register byte that holds the source column of the same row.
+const fn pack<const R: usize>(t: &Tables<32, R>, bias: u8) -> Tables<32, R> {
+    let mut y = Tables { mask_aes: [[0; 32]; 8], mask_sh: [[0; 32]; 8], ac0: [[0; 32]; 8], key: [[[0; 32]; 8]; R] };
+    let mut u = 0;
+    while u < 8 {
+        let mut b = 0;
+        while b < 32 {
+            let (l, h, c) = (b / 16, (b / 8) % 2, b % 8);
+            let row = (u % 4 + 4 * (u / 4) + 4 * h) % 8;
+            let col = 8 * l + c;
+            // P's lane of a `T1024` unit is bytes 0–15, one per column.
+            let src = t.mask_sh[row][col] as usize;
+            y.mask_sh[u][b] = (16 * (src / 8) + 8 * h + src % 8) as u8;
+            y.ac0[u][b] = t.ac0[row][col];
+            let mut r = 0;
+            while r < R {
+                y.key[r][u][b] = t.key[r][row][col] ^ bias;
+                r += 1;
+            }
+            b += 1;
+        }
+        aes_mask(&y.mask_sh[u], &mut y.mask_aes[u], 0);
+        aes_mask(&y.mask_sh[u], &mut y.mask_aes[u], 16);
+        u += 1;
+    }
+    y
+}
+
+#[inline(always)]
+fn tables<V: Lanes>() -> &'static Tables<32, ROUNDS_1024> {
+    const { assert!(V::MUL2_BIAS == 0 || V::MUL2_BIAS == 0x1b, "no table for this MUL2 bias") };
+    if V::MUL2_BIAS == 0 { &YP1024 } else { &YP1024B }
+}
+
+/// One round at offset `o` (0 or 4) with round `r`'s keys.
+#[inline(always)]
+unsafe fn round<V: Permb>(x: &mut [V; 4], masks: *const u8, keys: *const u8, r: usize, o: usize) {
+    for k in 0..4 {
+        // SAFETY: units o + k < 8 of round r < ROUNDS_1024, 32 bytes each, inside the tables.
+        unsafe {
+            let m = V::ld(masks.add(32 * (o + k)));
+            let key = V::ld(keys.add(32 * (8 * r + o + k)));
+            x[k] = V::sub_bytes_xor(V::permb(x[k], m), key);
+        }
+    }
+    // SAFETY: V's features are present (caller).
+    *x = unsafe { mix_y(*x) };
+}
+
+/// `P(h) ⊕ h` of the 1024-bit chaining value in row registers (`hr[i]` = row `i`).
+#[inline(always)]
+pub(crate) unsafe fn out1024_y<V: Permb>(hr: &[__m128i; 8]) -> [__m128i; 8] {
+    const { assert!(ROUNDS_1024.is_multiple_of(2)) };
+    let t = tables::<V>();
+    let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
+    let keys = t.key.as_ptr() as *const u8;
+    // SAFETY: V's features are present (caller); table reads are 32-byte units of the
+    // 64-byte-aligned tables.
+    unsafe {
+        let mut x = [V::from_ymm(_mm256_setzero_si256()); 4];
+        for k in 0..4 {
+            let (lo, hi) = (_mm_unpacklo_epi64(hr[k], hr[k + 4]), _mm_unpackhi_epi64(hr[k], hr[k + 4]));
+            x[k] = V::xor(V::from_halves(lo, hi), V::ld(t.ac0[k].as_ptr()));
+        }
+        for r in (0..ROUNDS_1024).step_by(2) {
+            round(&mut x, masks, keys, r, 0);
+            round(&mut x, masks, keys, r + 1, 4);
+        }
+        let mut out = *hr;
+        for k in 0..4 {
+            let (lo, hi) = x[k].halves();
+            out[k] = _mm_xor_si128(_mm_unpacklo_epi64(lo, hi), hr[k]);
+            out[k + 4] = _mm_xor_si128(_mm_unpackhi_epi64(lo, hi), hr[k + 4]);
+        }
+        out
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn output1024_y<V: Permb>(h: &[u64; 16]) -> [u64; 16] {
+    // SAFETY: V's features are present (caller); `rows1024` reads the local 128-byte buffer.
+    unsafe {
+        let hb: [u8; 128] = super::h_bytes(h);
+        super::words1024(out1024_y::<V>(&super::rows1024(hb.as_ptr())))
+    }
+}
+
+/// The last blocks on YMM (`absorb1024_y`: P and Q in the two lanes), then the output
+/// transformation on YMM; the state converted once each way.
+#[inline(always)]
+pub(crate) unsafe fn finish1024_y<V: Permb>(h: &[u64; 16], blocks: &[u8]) -> [u64; 16] {
+    // SAFETY: as in `output1024_y`.
+    unsafe {
+        let hb: [u8; 128] = super::h_bytes(h);
+        let mut hr = super::rows1024(hb.as_ptr());
+        super::absorb1024_y::<V>(&mut hr, blocks);
+        super::words1024(out1024_y::<V>(&hr))
+    }
+}
