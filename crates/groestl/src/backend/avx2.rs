@@ -18,6 +18,7 @@
 use core::arch::x86_64::*;
 
 use super::aesni::Sse;
+use super::bytesliced::y1024::{Permb, Shuffles};
 use super::bytesliced::{self as bs, Lanes, Ymm};
 
 /// A YMM register for the bytesliced kernels, reading `U`-byte table units: 32 (P's unit in the
@@ -141,6 +142,14 @@ impl<const U: usize, const VAES: bool, const EVEX: bool, const BIAS: bool> Ymm f
     #[inline(always)]
     unsafe fn ymm(self) -> __m256i {
         self.0
+    }
+}
+
+impl<const U: usize, const VAES: bool, const EVEX: bool, const BIAS: bool> Permb for A2<U, VAES, EVEX, BIAS> {
+    #[inline(always)]
+    unsafe fn permb(a: Self, s: &Shuffles, u: usize) -> Self {
+        // SAFETY: AVX2 (trait contract), unit `u < 8`.
+        A2(unsafe { bs::y1024::permb_avx2(a.0, s, u) })
     }
 }
 

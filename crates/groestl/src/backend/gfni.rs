@@ -27,7 +27,7 @@
 
 use core::arch::x86_64::*;
 
-use super::bytesliced::y1024::Permb;
+use super::bytesliced::y1024::{Permb, Shuffles};
 use super::bytesliced::{self as bs, Lanes, Xmm, Ymm, affine_mul};
 
 const M2: i64 = affine_mul(2) as i64;
@@ -174,9 +174,13 @@ impl<const U: usize, const EVEX: bool> Ymm for Gy<U, EVEX> {
 
 impl Permb for Gy<32, true> {
     #[inline(always)]
-    unsafe fn permb(a: Self, idx: Self) -> Self {
-        // SAFETY: AVX-512VBMI + VL (the `gfni` backend's features; trait contract).
-        Gy(unsafe { _mm256_permutexvar_epi8(idx.0, a.0) })
+    unsafe fn permb(a: Self, s: &Shuffles, u: usize) -> Self {
+        // SAFETY: AVX-512VBMI + VL (the `gfni` backend's features; trait contract); the
+        // tables are 64-byte aligned, unit `u < 8`.
+        unsafe {
+            let idx = _mm256_load_si256(s.idx[u].as_ptr() as *const __m256i);
+            Gy(_mm256_permutexvar_epi8(idx, a.0))
+        }
     }
 }
 

@@ -10,9 +10,16 @@
 //!
 //! **ShiftBytes** moves a row's bytes across the two lanes (row 7 shifts by 11 of 16 columns):
 //! one `VPERMB` per register, its index vector composed with the inverse AES ShiftRows for
-//! `VAESENCLAST` as the `PSHUFB` masks are. Without `VPERMB` (AVX2) the cross-lane shuffle
-//! costs a lane swap, two `VPSHUFB` and a blend per register, which leaves little of the gain;
-//! those backends keep the XMM output transformation.
+//! `VAESENCLAST` as the `PSHUFB` masks are. Without `VPERMB` (AVX2) it is a lane swap
+//! (`VPERM2I128`), two `VPSHUFB` and a `VPOR` per register ([`permb_avx2`]).
+//!
+//! **Who uses it** (Zen 4, forced backends, Grøstl-512 64 B, TSC c/B, two alternating rounds of
+//! `slicewise bench groestl --algorithms groestl-512 --sizes 64,576 --runs 3`, XMM → YMM):
+//! `gfni` (VPERMB) 11.94/11.76 → 10.92/10.68; `vaes` (split) 15.15/15.35 → 13.98/14.04. Kept on
+//! the XMM `out1024`: `gfniavx2` 12.44/12.36 → 12.87/12.75 and `avx512` 15.51/15.38 →
+//! 16.31/16.30 (their XMM MixBytes is cheaper: `GF2P8AFFINEQB` or mask-register MUL2, so the
+//! extra shuffles outweigh it), `avx2` unchanged (16.77/16.91 → 16.84/16.86: two `AESENCLAST`
+//! per register either way).
 //!
 //! **Count per round** (`gfni`): 4 `VPERMB` + 4 `VAESENCLAST` + 8 `VPSHUFD` + 16 `VPTERNLOGQ`
 //! or `VPXOR` + 8 `GF2P8AFFINEQB`, against 8 `VPSHUFB` + 8 `AESENCLAST` + the XMM formula's
@@ -32,9 +39,42 @@ use crate::consts::ROUNDS_1024;
 /// # Safety
 /// As [`Lanes`]: only on a CPU with the implementing type's features.
 pub(crate) trait Permb: Ymm {
-    /// `out[i] = a[idx[i] mod 32]`.
-    unsafe fn permb(a: Self, idx: Self) -> Self;
+    /// ShiftBytes of unit `u` (see [`Shuffles`]): `out[i] = a[idx[i]]`.
+    unsafe fn permb(a: Self, s: &Shuffles, u: usize) -> Self;
 }
+
+/// ShiftBytes (composed with the inverse AES ShiftRows for `AESENCLAST` lanes) of every unit,
+/// as one cross-lane index (`VPERMB`) and as two `PSHUFB` masks: `same` picks the bytes that
+/// come from the byte's own lane, `cross` those from the other lane of the register with its
+/// lanes swapped (0x80, "zero", elsewhere), ORed together.
+#[repr(C, align(64))]
+pub(crate) struct Shuffles {
+    pub idx: [[u8; 32]; 8],
+    pub same: [[u8; 32]; 8],
+    pub cross: [[u8; 32]; 8],
+}
+
+const fn shuffles(idx: &[[u8; 32]; 8]) -> Shuffles {
+    let mut s = Shuffles { idx: *idx, same: [[0x80; 32]; 8], cross: [[0x80; 32]; 8] };
+    let mut u = 0;
+    while u < 8 {
+        let mut b = 0;
+        while b < 32 {
+            let i = idx[u][b];
+            if (i / 16) as usize == b / 16 {
+                s.same[u][b] = i % 16;
+            } else {
+                s.cross[u][b] = i % 16;
+            }
+            b += 1;
+        }
+        u += 1;
+    }
+    s
+}
+
+static SH_AES: Shuffles = shuffles(&YP1024.mask_aes);
+static SH_PLAIN: Shuffles = shuffles(&YP1024.mask_sh);
 
 /// P's tables of `T1024` repacked for this layout, the round keys without bias.
 static YP1024: Tables<32, ROUNDS_1024> = pack(&T1024, 0);
@@ -79,13 +119,12 @@ fn tables<V: Lanes>() -> &'static Tables<32, ROUNDS_1024> {
 
 /// One round at offset `o` (0 or 4) with round `r`'s keys.
 #[inline(always)]
-unsafe fn round<V: Permb>(x: &mut [V; 4], masks: *const u8, keys: *const u8, r: usize, o: usize) {
+unsafe fn round<V: Permb>(x: &mut [V; 4], sh: &Shuffles, keys: *const u8, r: usize, o: usize) {
     for k in 0..4 {
         // SAFETY: units o + k < 8 of round r < ROUNDS_1024, 32 bytes each, inside the tables.
         unsafe {
-            let m = V::ld(masks.add(32 * (o + k)));
             let key = V::ld(keys.add(32 * (8 * r + o + k)));
-            x[k] = V::sub_bytes_xor(V::permb(x[k], m), key);
+            x[k] = V::sub_bytes_xor(V::permb(x[k], sh, o + k), key);
         }
     }
     // SAFETY: V's features are present (caller).
@@ -97,7 +136,7 @@ unsafe fn round<V: Permb>(x: &mut [V; 4], masks: *const u8, keys: *const u8, r: 
 pub(crate) unsafe fn out1024_y<V: Permb>(hr: &[__m128i; 8]) -> [__m128i; 8] {
     const { assert!(ROUNDS_1024.is_multiple_of(2)) };
     let t = tables::<V>();
-    let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
+    let sh = if V::AESENC { &SH_AES } else { &SH_PLAIN };
     let keys = t.key.as_ptr() as *const u8;
     // SAFETY: V's features are present (caller); table reads are 32-byte units of the
     // 64-byte-aligned tables.
@@ -108,8 +147,8 @@ pub(crate) unsafe fn out1024_y<V: Permb>(hr: &[__m128i; 8]) -> [__m128i; 8] {
             x[k] = V::xor(V::from_halves(lo, hi), V::ld(t.ac0[k].as_ptr()));
         }
         for r in (0..ROUNDS_1024).step_by(2) {
-            round(&mut x, masks, keys, r, 0);
-            round(&mut x, masks, keys, r + 1, 4);
+            round(&mut x, sh, keys, r, 0);
+            round(&mut x, sh, keys, r + 1, 4);
         }
         let mut out = *hr;
         for k in 0..4 {
@@ -140,5 +179,22 @@ pub(crate) unsafe fn finish1024_y<V: Permb>(h: &[u64; 16], blocks: &[u8]) -> [u6
         let mut hr = super::rows1024(hb.as_ptr());
         super::absorb1024_y::<V>(&mut hr, blocks);
         super::words1024(out1024_y::<V>(&hr))
+    }
+}
+
+/// [`Permb::permb`] on AVX2: the two lanes' own bytes by one `VPSHUFB`, the other lane's by a
+/// second on the lane-swapped register (`VPERM2I128`: latency 3 on Zen 3/4 in llvm-mca-19's
+/// models, where `VPERMQ` has 6), ORed.
+///
+/// # Safety
+/// AVX2 must be present; `u < 8`.
+#[inline(always)]
+pub(crate) unsafe fn permb_avx2(a: __m256i, s: &Shuffles, u: usize) -> __m256i {
+    // SAFETY: AVX2 (caller); 32-byte aligned loads of unit `u` of the 64-byte-aligned tables.
+    unsafe {
+        let same = _mm256_load_si256(s.same[u].as_ptr() as *const __m256i);
+        let cross = _mm256_load_si256(s.cross[u].as_ptr() as *const __m256i);
+        let swapped = _mm256_permute2x128_si256::<0x01>(a, a);
+        _mm256_or_si256(_mm256_shuffle_epi8(a, same), _mm256_shuffle_epi8(swapped, cross))
     }
 }
