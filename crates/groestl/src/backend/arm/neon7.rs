@@ -5,7 +5,9 @@
 //! reports NEON (`getauxval(AT_HWCAP) & HWCAP_NEON`).
 //!
 //! `neon7bs` is the bitsliced implementation of paper [V] §5.2: eight bit planes in q
-//! registers, P and Q of Grøstl-224/256 side by side in 16-bit lanes (one pass computes both),
+//! registers (the bytes' coordinates in a basis of GF(2^8) in which a doubling costs two XORs;
+//! the assembly converts message and chaining value), P and Q of Grøstl-224/256 side by side in
+//! 16-bit lanes (one pass computes both),
 //! the Maximov–Ekdahl S-box (`crate::sbox_circuit::sbox_mux`, parsed by the generator, its top and
 //! bottom linear layers re-synthesized by `slicewise slp`: 103 gates instead of 109) on whole planes,
 //! ShiftBytes by `VSHL` with per-lane counts, MixBytes with `VEXT` row rotations. Grøstl-384/512
