@@ -79,6 +79,7 @@ macro_rules! hasher {
             }
 
             /// A hasher on the given backend, or an error if this CPU cannot run it.
+            #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
             pub fn with_backend(backend: Backend) -> Result<Self, Error> {
                 Ok(Self { engine: Engine::new(Variant::$variant, backend.check()?) })
             }
@@ -94,6 +95,7 @@ macro_rules! hasher {
             ///
             /// # Panics
             /// If `bits > 7`.
+            #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
             pub fn finalize_bits(mut self, last: u8, bits: u32) -> Output<Self> {
                 let mut out = Output::<Self>::default();
                 self.engine.finalize_into(last, bits, &mut out);
@@ -124,12 +126,14 @@ macro_rules! hasher {
         }
 
         impl Update for $name {
+            #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
             fn update(&mut self, data: &[u8]) {
                 self.engine.update(data);
             }
         }
 
         impl FixedOutput for $name {
+            #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
             fn finalize_into(mut self, out: &mut Output<Self>) {
                 self.engine.finalize_into(0, 0, out);
             }
@@ -142,6 +146,7 @@ macro_rules! hasher {
         }
 
         impl FixedOutputReset for $name {
+            #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
                 self.engine.finalize_into(0, 0, out);
                 self.engine.reset();
@@ -175,11 +180,13 @@ pub struct Groestl {
 
 impl Groestl {
     /// A hasher of the given size on the process-wide backend.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn new(variant: Variant) -> Result<Self, Error> {
         Self::with_backend(variant, Backend::selected()?)
     }
 
     /// A hasher of the given size on the given backend.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn with_backend(variant: Variant, backend: Backend) -> Result<Self, Error> {
         Ok(Groestl { engine: Engine::new(variant, backend.check()?) })
     }
@@ -195,6 +202,7 @@ impl Groestl {
     }
 
     /// Absorbs more message bytes.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
         self.engine.update(data);
         self
@@ -205,17 +213,20 @@ impl Groestl {
     ///
     /// # Panics
     /// If `out` is shorter than the digest or `bits > 7`.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn finalize_bits_into_reset(&mut self, last: u8, bits: u32, out: &mut [u8]) {
         self.engine.finalize_into(last, bits, out);
         self.engine.reset();
     }
 
     /// Writes the digest into `out[..output_len]` and resets the hasher.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn finalize_into_reset(&mut self, out: &mut [u8]) {
         self.finalize_bits_into_reset(0, 0, out);
     }
 
     /// The digest as an owned array and its length.
+    #[cfg_attr(not(any(target_arch = "avr", target_arch = "arm")), inline)]
     pub fn finalize(mut self) -> DigestBytes {
         let mut d = DigestBytes { bytes: [0; 64], len: self.variant().output_len() };
         self.engine.finalize_into(0, 0, &mut d.bytes);
