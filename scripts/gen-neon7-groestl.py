@@ -659,12 +659,22 @@ def build_perm(wide, pq, inputs, sbox_t=None):
         # BASIS, DBL_SSA), planes in MIX_ORDER, each w and output as soon as what it reads is there.
         x, v, w, a = {}, {}, {}, [None] * 8
 
+        turn = 2 if rnd == ROUNDS[cols] - 1 else -2
+
         def xv(k):
-            u = p.op("xor", [sh[k], rot(p, sh[k], 2)])
-            ru = rot(p, u, 1)
-            r2y = rot(p, p.op("xor", [u, ru]), 2)
-            v[k] = p.op("xor", [sh[k], r2y])
-            x[k] = p.op("xor", [ru, r2y])
+            if turn == -2:
+                u = p.op("xor", [sh[k], rot(p, sh[k], 2)])
+                ru = rot(p, u, 1)
+                r2y = rot(p, p.op("xor", [u, ru]), 2)
+                v[k] = p.op("xor", [sh[k], r2y])
+                x[k] = p.op("xor", [ru, r2y])
+            else:
+                # R^2 MixBytes(a) = 2(2x + R^3 v) + v with u = a + R^5 a, v = a + R^7 u + R u
+                # and x = R u + u: as many operations, and the frame turns back by 2.
+                u = p.op("xor", [sh[k], rot(p, sh[k], 5)])
+                ru = rot(p, u, 1)
+                v[k] = p.op("xor", [p.op("xor", [sh[k], rot(p, u, 7)]), ru])
+                x[k] = p.op("xor", [ru, u])
 
         memo = {}
 
@@ -704,7 +714,7 @@ def build_perm(wide, pq, inputs, sbox_t=None):
             for j in MIX_ORDER:
                 if a[j] is None and j in w and ready(w, j):
                     a[j] = p.op("xor", [dbl(w, j), v[j]])
-        frame = (frame - 2) % 8
+        frame = (frame + turn) % 8
     return p, a, frame, consts, pend
 
 
@@ -1287,9 +1297,10 @@ def transpose(a, inverse=False):
 def unzipped_frame_fix(frame, regs):
     """After VUZP of planes in frame 4 (each plane's d halves swapped), every d register of
     the unzipped P (or Q, or P ^ Q) bytes has its 32-bit halves swapped: one VREV64.32 per q
-    register of them instead of a VEXT per plane before the VUZP."""
-    assert frame == 4, "the VREV64.32 fix-up wants the frame 4"
-    return [f"vrev64.32 q{r}, q{r}" for r in regs]
+    register of them instead of a VEXT per plane before the VUZP. The bodies end in frame 0
+    (their last round turns the frame back by 2): nothing to do."""
+    assert frame in (0, 4), "the VREV64.32 fix-up wants the frame 4"
+    return [f"vrev64.32 q{r}, q{r}" for r in regs] if frame else []
 
 
 def frame_fix(frame):

@@ -122,10 +122,6 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q4
     vuzp.8 q2, q7
     veor q2, q2, q7
-    vrev64.32 q6, q6
-    vrev64.32 q0, q0
-    vrev64.32 q3, q3
-    vrev64.32 q2, q2
     vldmia sp, {d16-d23}
     veor q8, q8, q6
     veor q9, q9, q0
@@ -251,10 +247,6 @@ slicewise_groestl_neon7bs_o512:
     vuzp.8 q1, q3
     vuzp.8 q4, q6
     vuzp.8 q5, q7
-    vrev64.32 q0, q0
-    vrev64.32 q1, q1
-    vrev64.32 q4, q4
-    vrev64.32 q5, q5
     vldmia sp, {d16-d23}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -468,14 +460,6 @@ slicewise_groestl_neon7bs_c1024:
     veor q5, q5, q13
     veor q6, q6, q14
     veor q7, q7, q15
-    vext.8 q0, q0, q0, #8
-    vext.8 q1, q1, q1, #8
-    vext.8 q2, q2, q2, #8
-    vext.8 q3, q3, q3, #8
-    vext.8 q4, q4, q4, #8
-    vext.8 q5, q5, q5, #8
-    vext.8 q6, q6, q6, #8
-    vext.8 q7, q7, q7, #8
     vldmia sp, {d16-d31}
     veor q8, q8, q6
     veor q9, q9, q0
@@ -641,14 +625,6 @@ slicewise_groestl_neon7bs_o1024:
     vswp q2, q1
     vswp q1, q0
     vswp q0, q6
-    vext.8 q0, q0, q0, #8
-    vext.8 q1, q1, q1, #8
-    vext.8 q2, q2, q2, #8
-    vext.8 q3, q3, q3, #8
-    vext.8 q4, q4, q4, #8
-    vext.8 q5, q5, q5, #8
-    vext.8 q6, q6, q6, #8
-    vext.8 q7, q7, q7, #8
     vldmia sp, {d16-d31}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -14480,79 +14456,79 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u8 q8, q4, q9
     vshl.u8 q4, q4, q10
     vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
+    vext.8 q8, q4, q4, #10
     veor q8, q4, q8
     vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    vext.8 q10, q8, q8, #14
+    veor q4, q4, q10
+    veor q4, q4, q9
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q7, q7, #10
     veor q9, q7, q9
     vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    vext.8 q11, q9, q9, #14
+    veor q7, q7, q11
+    veor q7, q7, q10
     veor q9, q10, q9
     vext.8 q10, q7, q7, #6
     veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
+    vext.8 q11, q2, q2, #10
     veor q11, q2, q11
     vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
+    vext.8 q13, q11, q11, #14
+    veor q2, q2, q13
+    veor q2, q2, q12
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
     veor q11, q11, q12
     veor q7, q11, q7
-    vext.8 q12, q3, q3, #4
+    vext.8 q12, q3, q3, #10
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
+    vext.8 q14, q12, q12, #14
+    veor q3, q3, q14
+    veor q3, q3, q13
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
     veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
+    vext.8 q13, q1, q1, #10
     veor q13, q1, q13
     vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
+    vext.8 q15, q13, q13, #14
+    veor q1, q1, q15
+    veor q1, q1, q14
     veor q13, q14, q13
     veor q4, q12, q4
     vext.8 q12, q3, q3, #6
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
+    vext.8 q13, q5, q5, #10
     veor q13, q5, q13
     vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
+    vext.8 q15, q13, q13, #14
+    veor q5, q5, q15
+    veor q5, q5, q14
     veor q13, q14, q13
     veor q2, q12, q2
     veor q8, q9, q8
     veor q9, q13, q8
     vext.8 q12, q1, q1, #6
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
+    vext.8 q12, q0, q0, #10
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
+    vext.8 q14, q12, q12, #14
+    veor q0, q0, q14
+    veor q0, q0, q13
     veor q12, q13, q12
     veor q3, q9, q3
     vext.8 q9, q5, q5, #6
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
+    vext.8 q12, q6, q6, #10
     veor q12, q6, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    vext.8 q14, q12, q12, #14
+    veor q6, q6, q14
+    veor q6, q6, q13
     veor q12, q13, q12
     veor q10, q10, q11
     veor q9, q9, q10
@@ -17745,79 +17721,79 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q8, q3, q9
     vshl.u16 q3, q3, q10
     vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
+    vext.8 q8, q3, q3, #10
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
+    vext.8 q10, q8, q8, #14
+    veor q3, q3, q10
+    veor q3, q3, q9
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q7, q7, #10
     veor q9, q7, q9
     vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    vext.8 q11, q9, q9, #14
+    veor q7, q7, q11
+    veor q7, q7, q10
     veor q9, q10, q9
     vext.8 q10, q7, q7, #6
     veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
+    vext.8 q11, q1, q1, #10
     veor q11, q1, q11
     vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
+    vext.8 q13, q11, q11, #14
+    veor q1, q1, q13
+    veor q1, q1, q12
     veor q11, q12, q11
     vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
+    vext.8 q12, q4, q4, #10
     veor q12, q4, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
+    vext.8 q14, q12, q12, #14
+    veor q4, q4, q14
+    veor q4, q4, q13
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
+    vext.8 q13, q2, q2, #10
     veor q13, q2, q13
     vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
+    vext.8 q15, q13, q13, #14
+    veor q2, q2, q15
+    veor q2, q2, q14
     veor q13, q14, q13
     veor q3, q12, q3
     vext.8 q12, q4, q4, #6
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
+    vext.8 q13, q5, q5, #10
     veor q13, q5, q13
     vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
+    vext.8 q15, q13, q13, #14
+    veor q5, q5, q15
+    veor q5, q5, q14
     veor q13, q14, q13
     veor q1, q12, q1
     veor q8, q9, q8
     veor q9, q13, q8
     vext.8 q12, q2, q2, #6
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
+    vext.8 q12, q0, q0, #10
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
+    vext.8 q14, q12, q12, #14
+    veor q0, q0, q14
+    veor q0, q0, q13
     veor q12, q13, q12
     veor q4, q9, q4
     vext.8 q9, q5, q5, #6
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
+    vext.8 q12, q6, q6, #10
     veor q12, q6, q12
     vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    vext.8 q14, q12, q12, #14
+    veor q6, q6, q14
+    veor q6, q6, q13
     veor q12, q13, q12
     veor q10, q10, q11
     veor q9, q9, q10
