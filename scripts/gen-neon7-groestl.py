@@ -1264,7 +1264,7 @@ SLOTS = 16 * len(SLOT_REGS)
 # Bytes of one permutation's constant table: per round 8 planes and 2 ShiftBytes count vectors.
 TABLE_BYTES = {}  # bytes of one permutation's constant table (set by generate)
 RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
-BODY = {False: ".Lneon7_perm512", True: ".Lneon7_perm1024"}
+BODY = {True: ".Lneon7_perm1024"}  # the P|Q body is inline in c512
 PENDING_PLANES = {}  # wide -> planes of the NOT constant a body leaves (set by generate)
 
 
@@ -1326,20 +1326,26 @@ def epilogue(name, frame_bytes):
     return [f"add sp, sp, #{frame_bytes}", "vpop {d8-d15}", "pop {r4-r12, pc}", f".size {name}, .-{name}"]
 
 
-def fn_c512(frame, pos):
+def fn_c512(frame, pos, body):
+    """The compression loop, with the P|Q body inline; its last constant load rewinds r3 to
+    the table's start (post-index by lr = -(table - 32))."""
     name = "slicewise_groestl_neon7bs_c512"
     fb = 64 + SLOTS
+    last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
+    assert body[last].startswith("vld1.64 ") and body[last].endswith("[r3]!"), body[last]
+    body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
+    rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
     L = prologue(name, fb, 64) + masks()
     # h is kept bitsliced in BASIS, its planes H_NOT complemented, at sp: ~h ^ m there is P's
     # input with Q's 0xff or a NOT on every plane, as the body's first round expects.
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
+    L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
     L += ["cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
     L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0) + basis_d()
     L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
-    L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    # The body leaves r3 at the end of the constant table: back to its start for the next block.
-    L += [f"bl {BODY[False]}", f"sub r3, r3, #{TABLE_BYTES[False]}"]
+    L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
+    L += body
     pairs = [(pos[SIG[2 * i]], pos[SIG[2 * i + 1]]) for i in range(4)]  # registers of h's d pairs
     for a, b in pairs:
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
@@ -1351,30 +1357,32 @@ def fn_c512(frame, pos):
     return L + epilogue(name, fb)
 
 
-def fn_o512(frame, pos):
+def fn_o512():
+    """h = P(h) ^ h: c512's loop for one zero block (its Q computes the constant Q(0)), entered
+    at its zips with P's input made here (h in BASIS, the planes H_NOT complemented) and
+    Q's zero, h ^ Q(0) (bitsliced, Q0_LABEL) as the chaining value at sp, so that the feed-
+    forward leaves h ^ P(h); c512's tail converts, stores and returns (the same frame)."""
     name = "slicewise_groestl_neon7bs_o512"
     fb = 64 + SLOTS
+    rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
     L = prologue(name, fb, 64) + masks()
-    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0) + basis_d()
-    # h (in BASIS) at sp; P's half with the planes H_NOT complemented, as the body's first round
-    # expects (Q's half is not used).
-    L += ["vstmia sp, {d0-d7}"]
-    for i in range(8):
-        L.append(f"vmvn d{8 + i}, d{i}" if (H_NOT >> SIG[i]) & 1 else f"vorr d{8 + i}, d{i}, d{i}")
-    L += [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    # Planes to the registers whose unzipped P bytes pair as h's d registers do: SIG[i] to q PI[i].
-    target = [0] * 8
-    for i in range(8):
-        target[SIG[i]] = PI[i]
-    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"bl {BODY[False]}"] + to_plane_order(pos, target)
-    # The constant the S-box NOTs left after the last round (in every byte).
-    L += [f"vmvn q{target[k]}, q{target[k]}" for k in PENDING_PLANES[False]]
-    pairs = [(0, 2), (1, 3), (4, 6), (5, 7)]
-    L += [f"vuzp.8 q{a}, q{b}" for a, b in pairs] + unzipped_frame_fix(frame, [a for a, _ in pairs])
-    L += ["vldmia sp, {d16-d23}"] + [f"veor q{a}, q{a}, q{8 + i}" for i, (a, _) in enumerate(pairs)]
-    L += ["vswp q2, q4", "vswp q3, q5"] + basis_d(inverse=True) + masks() + transpose(0, True)
-    L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
-    return L + epilogue(name, fb)
+    L += ["vld1.8 {d8-d11}, [r0]!", "vld1.8 {d12-d15}, [r0]", "sub r0, r0, #32"] + transpose(4) + basis_d(8) + h_not(8)
+    L += table_address(Q0_LABEL, "o512q") + ["vld1.64 {d0-d3}, [r3]!", "vld1.64 {d4-d7}, [r3]"]
+    L += [f"veor q{i}, q{i}, q{4 + i}" for i in range(4)] + ["vstmia sp, {d0-d7}"] + [f"vmov.i8 q{i}, #0" for i in range(4)]
+    L += table_address(RC_LABEL[(False, "P")], "o512") + [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
+    L += ["mov r2, #1", "b .Lc512_zip", f".size {name}, .-{name}"]
+    return L
+
+
+Q0_LABEL = ".Lneon7_q0_512"
+
+
+def q0_table():
+    """Q(0) of Grøstl-224/256 bitsliced as the chaining value at sp (d register i = plane SIG[i],
+    byte r = row r, bit c = column c), as four 128-bit table entries."""
+    q0 = ref_perm([[0] * 8 for _ in range(8)], 8, "Q")
+    d = [sum(sum(((to_basis(q0[c][r]) >> SIG[i]) & 1) << c for c in range(8)) << (8 * r) for r in range(8)) for i in range(8)]
+    return [d[2 * k] | d[2 * k + 1] << 64 for k in range(4)]
 
 
 def load_wide(src, post):
@@ -2024,6 +2032,8 @@ class Machine:
                     p += 8
                 if wb:
                     self.r[base] = p
+                elif len(a) == 3:  # post-index by a register: [rN], rM
+                    self.r[base] += self.r[a[2]]
             elif op == "push" and a[0] == "{lr}":
                 stack.append(("lr", self.r["lr"]))
                 self.r["sp"] -= 4
@@ -2044,7 +2054,9 @@ class Machine:
                 for x, v in zip(("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12"), saved):
                     self.r[x] = v
                 self.r["sp"] += 40
-                return
+                if saved[-1] == -1:
+                    return
+                pc = saved[-1]  # pop {..., pc}: back to the caller of a nested call
             elif op in ("add", "sub") and a[1] == "pc":
                 pass  # the PC-relative table address: r3 was set by movw
             elif op in ("add", "sub", "subs"):
@@ -2055,16 +2067,23 @@ class Machine:
                     self.z = self.r[a[0]] == 0
             elif op == "cmp":
                 self.z = self.r[a[0]] == int(a[1][1:])
-            elif op == "movw":
+            elif op == "movw" and a[1].startswith("#:"):
                 self.r[a[0]] = self.data[re.search(r"\((\.L\w+)", a[1]).group(1)]
-            elif op == "movt":
+            elif op == "movw":
+                self.r[a[0]] = int(a[1][1:])
+            elif op == "movt" and a[1].startswith("#:"):
                 pass
+            elif op == "movt":
+                v = (self.r[a[0]] & 0xFFFF) | int(a[1][1:]) << 16
+                self.r[a[0]] = (v ^ 0x80000000) - 0x80000000
             elif op == "beq":
                 if self.z:
                     pc = self.labels[a[0]]
             elif op == "bne":
                 if not self.z:
                     pc = self.labels[a[0]]
+            elif op == "b":
+                pc = self.labels[a[0]]
             elif op == "bl":
                 self.r["lr"] = pc
                 pc = self.labels[a[0]]
@@ -2195,14 +2214,14 @@ def generate():
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
     assert 16 * len(tab1024["Q"]) == TABLE_BYTES[True]
-    fns = fn_c512(frame512, pos512) + fn_o512(frame512, pos512) + fn_c1024(frame1024, pos1024) + fn_o1024(frame1024, pos1024)
+    tables[Q0_LABEL] = q0_table()
+    fns = fn_c512(frame512, pos512, body512) + fn_o512() + fn_c1024(frame1024, pos1024) + fn_o1024(frame1024, pos1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)
     tt_lines, tt_tabs = tt_functions()
     tables.update(tt_tabs)
     code = fns + tt_lines + vp_lines
-    for wide, body in ((False, body512), (True, body1024)):
-        code += [".p2align 2", f"{BODY[wide]}:"] + body + ["bx lr"]
+    code += [".p2align 2", f"{BODY[True]}:"] + body1024 + ["bx lr"]
     data = []
     for label, vals in tables.items():
         data += [".p2align 4", f"{label}:"]

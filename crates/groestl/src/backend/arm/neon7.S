@@ -70,6 +70,8 @@ slicewise_groestl_neon7bs_c512:
     movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
     movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_c512 + 8))
 .Lpc_c512: add r3, pc, r3
+    movw lr, #64320
+    movt lr, #65535
     cmp r2, #0
     beq .Lc512_done
 .Lc512_loop:
@@ -108,12 +110,2323 @@ slicewise_groestl_neon7bs_c512:
     veor q5, q5, q1
     veor q6, q6, q2
     veor q7, q7, q3
+.Lc512_zip:
     vzip.8 q4, q0
     vzip.8 q5, q1
     vzip.8 q6, q2
     vzip.8 q7, q3
-    bl .Lneon7_perm512
-    sub r3, r3, #1248
+    vldmia r3!, {d16-d21}
+    veor q7, q7, q8
+    veor q6, q6, q9
+    veor q2, q2, q10
+    veor q6, q6, q2
+    veor q15, q7, q3
+    veor q14, q3, q6
+    veor q13, q5, q14
+    veor q1, q1, q6
+    veor q0, q0, q1
+    veor q6, q5, q0
+    veor q12, q14, q6
+    veor q11, q7, q6
+    veor q10, q2, q11
+    veor q9, q1, q10
+    veor q8, q2, q9
+    vorn q7, q8, q12
+    veor q5, q5, q15
+    vstmia r4, {d16-d31}
+    vbic q8, q8, q12
+    vbic q12, q11, q14
+    veor q3, q3, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vbic q9, q9, q0
+    veor q7, q7, q9
+    veor q9, q11, q12
+    veor q4, q4, q13
+    veor q11, q2, q4
+    veor q1, q1, q11
+    veor q4, q10, q4
+    veor q12, q10, q1
+    vorr q10, q13, q2
+    veor q8, q10, q8
+    vand q10, q6, q1
+    veor q13, q15, q10
+    veor q7, q7, q13
+    vbic q13, q12, q3
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vand q13, q5, q4
+    veor q14, q5, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vand q10, q9, q7
+    vorn q14, q12, q3
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q9, q8
+    vorr q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q10
+    vbsl q9, q15, q13
+    vbif q14, q13, q10
+    vand q2, q14, q2
+    vorn q13, q7, q13
+    vbic q0, q9, q0
+    vbif q13, q8, q10
+    veor q10, q14, q13
+    vbit q8, q15, q7
+    vand q5, q8, q5
+    veor q7, q13, q8
+    vand q11, q8, q11
+    vand q4, q7, q4
+    veor q8, q9, q8
+    vand q12, q8, q12
+    veor q15, q8, q10
+    vand q1, q15, q1
+    veor q1, q11, q1
+    vand q6, q15, q6
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vbic q3, q8, q3
+    veor q3, q6, q3
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q7, q7, q11
+    vld1.64 {d22-d23}, [r11]
+    vbic q11, q10, q11
+    veor q6, q11, q6
+    vld1.64 {d22-d23}, [r12]
+    vbic q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q5, q11
+    veor q7, q7, q6
+    veor q5, q5, q7
+    vld1.64 {d14-d15}, [r6]
+    vand q7, q10, q7
+    veor q7, q4, q7
+    vld1.64 {d20-d21}, [r7]
+    vand q10, q13, q10
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q0, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q0, q0, q6
+    veor q0, q13, q0
+    veor q6, q10, q5
+    veor q2, q2, q6
+    veor q8, q8, q2
+    veor q2, q9, q2
+    veor q2, q4, q2
+    veor q4, q12, q6
+    veor q6, q7, q4
+    veor q1, q4, q1
+    veor q4, q0, q6
+    veor q7, q11, q1
+    veor q3, q3, q7
+    veor q7, q14, q7
+    veor q5, q5, q8
+    veor q7, q7, q5
+    veor q7, q2, q7
+    veor q5, q5, q6
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q6, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q7, q1
+    vshl.u8 q7, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q7, q4
+    vshl.u8 q7, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q7, q5
+    vshl.u8 q7, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q7, q3
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q0, q0, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q0, q12, q0
+    vext.8 q12, q6, q6, #6
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q6, q9, q6
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q11, q3, q3, #6
+    veor q8, q8, q11
+    veor q3, q10, q3
+    veor q4, q9, q4
+    veor q5, q8, q5
+    vldmia r3!, {d16-d29}
+    veor q5, q5, q11
+    veor q3, q3, q12
+    veor q2, q2, q8
+    veor q6, q6, q9
+    veor q0, q0, q14
+    veor q6, q6, q0
+    veor q4, q4, q10
+    veor q7, q7, q13
+    veor q15, q2, q7
+    veor q14, q7, q6
+    veor q13, q5, q14
+    veor q1, q1, q6
+    veor q4, q4, q1
+    veor q6, q5, q4
+    veor q12, q14, q6
+    veor q11, q2, q6
+    veor q10, q0, q11
+    veor q9, q1, q10
+    veor q8, q0, q9
+    vand q2, q12, q8
+    veor q5, q5, q15
+    vstmia r4, {d16-d31}
+    vorr q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vorr q9, q9, q4
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q3, q3, q13
+    veor q11, q0, q3
+    veor q1, q1, q11
+    veor q3, q10, q3
+    veor q12, q10, q1
+    vorr q10, q13, q0
+    veor q8, q10, q8
+    vorr q10, q6, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q3, q5
+    veor q14, q5, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vorr q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q8, q9
+    vorn q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q8
+    vbsl q9, q13, q10
+    vbit q14, q13, q10
+    vand q0, q14, q0
+    vand q13, q2, q13
+    vbic q4, q9, q4
+    vbit q13, q8, q10
+    veor q8, q14, q13
+    vbit q10, q15, q2
+    vbic q2, q10, q5
+    veor q5, q13, q10
+    vand q11, q10, q11
+    vbic q3, q3, q5
+    veor q10, q9, q10
+    vbic q12, q10, q12
+    veor q15, q10, q8
+    vorr q1, q15, q1
+    veor q1, q11, q1
+    vorr q6, q15, q6
+    vld1.64 {d30-d31}, [r5]
+    vbic q15, q9, q15
+    vand q7, q10, q7
+    veor q7, q6, q7
+    veor q10, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q5, q11, q5
+    vld1.64 {d22-d23}, [r11]
+    vorr q11, q8, q11
+    veor q6, q11, q6
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q2, q11
+    veor q5, q5, q6
+    veor q2, q2, q5
+    vld1.64 {d10-d11}, [r6]
+    vbic q5, q5, q8
+    veor q5, q3, q5
+    vld1.64 {d16-d17}, [r7]
+    vbic q8, q8, q13
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q4, q15
+    vld1.64 {d30-d31}, [r4]
+    vbic q9, q9, q15
+    veor q4, q4, q6
+    veor q4, q13, q4
+    veor q6, q8, q2
+    veor q0, q0, q6
+    veor q8, q10, q0
+    veor q0, q9, q0
+    veor q0, q3, q0
+    veor q3, q12, q6
+    veor q5, q5, q3
+    veor q1, q3, q1
+    veor q3, q4, q5
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q2, q2, q8
+    veor q6, q6, q2
+    veor q6, q0, q6
+    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q5, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q5, q0
+    vshl.u8 q5, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q5, q5, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q6, q3
+    vshl.u8 q6, q2, q9
+    vshl.u8 q2, q2, q10
+    vorr q2, q6, q2
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #4
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q4, q4, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q0, q0, #4
+    veor q11, q0, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q0, q0, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    vext.8 q13, q0, q0, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    veor q12, q13, q12
+    vext.8 q13, q3, q3, #4
+    veor q13, q3, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q3, q3, q13
+    veor q13, q14, q13
+    veor q0, q12, q0
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q2, q2, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q3, q9, q3
+    veor q2, q8, q2
+    vldmia r3!, {d16-d27}
+    veor q2, q2, q11
+    veor q0, q0, q8
+    veor q5, q5, q9
+    veor q4, q4, q13
+    veor q5, q5, q4
+    veor q3, q3, q10
+    veor q7, q7, q12
+    veor q15, q0, q7
+    veor q14, q7, q5
+    veor q13, q2, q14
+    veor q1, q1, q5
+    veor q3, q3, q1
+    veor q5, q2, q3
+    veor q12, q14, q5
+    veor q11, q0, q5
+    veor q10, q4, q11
+    veor q9, q1, q10
+    veor q8, q4, q9
+    vorr q0, q12, q8
+    veor q2, q2, q15
+    vstmia r4, {d16-d31}
+    vand q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorr q11, q15, q10
+    vand q15, q15, q10
+    vand q9, q9, q3
+    veor q0, q0, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q4, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q4
+    veor q8, q10, q8
+    vbic q10, q5, q1
+    veor q13, q15, q10
+    veor q0, q0, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q2, q6
+    veor q14, q2, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q14, q11
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vand q10, q9, q0
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q9, q8
+    vorr q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q10
+    vbsl q9, q15, q13
+    vbif q14, q13, q10
+    vand q4, q14, q4
+    vorn q13, q0, q13
+    vand q3, q9, q3
+    vbif q13, q8, q10
+    veor q10, q14, q13
+    vbit q8, q15, q0
+    vand q0, q8, q2
+    veor q2, q13, q8
+    vbic q11, q8, q11
+    vbic q6, q2, q6
+    veor q8, q9, q8
+    vbic q12, q8, q12
+    veor q15, q8, q10
+    vbic q1, q15, q1
+    veor q1, q11, q1
+    vand q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vand q7, q8, q7
+    veor q7, q5, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vand q2, q2, q11
+    vld1.64 {d22-d23}, [r11]
+    vand q11, q10, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vand q2, q10, q2
+    veor q2, q6, q2
+    vld1.64 {d20-d21}, [r7]
+    vand q10, q13, q10
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vand q13, q9, q13
+    veor q14, q3, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q3, q3, q5
+    veor q3, q13, q3
+    veor q5, q10, q0
+    veor q4, q4, q5
+    veor q8, q8, q4
+    veor q4, q9, q4
+    veor q4, q6, q4
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q3, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q4, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q2, q2, q4
+    vshl.u8 q4, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q4, q4, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d29}
+    veor q0, q0, q11
+    veor q6, q6, q12
+    veor q2, q2, q8
+    veor q4, q4, q9
+    veor q3, q3, q14
+    veor q4, q4, q3
+    veor q5, q5, q10
+    veor q7, q7, q13
+    veor q15, q2, q7
+    veor q14, q7, q4
+    veor q13, q0, q14
+    veor q1, q1, q4
+    veor q4, q5, q1
+    veor q5, q0, q4
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q3, q11
+    veor q9, q1, q10
+    veor q8, q3, q9
+    vand q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vorr q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vorr q9, q9, q4
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q3, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q3
+    veor q8, q10, q8
+    vorr q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q6, q0
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vorr q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q8, q9
+    vorn q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q8
+    vbsl q9, q13, q10
+    vbit q14, q13, q10
+    vand q3, q14, q3
+    vand q13, q2, q13
+    vbic q4, q9, q4
+    vbit q13, q8, q10
+    veor q8, q14, q13
+    vbit q10, q15, q2
+    vbic q0, q10, q0
+    veor q2, q13, q10
+    vand q11, q10, q11
+    vbic q6, q6, q2
+    veor q10, q9, q10
+    vbic q12, q10, q12
+    veor q15, q10, q8
+    vorr q1, q15, q1
+    veor q1, q11, q1
+    vorr q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vbic q15, q9, q15
+    vand q7, q10, q7
+    veor q7, q5, q7
+    veor q10, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q2, q11, q2
+    vld1.64 {d22-d23}, [r11]
+    vorr q11, q8, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vbic q2, q2, q8
+    veor q2, q6, q2
+    vld1.64 {d16-d17}, [r7]
+    vbic q8, q8, q13
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q4, q15
+    vld1.64 {d30-d31}, [r4]
+    vbic q9, q9, q15
+    veor q4, q4, q5
+    veor q4, q13, q4
+    veor q5, q8, q0
+    veor q3, q3, q5
+    veor q8, q10, q3
+    veor q3, q9, q3
+    veor q3, q6, q3
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q4, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q3, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q2, q2, q3
+    vshl.u8 q3, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q3, q3, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #4
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q4, q4, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d27}
+    veor q0, q0, q11
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q13
+    veor q3, q3, q4
+    veor q5, q5, q10
+    veor q7, q7, q12
+    veor q15, q2, q7
+    veor q14, q7, q3
+    veor q13, q0, q14
+    veor q1, q1, q3
+    veor q3, q5, q1
+    veor q5, q0, q3
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q4, q11
+    veor q9, q1, q10
+    veor q8, q4, q9
+    vorr q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vand q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorr q11, q15, q10
+    vand q15, q15, q10
+    vand q9, q9, q3
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q4, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q4
+    veor q8, q10, q8
+    vbic q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q0, q6
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q14, q11
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vand q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q9, q8
+    vorr q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q10
+    vbsl q9, q15, q13
+    vbif q14, q13, q10
+    vand q4, q14, q4
+    vorn q13, q2, q13
+    vand q3, q9, q3
+    vbif q13, q8, q10
+    veor q10, q14, q13
+    vbit q8, q15, q2
+    vand q0, q8, q0
+    veor q2, q13, q8
+    vbic q11, q8, q11
+    vbic q6, q2, q6
+    veor q8, q9, q8
+    vbic q12, q8, q12
+    veor q15, q8, q10
+    vbic q1, q15, q1
+    veor q1, q11, q1
+    vand q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vand q7, q8, q7
+    veor q7, q5, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vand q2, q2, q11
+    vld1.64 {d22-d23}, [r11]
+    vand q11, q10, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vand q2, q10, q2
+    veor q2, q6, q2
+    vld1.64 {d20-d21}, [r7]
+    vand q10, q13, q10
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vand q13, q9, q13
+    veor q14, q3, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q3, q3, q5
+    veor q3, q13, q3
+    veor q5, q10, q0
+    veor q4, q4, q5
+    veor q8, q8, q4
+    veor q4, q9, q4
+    veor q4, q6, q4
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q3, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q4, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q2, q2, q4
+    vshl.u8 q4, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q4, q4, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d29}
+    veor q0, q0, q11
+    veor q6, q6, q12
+    veor q2, q2, q8
+    veor q4, q4, q9
+    veor q3, q3, q14
+    veor q4, q4, q3
+    veor q5, q5, q10
+    veor q7, q7, q13
+    veor q15, q2, q7
+    veor q14, q7, q4
+    veor q13, q0, q14
+    veor q1, q1, q4
+    veor q4, q5, q1
+    veor q5, q0, q4
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q3, q11
+    veor q9, q1, q10
+    veor q8, q3, q9
+    vand q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vorr q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vorr q9, q9, q4
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q3, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q3
+    veor q8, q10, q8
+    vorr q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q6, q0
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vorr q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q8, q9
+    vorn q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q8
+    vbsl q9, q13, q10
+    vbit q14, q13, q10
+    vand q3, q14, q3
+    vand q13, q2, q13
+    vbic q4, q9, q4
+    vbit q13, q8, q10
+    veor q8, q14, q13
+    vbit q10, q15, q2
+    vbic q0, q10, q0
+    veor q2, q13, q10
+    vand q11, q10, q11
+    vbic q6, q6, q2
+    veor q10, q9, q10
+    vbic q12, q10, q12
+    veor q15, q10, q8
+    vorr q1, q15, q1
+    veor q1, q11, q1
+    vorr q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vbic q15, q9, q15
+    vand q7, q10, q7
+    veor q7, q5, q7
+    veor q10, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q2, q11, q2
+    vld1.64 {d22-d23}, [r11]
+    vorr q11, q8, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vbic q2, q2, q8
+    veor q2, q6, q2
+    vld1.64 {d16-d17}, [r7]
+    vbic q8, q8, q13
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q4, q15
+    vld1.64 {d30-d31}, [r4]
+    vbic q9, q9, q15
+    veor q4, q4, q5
+    veor q4, q13, q4
+    veor q5, q8, q0
+    veor q3, q3, q5
+    veor q8, q10, q3
+    veor q3, q9, q3
+    veor q3, q6, q3
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q4, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q3, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q2, q2, q3
+    vshl.u8 q3, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q3, q3, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #4
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q4, q4, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d27}
+    veor q0, q0, q11
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q13
+    veor q3, q3, q4
+    veor q5, q5, q10
+    veor q7, q7, q12
+    veor q15, q2, q7
+    veor q14, q7, q3
+    veor q13, q0, q14
+    veor q1, q1, q3
+    veor q3, q5, q1
+    veor q5, q0, q3
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q4, q11
+    veor q9, q1, q10
+    veor q8, q4, q9
+    vorr q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vand q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorr q11, q15, q10
+    vand q15, q15, q10
+    vand q9, q9, q3
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q4, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q4
+    veor q8, q10, q8
+    vbic q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q0, q6
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q14, q11
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vand q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q9, q8
+    vorr q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q10
+    vbsl q9, q15, q13
+    vbif q14, q13, q10
+    vand q4, q14, q4
+    vorn q13, q2, q13
+    vand q3, q9, q3
+    vbif q13, q8, q10
+    veor q10, q14, q13
+    vbit q8, q15, q2
+    vand q0, q8, q0
+    veor q2, q13, q8
+    vbic q11, q8, q11
+    vbic q6, q2, q6
+    veor q8, q9, q8
+    vbic q12, q8, q12
+    veor q15, q8, q10
+    vbic q1, q15, q1
+    veor q1, q11, q1
+    vand q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vand q7, q8, q7
+    veor q7, q5, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vand q2, q2, q11
+    vld1.64 {d22-d23}, [r11]
+    vand q11, q10, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vand q2, q10, q2
+    veor q2, q6, q2
+    vld1.64 {d20-d21}, [r7]
+    vand q10, q13, q10
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vand q13, q9, q13
+    veor q14, q3, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q3, q3, q5
+    veor q3, q13, q3
+    veor q5, q10, q0
+    veor q4, q4, q5
+    veor q8, q8, q4
+    veor q4, q9, q4
+    veor q4, q6, q4
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q3, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q4, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q2, q2, q4
+    vshl.u8 q4, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q4, q4, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d29}
+    veor q0, q0, q11
+    veor q6, q6, q12
+    veor q2, q2, q8
+    veor q4, q4, q9
+    veor q3, q3, q14
+    veor q4, q4, q3
+    veor q5, q5, q10
+    veor q7, q7, q13
+    veor q15, q2, q7
+    veor q14, q7, q4
+    veor q13, q0, q14
+    veor q1, q1, q4
+    veor q4, q5, q1
+    veor q5, q0, q4
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q3, q11
+    veor q9, q1, q10
+    veor q8, q3, q9
+    vand q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vorr q8, q12, q8
+    vand q12, q11, q14
+    veor q7, q7, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vorr q9, q9, q4
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q3, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q3
+    veor q8, q10, q8
+    vorr q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q6, q0
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vorr q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q8, q9
+    vorn q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q8
+    vbsl q9, q13, q10
+    vbit q14, q13, q10
+    vand q3, q14, q3
+    vand q13, q2, q13
+    vbic q4, q9, q4
+    vbit q13, q8, q10
+    veor q8, q14, q13
+    vbit q10, q15, q2
+    vbic q0, q10, q0
+    veor q2, q13, q10
+    vand q11, q10, q11
+    vbic q6, q6, q2
+    veor q10, q9, q10
+    vbic q12, q10, q12
+    veor q15, q10, q8
+    vorr q1, q15, q1
+    veor q1, q11, q1
+    vorr q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vbic q15, q9, q15
+    vand q7, q10, q7
+    veor q7, q5, q7
+    veor q10, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q2, q11, q2
+    vld1.64 {d22-d23}, [r11]
+    vorr q11, q8, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vbic q2, q2, q8
+    veor q2, q6, q2
+    vld1.64 {d16-d17}, [r7]
+    vbic q8, q8, q13
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q4, q15
+    vld1.64 {d30-d31}, [r4]
+    vbic q9, q9, q15
+    veor q4, q4, q5
+    veor q4, q13, q4
+    veor q5, q8, q0
+    vmov.i16 q8, #0xff00
+    veor q5, q5, q8
+    veor q3, q3, q5
+    veor q8, q10, q3
+    veor q3, q9, q3
+    veor q3, q6, q3
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q4, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q3, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q2, q2, q3
+    vshl.u8 q3, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q3, q3, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #4
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q4, q4, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d23}
+    veor q2, q2, q8
+    veor q3, q3, q9
+    veor q4, q4, q11
+    veor q3, q3, q4
+    veor q15, q2, q7
+    veor q14, q7, q3
+    veor q13, q0, q14
+    veor q1, q1, q10
+    veor q1, q1, q3
+    veor q3, q5, q1
+    veor q5, q0, q3
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q4, q11
+    veor q9, q1, q10
+    veor q8, q4, q9
+    vorr q2, q12, q8
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vand q8, q12, q8
+    vorr q12, q11, q14
+    veor q7, q7, q11
+    vand q11, q15, q10
+    vorr q15, q15, q10
+    vand q9, q9, q3
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q4, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorr q10, q13, q4
+    veor q8, q10, q8
+    vbic q10, q1, q5
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vand q13, q0, q6
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vorr q14, q14, q11
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vorr q10, q9, q2
+    vorn q14, q7, q12
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q8, q9
+    vorn q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q8
+    vbsl q9, q13, q10
+    vbit q14, q13, q10
+    vand q4, q14, q4
+    vand q13, q2, q13
+    vand q3, q9, q3
+    vbit q13, q8, q10
+    veor q8, q14, q13
+    vbit q10, q15, q2
+    vand q0, q10, q0
+    veor q2, q13, q10
+    vbic q11, q10, q11
+    vbic q6, q6, q2
+    veor q10, q9, q10
+    vbic q12, q10, q12
+    veor q15, q10, q8
+    vbic q1, q1, q15
+    veor q1, q11, q1
+    vorr q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vand q7, q10, q7
+    veor q7, q5, q7
+    veor q10, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vorr q2, q2, q11
+    vld1.64 {d22-d23}, [r11]
+    vorr q11, q8, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vorr q2, q8, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d17}, [r7]
+    vorr q8, q13, q8
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vand q13, q9, q13
+    veor q14, q3, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q3, q3, q5
+    veor q3, q13, q3
+    veor q5, q8, q0
+    veor q4, q4, q5
+    veor q8, q10, q4
+    vmov.i16 q10, #0xff00
+    veor q8, q8, q10
+    veor q4, q9, q4
+    veor q4, q6, q4
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q3, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q4, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3]!
+    vshl.u8 q2, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q2, q2, q4
+    vshl.u8 q4, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q4, q4, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #4
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
+    vldmia r3!, {d16-d25}
+    veor q6, q6, q11
+    veor q2, q2, q8
+    veor q4, q4, q9
+    veor q3, q3, q12
+    veor q4, q4, q3
+    veor q15, q2, q7
+    veor q14, q7, q4
+    veor q13, q0, q14
+    veor q1, q1, q10
+    veor q1, q1, q4
+    veor q4, q5, q1
+    veor q5, q0, q4
+    veor q12, q14, q5
+    veor q11, q2, q5
+    veor q10, q3, q11
+    veor q9, q1, q10
+    veor q8, q3, q9
+    vorn q2, q8, q12
+    veor q0, q0, q15
+    vstmia r4, {d16-d31}
+    vbic q8, q8, q12
+    vbic q12, q11, q14
+    veor q7, q7, q11
+    vorn q11, q10, q15
+    vbic q15, q10, q15
+    vand q9, q9, q4
+    veor q2, q2, q9
+    veor q9, q11, q12
+    veor q6, q6, q13
+    veor q11, q3, q6
+    veor q1, q1, q11
+    veor q6, q10, q6
+    veor q12, q10, q1
+    vorn q10, q3, q13
+    veor q8, q10, q8
+    vand q10, q5, q1
+    veor q13, q15, q10
+    veor q2, q2, q13
+    vbic q13, q12, q7
+    veor q13, q15, q13
+    veor q8, q8, q13
+    vbic q13, q6, q0
+    veor q14, q0, q14
+    vst1.64 {d28-d29}, [r12]
+    vand q14, q14, q11
+    veor q15, q15, q14
+    veor q10, q14, q10
+    veor q9, q9, q10
+    vand q10, q9, q2
+    vorn q14, q12, q7
+    veor q13, q14, q13
+    veor q13, q13, q15
+    vorn q14, q9, q8
+    vorr q15, q13, q8
+    veor q10, q10, q15
+    vmvn q15, q10
+    vbsl q9, q15, q13
+    vbif q14, q13, q10
+    vand q3, q14, q3
+    vorn q13, q2, q13
+    vand q4, q9, q4
+    vbif q13, q8, q10
+    veor q10, q14, q13
+    vbit q8, q15, q2
+    vbic q0, q8, q0
+    veor q2, q13, q8
+    vand q11, q8, q11
+    vand q6, q2, q6
+    veor q8, q9, q8
+    vand q12, q8, q12
+    veor q15, q8, q10
+    vand q1, q15, q1
+    veor q1, q11, q1
+    vand q5, q15, q5
+    vld1.64 {d30-d31}, [r5]
+    vand q15, q9, q15
+    vbic q7, q8, q7
+    veor q7, q5, q7
+    veor q8, q11, q15
+    vld1.64 {d22-d23}, [r10]
+    vbic q2, q2, q11
+    vld1.64 {d22-d23}, [r11]
+    vbic q11, q10, q11
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    vand q11, q13, q11
+    vld1.64 {d30-d31}, [r9]
+    vbic q15, q14, q15
+    veor q11, q0, q11
+    veor q2, q2, q5
+    veor q0, q0, q2
+    vld1.64 {d4-d5}, [r6]
+    vand q2, q10, q2
+    veor q2, q6, q2
+    vld1.64 {d20-d21}, [r7]
+    vand q10, q13, q10
+    veor q9, q14, q9
+    vld1.64 {d26-d27}, [r8]
+    vbic q13, q9, q13
+    veor q14, q4, q15
+    vld1.64 {d30-d31}, [r4]
+    vand q9, q9, q15
+    veor q4, q4, q5
+    veor q4, q13, q4
+    veor q5, q10, q0
+    veor q3, q3, q5
+    veor q8, q8, q3
+    veor q3, q9, q3
+    veor q3, q6, q3
+    veor q5, q12, q5
+    veor q2, q2, q5
+    veor q1, q5, q1
+    veor q5, q4, q2
+    veor q6, q11, q1
+    veor q7, q7, q6
+    veor q6, q14, q6
+    veor q0, q0, q8
+    veor q6, q6, q0
+    veor q6, q3, q6
+    veor q0, q0, q2
+    vld1.64 {d18-d21}, [r3], lr
+    vshl.u8 q2, q3, q9
+    vshl.u8 q3, q3, q10
+    vorr q2, q2, q3
+    vshl.u8 q3, q6, q9
+    vshl.u8 q6, q6, q10
+    vorr q3, q3, q6
+    vshl.u8 q6, q1, q9
+    vshl.u8 q1, q1, q10
+    vorr q1, q6, q1
+    vshl.u8 q6, q5, q9
+    vshl.u8 q5, q5, q10
+    vorr q5, q6, q5
+    vshl.u8 q6, q0, q9
+    vshl.u8 q0, q0, q10
+    vorr q0, q6, q0
+    vshl.u8 q6, q7, q9
+    vshl.u8 q7, q7, q10
+    vorr q6, q6, q7
+    vshl.u8 q7, q8, q9
+    vshl.u8 q8, q8, q10
+    vorr q7, q7, q8
+    vshl.u8 q8, q4, q9
+    vshl.u8 q4, q4, q10
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #10
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    vext.8 q10, q8, q8, #14
+    veor q4, q4, q10
+    veor q4, q4, q9
+    veor q8, q9, q8
+    vext.8 q9, q7, q7, #10
+    veor q9, q7, q9
+    vext.8 q10, q9, q9, #2
+    vext.8 q11, q9, q9, #14
+    veor q7, q7, q11
+    veor q7, q7, q10
+    veor q9, q10, q9
+    vext.8 q10, q7, q7, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #10
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    vext.8 q13, q11, q11, #14
+    veor q2, q2, q13
+    veor q2, q2, q12
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q7, q11, q7
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q3, q3, q14
+    veor q3, q3, q13
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #10
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q1, q1, q15
+    veor q1, q1, q14
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #10
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q5, q5, q15
+    veor q5, q5, q14
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q0, q0, #10
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q0, q0, q14
+    veor q0, q0, q13
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #10
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q6, q6, q14
+    veor q6, q6, q13
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q0, q0, #6
+    veor q9, q12, q9
+    vext.8 q11, q6, q6, #6
+    veor q8, q8, q11
+    veor q6, q10, q6
+    veor q5, q9, q5
+    veor q0, q8, q0
     vuzp.8 q6, q5
     veor q6, q6, q5
     vuzp.8 q0, q1
@@ -188,105 +2501,60 @@ slicewise_groestl_neon7bs_o512:
     add r12, sp, #192
     vmov.i8 q8, #0x33
     vmov.i8 q10, #0x55
-    vld1.8 {d0-d3}, [r0]!
-    vld1.8 {d4-d7}, [r0]
+    vld1.8 {d8-d11}, [r0]!
+    vld1.8 {d12-d15}, [r0]
     sub r0, r0, #32
-    vorr q12, q2, q2
-    vsri.8 q2, q0, #4
-    vsli.8 q0, q12, #4
-    vorr q12, q3, q3
-    vsri.8 q3, q1, #4
-    vsli.8 q1, q12, #4
-    vshr.u8 q12, q0, #2
-    vshl.u8 q13, q1, #2
-    vbit q1, q12, q8
-    vbif q0, q13, q8
-    vshr.u8 q12, q2, #2
-    vshl.u8 q13, q3, #2
-    vbit q3, q12, q8
-    vbif q2, q13, q8
-    vswp d1, d2
-    vswp d5, d6
-    vshr.u8 q12, q0, #1
-    vshl.u8 q13, q1, #1
-    vbit q1, q12, q10
-    vbif q0, q13, q10
-    vshr.u8 q12, q2, #1
-    vshl.u8 q13, q3, #1
-    vbit q3, q12, q10
-    vbif q2, q13, q10
-    veor d3, d3, d7
-    veor d0, d0, d7
+    vorr q12, q6, q6
+    vsri.8 q6, q4, #4
+    vsli.8 q4, q12, #4
+    vorr q12, q7, q7
+    vsri.8 q7, q5, #4
+    vsli.8 q5, q12, #4
+    vshr.u8 q12, q4, #2
+    vshl.u8 q13, q5, #2
+    vbit q5, q12, q8
+    vbif q4, q13, q8
+    vshr.u8 q12, q6, #2
+    vshl.u8 q13, q7, #2
+    vbit q7, q12, q8
+    vbif q6, q13, q8
+    vswp d9, d10
+    vswp d13, d14
+    vshr.u8 q12, q4, #1
+    vshl.u8 q13, q5, #1
+    vbit q5, q12, q10
+    vbif q4, q13, q10
+    vshr.u8 q12, q6, #1
+    vshl.u8 q13, q7, #1
+    vbit q7, q12, q10
+    vbif q6, q13, q10
+    veor d11, d11, d15
+    veor d8, d8, d15
+    vmvn d9, d9
+    vmvn d10, d10
+    vmvn q6, q6
+    vmvn q7, q7
+    movw r3, #:lower16:(.Lneon7_q0_512 - (.Lpc_o512q + 8))
+    movt r3, #:upper16:(.Lneon7_q0_512 - (.Lpc_o512q + 8))
+.Lpc_o512q: add r3, pc, r3
+    vld1.64 {d0-d3}, [r3]!
+    vld1.64 {d4-d7}, [r3]
+    veor q0, q0, q4
+    veor q1, q1, q5
+    veor q2, q2, q6
+    veor q3, q3, q7
     vstmia sp, {d0-d7}
-    vorr d8, d0, d0
-    vmvn d9, d1
-    vmvn d10, d2
-    vorr d11, d3, d3
-    vmvn d12, d4
-    vmvn d13, d5
-    vmvn d14, d6
-    vmvn d15, d7
-    vzip.8 q4, q0
-    vzip.8 q5, q1
-    vzip.8 q6, q2
-    vzip.8 q7, q3
+    vmov.i8 q0, #0
+    vmov.i8 q1, #0
+    vmov.i8 q2, #0
+    vmov.i8 q3, #0
     movw r3, #:lower16:(.Lneon7_rc512 - (.Lpc_o512 + 8))
     movt r3, #:upper16:(.Lneon7_rc512 - (.Lpc_o512 + 8))
 .Lpc_o512: add r3, pc, r3
-    bl .Lneon7_perm512
-    vswp q5, q2
-    vswp q4, q3
-    vswp q3, q1
-    vswp q1, q0
-    vswp q0, q6
-    vmvn q5, q5
-    vmvn q3, q3
-    vmvn q2, q2
-    vmvn q7, q7
-    vuzp.8 q0, q2
-    vuzp.8 q1, q3
-    vuzp.8 q4, q6
-    vuzp.8 q5, q7
-    vldmia sp, {d16-d23}
-    veor q0, q0, q8
-    veor q1, q1, q9
-    veor q4, q4, q10
-    veor q5, q5, q11
-    vswp q2, q4
-    vswp q3, q5
-    veor d0, d0, d7
-    veor d3, d3, d7
-    vmov.i8 q8, #0x33
-    vmov.i8 q10, #0x55
-    vshr.u8 q12, q0, #1
-    vshl.u8 q13, q1, #1
-    vbit q1, q12, q10
-    vbif q0, q13, q10
-    vshr.u8 q12, q2, #1
-    vshl.u8 q13, q3, #1
-    vbit q3, q12, q10
-    vbif q2, q13, q10
-    vswp d1, d2
-    vswp d5, d6
-    vshr.u8 q12, q0, #2
-    vshl.u8 q13, q1, #2
-    vbit q1, q12, q8
-    vbif q0, q13, q8
-    vshr.u8 q12, q2, #2
-    vshl.u8 q13, q3, #2
-    vbit q3, q12, q8
-    vbif q2, q13, q8
-    vorr q12, q2, q2
-    vsri.8 q2, q0, #4
-    vsli.8 q0, q12, #4
-    vorr q12, q3, q3
-    vsri.8 q3, q1, #4
-    vsli.8 q1, q12, #4
-    vst1.8 {d0-d3}, [r0]!
-    vst1.8 {d4-d7}, [r0]
-    add sp, sp, #208
-    vpop {d8-d15}
-    pop {r4-r12, pc}
+    movw lr, #64320
+    movt lr, #65535
+    mov r2, #1
+    b .Lc512_zip
     .size slicewise_groestl_neon7bs_o512, .-slicewise_groestl_neon7bs_o512
     .globl slicewise_groestl_neon7bs_c1024
     .type slicewise_groestl_neon7bs_c1024, %function
@@ -12227,2321 +14495,6 @@ slicewise_groestl_neon7vp_o1024:
     vstmia r4, {d0-d15}
     bx lr
     .p2align 2
-.Lneon7_perm512:
-    vldmia r3!, {d16-d21}
-    veor q7, q7, q8
-    veor q6, q6, q9
-    veor q2, q2, q10
-    veor q6, q6, q2
-    veor q15, q7, q3
-    veor q14, q3, q6
-    veor q13, q5, q14
-    veor q1, q1, q6
-    veor q0, q0, q1
-    veor q6, q5, q0
-    veor q12, q14, q6
-    veor q11, q7, q6
-    veor q10, q2, q11
-    veor q9, q1, q10
-    veor q8, q2, q9
-    vorn q7, q8, q12
-    veor q5, q5, q15
-    vstmia r4, {d16-d31}
-    vbic q8, q8, q12
-    vbic q12, q11, q14
-    veor q3, q3, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vbic q9, q9, q0
-    veor q7, q7, q9
-    veor q9, q11, q12
-    veor q4, q4, q13
-    veor q11, q2, q4
-    veor q1, q1, q11
-    veor q4, q10, q4
-    veor q12, q10, q1
-    vorr q10, q13, q2
-    veor q8, q10, q8
-    vand q10, q6, q1
-    veor q13, q15, q10
-    veor q7, q7, q13
-    vbic q13, q12, q3
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q5, q4
-    veor q14, q5, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q7
-    vorn q14, q12, q3
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q9, q8
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbsl q9, q15, q13
-    vbif q14, q13, q10
-    vand q2, q14, q2
-    vorn q13, q7, q13
-    vbic q0, q9, q0
-    vbif q13, q8, q10
-    veor q10, q14, q13
-    vbit q8, q15, q7
-    vand q5, q8, q5
-    veor q7, q13, q8
-    vand q11, q8, q11
-    vand q4, q7, q4
-    veor q8, q9, q8
-    vand q12, q8, q12
-    veor q15, q8, q10
-    vand q1, q15, q1
-    veor q1, q11, q1
-    vand q6, q15, q6
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vbic q3, q8, q3
-    veor q3, q6, q3
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q7, q7, q11
-    vld1.64 {d22-d23}, [r11]
-    vbic q11, q10, q11
-    veor q6, q11, q6
-    vld1.64 {d22-d23}, [r12]
-    vbic q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q5, q11
-    veor q7, q7, q6
-    veor q5, q5, q7
-    vld1.64 {d14-d15}, [r6]
-    vand q7, q10, q7
-    veor q7, q4, q7
-    vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q0, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q0, q0, q6
-    veor q0, q13, q0
-    veor q6, q10, q5
-    veor q2, q2, q6
-    veor q8, q8, q2
-    veor q2, q9, q2
-    veor q2, q4, q2
-    veor q4, q12, q6
-    veor q6, q7, q4
-    veor q1, q4, q1
-    veor q4, q0, q6
-    veor q7, q11, q1
-    veor q3, q3, q7
-    veor q7, q14, q7
-    veor q5, q5, q8
-    veor q7, q7, q5
-    veor q7, q2, q7
-    veor q5, q5, q6
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q7, q1
-    vshl.u8 q7, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q7, q4
-    vshl.u8 q7, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q7, q5
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q8, q0
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q0, q0, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    vext.8 q12, q6, q6, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q6, q9, q6
-    vext.8 q9, q4, q4, #6
-    veor q9, q12, q9
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q11, q3, q3, #6
-    veor q8, q8, q11
-    veor q3, q10, q3
-    veor q4, q9, q4
-    veor q5, q8, q5
-    vldmia r3!, {d16-d29}
-    veor q5, q5, q11
-    veor q3, q3, q12
-    veor q2, q2, q8
-    veor q6, q6, q9
-    veor q0, q0, q14
-    veor q6, q6, q0
-    veor q4, q4, q10
-    veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q6
-    veor q13, q5, q14
-    veor q1, q1, q6
-    veor q4, q4, q1
-    veor q6, q5, q4
-    veor q12, q14, q6
-    veor q11, q2, q6
-    veor q10, q0, q11
-    veor q9, q1, q10
-    veor q8, q0, q9
-    vand q2, q12, q8
-    veor q5, q5, q15
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vorr q9, q9, q4
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q3, q3, q13
-    veor q11, q0, q3
-    veor q1, q1, q11
-    veor q3, q10, q3
-    veor q12, q10, q1
-    vorr q10, q13, q0
-    veor q8, q10, q8
-    vorr q10, q6, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q3, q5
-    veor q14, q5, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q8, q9
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q0, q14, q0
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    veor q8, q14, q13
-    vbit q10, q15, q2
-    vbic q2, q10, q5
-    veor q5, q13, q10
-    vand q11, q10, q11
-    vbic q3, q3, q5
-    veor q10, q9, q10
-    vbic q12, q10, q12
-    veor q15, q10, q8
-    vorr q1, q15, q1
-    veor q1, q11, q1
-    vorr q6, q15, q6
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    vand q7, q10, q7
-    veor q7, q6, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q5, q11, q5
-    vld1.64 {d22-d23}, [r11]
-    vorr q11, q8, q11
-    veor q6, q11, q6
-    vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q2, q11
-    veor q5, q5, q6
-    veor q2, q2, q5
-    vld1.64 {d10-d11}, [r6]
-    vbic q5, q5, q8
-    veor q5, q3, q5
-    vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
-    veor q4, q4, q6
-    veor q4, q13, q4
-    veor q6, q8, q2
-    veor q0, q0, q6
-    veor q8, q10, q0
-    veor q0, q9, q0
-    veor q0, q3, q0
-    veor q3, q12, q6
-    veor q5, q5, q3
-    veor q1, q3, q1
-    veor q3, q4, q5
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q2, q2, q8
-    veor q6, q6, q2
-    veor q6, q0, q6
-    veor q2, q2, q5
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q5, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q5, q5, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q6, q3
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    veor q12, q13, q12
-    vext.8 q13, q3, q3, #4
-    veor q13, q3, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q3, q3, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q3, q9, q3
-    veor q2, q8, q2
-    vldmia r3!, {d16-d27}
-    veor q2, q2, q11
-    veor q0, q0, q8
-    veor q5, q5, q9
-    veor q4, q4, q13
-    veor q5, q5, q4
-    veor q3, q3, q10
-    veor q7, q7, q12
-    veor q15, q0, q7
-    veor q14, q7, q5
-    veor q13, q2, q14
-    veor q1, q1, q5
-    veor q3, q3, q1
-    veor q5, q2, q3
-    veor q12, q14, q5
-    veor q11, q0, q5
-    veor q10, q4, q11
-    veor q9, q1, q10
-    veor q8, q4, q9
-    vorr q0, q12, q8
-    veor q2, q2, q15
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorr q11, q15, q10
-    vand q15, q15, q10
-    vand q9, q9, q3
-    veor q0, q0, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q4, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q0, q0, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q2, q6
-    veor q14, q2, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q0
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q9, q8
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbsl q9, q15, q13
-    vbif q14, q13, q10
-    vand q4, q14, q4
-    vorn q13, q0, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    veor q10, q14, q13
-    vbit q8, q15, q0
-    vand q0, q8, q2
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    vbic q6, q2, q6
-    veor q8, q9, q8
-    vbic q12, q8, q12
-    veor q15, q8, q10
-    vbic q1, q15, q1
-    veor q1, q11, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vand q7, q8, q7
-    veor q7, q5, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    vand q11, q10, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    veor q2, q6, q2
-    vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
-    veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q3, q13, q3
-    veor q5, q10, q0
-    veor q4, q4, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q3, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q4, q4, q3
-    veor q5, q5, q10
-    veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q1, q1, q4
-    veor q4, q5, q1
-    veor q5, q0, q4
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q3, q11
-    veor q9, q1, q10
-    veor q8, q3, q9
-    vand q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vorr q9, q9, q4
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q3, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q8, q9
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q3, q14, q3
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    veor q8, q14, q13
-    vbit q10, q15, q2
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    vbic q6, q6, q2
-    veor q10, q9, q10
-    vbic q12, q10, q12
-    veor q15, q10, q8
-    vorr q1, q15, q1
-    veor q1, q11, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    vand q7, q10, q7
-    veor q7, q5, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    vorr q11, q8, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    veor q2, q6, q2
-    vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
-    veor q4, q4, q5
-    veor q4, q13, q4
-    veor q5, q8, q0
-    veor q3, q3, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q4, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d27}
-    veor q0, q0, q11
-    veor q2, q2, q8
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q3, q3, q4
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q1, q1, q3
-    veor q3, q5, q1
-    veor q5, q0, q3
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q4, q11
-    veor q9, q1, q10
-    veor q8, q4, q9
-    vorr q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorr q11, q15, q10
-    vand q15, q15, q10
-    vand q9, q9, q3
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q4, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q9, q8
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbsl q9, q15, q13
-    vbif q14, q13, q10
-    vand q4, q14, q4
-    vorn q13, q2, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    veor q10, q14, q13
-    vbit q8, q15, q2
-    vand q0, q8, q0
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    vbic q6, q2, q6
-    veor q8, q9, q8
-    vbic q12, q8, q12
-    veor q15, q8, q10
-    vbic q1, q15, q1
-    veor q1, q11, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vand q7, q8, q7
-    veor q7, q5, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    vand q11, q10, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    veor q2, q6, q2
-    vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
-    veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q3, q13, q3
-    veor q5, q10, q0
-    veor q4, q4, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q3, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q4, q4, q3
-    veor q5, q5, q10
-    veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q1, q1, q4
-    veor q4, q5, q1
-    veor q5, q0, q4
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q3, q11
-    veor q9, q1, q10
-    veor q8, q3, q9
-    vand q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vorr q9, q9, q4
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q3, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q8, q9
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q3, q14, q3
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    veor q8, q14, q13
-    vbit q10, q15, q2
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    vbic q6, q6, q2
-    veor q10, q9, q10
-    vbic q12, q10, q12
-    veor q15, q10, q8
-    vorr q1, q15, q1
-    veor q1, q11, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    vand q7, q10, q7
-    veor q7, q5, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    vorr q11, q8, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    veor q2, q6, q2
-    vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
-    veor q4, q4, q5
-    veor q4, q13, q4
-    veor q5, q8, q0
-    veor q3, q3, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q4, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d27}
-    veor q0, q0, q11
-    veor q2, q2, q8
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q3, q3, q4
-    veor q5, q5, q10
-    veor q7, q7, q12
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q1, q1, q3
-    veor q3, q5, q1
-    veor q5, q0, q3
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q4, q11
-    veor q9, q1, q10
-    veor q8, q4, q9
-    vorr q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorr q11, q15, q10
-    vand q15, q15, q10
-    vand q9, q9, q3
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q4, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q9, q8
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbsl q9, q15, q13
-    vbif q14, q13, q10
-    vand q4, q14, q4
-    vorn q13, q2, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    veor q10, q14, q13
-    vbit q8, q15, q2
-    vand q0, q8, q0
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    vbic q6, q2, q6
-    veor q8, q9, q8
-    vbic q12, q8, q12
-    veor q15, q8, q10
-    vbic q1, q15, q1
-    veor q1, q11, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vand q7, q8, q7
-    veor q7, q5, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    vand q11, q10, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    veor q2, q6, q2
-    vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
-    veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q3, q13, q3
-    veor q5, q10, q0
-    veor q4, q4, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q3, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q4, q4, q3
-    veor q5, q5, q10
-    veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q1, q1, q4
-    veor q4, q5, q1
-    veor q5, q0, q4
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q3, q11
-    veor q9, q1, q10
-    veor q8, q3, q9
-    vand q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    veor q7, q7, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vorr q9, q9, q4
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q3, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q8, q9
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q3, q14, q3
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    veor q8, q14, q13
-    vbit q10, q15, q2
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    vbic q6, q6, q2
-    veor q10, q9, q10
-    vbic q12, q10, q12
-    veor q15, q10, q8
-    vorr q1, q15, q1
-    veor q1, q11, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    vand q7, q10, q7
-    veor q7, q5, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    vorr q11, q8, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    veor q2, q6, q2
-    vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
-    veor q4, q4, q5
-    veor q4, q13, q4
-    veor q5, q8, q0
-    vmov.i16 q8, #0xff00
-    veor q5, q5, q8
-    veor q3, q3, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q4, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d23}
-    veor q2, q2, q8
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q3, q3, q4
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q1, q1, q10
-    veor q1, q1, q3
-    veor q3, q5, q1
-    veor q5, q0, q3
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q4, q11
-    veor q9, q1, q10
-    veor q8, q4, q9
-    vorr q2, q12, q8
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vorr q12, q11, q14
-    veor q7, q7, q11
-    vand q11, q15, q10
-    vorr q15, q15, q10
-    vand q9, q9, q3
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q4, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q8, q10, q8
-    vbic q10, q1, q5
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vorr q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
-    vorn q14, q7, q12
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q8, q9
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q4, q14, q4
-    vand q13, q2, q13
-    vand q3, q9, q3
-    vbit q13, q8, q10
-    veor q8, q14, q13
-    vbit q10, q15, q2
-    vand q0, q10, q0
-    veor q2, q13, q10
-    vbic q11, q10, q11
-    vbic q6, q6, q2
-    veor q10, q9, q10
-    vbic q12, q10, q12
-    veor q15, q10, q8
-    vbic q1, q1, q15
-    veor q1, q11, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vand q7, q10, q7
-    veor q7, q5, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vorr q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    vorr q11, q8, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vorr q2, q8, q2
-    veor q2, q6, q2
-    vld1.64 {d16-d17}, [r7]
-    vorr q8, q13, q8
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
-    veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q3, q13, q3
-    veor q5, q8, q0
-    veor q4, q4, q5
-    veor q8, q10, q4
-    vmov.i16 q10, #0xff00
-    veor q8, q8, q10
-    veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q3, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d25}
-    veor q6, q6, q11
-    veor q2, q2, q8
-    veor q4, q4, q9
-    veor q3, q3, q12
-    veor q4, q4, q3
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q1, q1, q10
-    veor q1, q1, q4
-    veor q4, q5, q1
-    veor q5, q0, q4
-    veor q12, q14, q5
-    veor q11, q2, q5
-    veor q10, q3, q11
-    veor q9, q1, q10
-    veor q8, q3, q9
-    vorn q2, q8, q12
-    veor q0, q0, q15
-    vstmia r4, {d16-d31}
-    vbic q8, q8, q12
-    vbic q12, q11, q14
-    veor q7, q7, q11
-    vorn q11, q10, q15
-    vbic q15, q10, q15
-    vand q9, q9, q4
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q6, q6, q13
-    veor q11, q3, q6
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorn q10, q3, q13
-    veor q8, q10, q8
-    vand q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q12, q7
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q2
-    vorn q14, q12, q7
-    veor q13, q14, q13
-    veor q13, q13, q15
-    vorn q14, q9, q8
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbsl q9, q15, q13
-    vbif q14, q13, q10
-    vand q3, q14, q3
-    vorn q13, q2, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    veor q10, q14, q13
-    vbit q8, q15, q2
-    vbic q0, q8, q0
-    veor q2, q13, q8
-    vand q11, q8, q11
-    vand q6, q2, q6
-    veor q8, q9, q8
-    vand q12, q8, q12
-    veor q15, q8, q10
-    vand q1, q15, q1
-    veor q1, q11, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    vbic q7, q8, q7
-    veor q7, q5, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    vbic q11, q10, q11
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
-    vbic q15, q14, q15
-    veor q11, q0, q11
-    veor q2, q2, q5
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    veor q2, q6, q2
-    vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
-    veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
-    veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q4, q13, q4
-    veor q5, q10, q0
-    veor q3, q3, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
-    veor q1, q5, q1
-    veor q5, q4, q2
-    veor q6, q11, q1
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q0, q0, q8
-    veor q6, q6, q0
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #10
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    vext.8 q10, q8, q8, #14
-    veor q4, q4, q10
-    veor q4, q4, q9
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #10
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    vext.8 q11, q9, q9, #14
-    veor q7, q7, q11
-    veor q7, q7, q10
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #10
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    vext.8 q13, q11, q11, #14
-    veor q2, q2, q13
-    veor q2, q2, q12
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q3, q3, #10
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q3, q3, q14
-    veor q3, q3, q13
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #10
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q1, q1, q15
-    veor q1, q1, q14
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q5, q5, q15
-    veor q5, q5, q14
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #10
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q0, q0, q14
-    veor q0, q0, q13
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #10
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q6, q6, q14
-    veor q6, q6, q13
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
-    vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
-    veor q6, q10, q6
-    veor q5, q9, q5
-    veor q0, q8, q0
-    bx lr
-    .p2align 2
 .Lneon7_perm1024:
     vldmia r3!, {d16-d31}
     veor q1, q1, q12
@@ -18170,6 +18123,12 @@ slicewise_groestl_neon7vp_o1024:
     .word 0x0f0fffff, 0xffffffff, 0xffffffff, 0xffffffff
     .word 0x000a000c, 0x000d000f, 0x0005000b, 0x000e0010
     .word 0x00fa00fc, 0x00fd00ff, 0x00f500fb, 0x00fe0000
+    .p2align 4
+.Lneon7_q0_512:
+    .word 0xbf23cc81, 0x7e00bd2f, 0xd9b6f718, 0x448901c7
+    .word 0xfd1c106e, 0xc548b5af, 0xc7239331, 0x90bc6686
+    .word 0x3c0c386e, 0xf1ba6bfb, 0x90844403, 0x9a9d335b
+    .word 0x33dd0355, 0xaecb79c8, 0x14e659c8, 0xd3d91a6b
     .p2align 4
 .Lneon7vp_rc512:
     .word 0x5a2a7000, 0xc2b2e898, 0x52227808, 0xcabae090
