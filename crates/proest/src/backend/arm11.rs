@@ -24,9 +24,12 @@
 //! layout with 8 PKHBT/PKHTB, permuted by a local copy of the rounds (`bl`), unpaired, XORed with
 //! the output constants and the post block and stored with one STM; the mask is doubled with an
 //! ADDS/ADCS chain whose carry selects the reduction. About 96 instructions per block besides
-//! the 1 267 of the rounds, where the Rust `em_serial` path spent about 730. Blocks that are not
-//! word-aligned (the addresses are public) take `em_serial`. `permute_bytes` hands aligned byte
-//! strings to the assembly the same way (`_words` entries).
+//! the 1 267 of the rounds, where the Rust `em_serial` path spent about 730. The sums of the
+//! blocks are word passes in Rust (`sum_blocks`), a job of one block copies them (`em128_one`).
+//! Blocks that are not word-aligned (the addresses are public) take `em_serial`. `permute_bytes`
+//! hands aligned byte strings to the assembly the same way (`_words` entries). Prøst-256's
+//! `em_many` (`em256`) XORs word-aligned blocks with the key and the mask as little-endian words
+//! in Rust, which are the lanes `p256` permutes in place, with the same word passes for the sums.
 //!
 //! Constant time: no conditional branches on data (Prøst-256 jumps unconditionally over its
 //! literal pools; the em loops branch on the public block count), and every memory access is at
@@ -55,8 +58,8 @@ unsafe extern "C" {
 /// block to its output and post blocks (all sequences share the stride), and the reduction
 /// polynomial of the doubling.
 #[repr(C, align(8))]
-struct EmArgs {
-    mask: [u32; 8],
+pub(crate) struct EmArgs {
+    pub(crate) mask: [u32; 8],
     pre: [u32; 8],
     post_const: [u32; 8],
     end: *const u8,
@@ -71,20 +74,21 @@ const _: () = {
     assert!(core::mem::offset_of!(EmArgs, post_delta) == 104 && core::mem::offset_of!(EmArgs, poly) == 108);
 };
 
-/// `fn(args, src, stride)`: blocks `src, src + stride, …` up to `args.end` (at least one).
-type EmLoop = unsafe extern "C" fn(*mut EmArgs, *const u8, usize);
-
+/// Declares the 16 assembly em loops `$f`, `fn(args: *mut $args, src, stride)` on the blocks `src,
+/// src + stride, …` up to `args.end` (at least one), and their table `$table`, indexed by
+/// `[inverse][4·mask_in + 2·mask_out + post]` ([`EmArgs::shape`]); `neon7.rs` declares its own.
 macro_rules! em_loops {
-    ($($f:ident)*) => {
-        unsafe extern "C" { $(fn $f(args: *mut EmArgs, src: *const u8, stride: usize);)* }
-        /// Indexed by `[inverse][4·mask_in + 2·mask_out + post]`.
-        static EM128: [[EmLoop; 8]; 2] = {
-            let f: [EmLoop; 16] = [$($f),*];
+    ($table:ident, $args:ty; $($f:ident)*) => {
+        unsafe extern "C" { $(fn $f(args: *mut $args, src: *const u8, stride: usize);)* }
+        static $table: [[unsafe extern "C" fn(*mut $args, *const u8, usize); 8]; 2] = {
+            let f: [unsafe extern "C" fn(*mut $args, *const u8, usize); 16] = [$($f),*];
             [[f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]], [f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]]]
         };
     };
 }
-em_loops!(
+#[cfg_attr(not(slicewise_neon7), allow(unused_imports))]
+pub(crate) use em_loops;
+em_loops!(EM128, EmArgs;
     slicewise_proest_arm11_em128_p000 slicewise_proest_arm11_em128_p001 slicewise_proest_arm11_em128_p010
     slicewise_proest_arm11_em128_p011 slicewise_proest_arm11_em128_p100 slicewise_proest_arm11_em128_p101
     slicewise_proest_arm11_em128_p110 slicewise_proest_arm11_em128_p111 slicewise_proest_arm11_em128_i000
@@ -93,29 +97,164 @@ em_loops!(
     slicewise_proest_arm11_em128_i111
 );
 
-fn words(b: &[u8]) -> [u32; 8] {
-    core::array::from_fn(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes")))
+/// The block sequences of an [`EmJob`] with at least one block, as addresses (the source, the
+/// output and the post blocks, `stride` apart), if all of them and the stride are multiples of
+/// 4 (the addresses are public); `None` otherwise.
+#[derive(Clone, Copy)]
+pub(crate) struct WordBlocks {
+    pub(crate) src: *const u8,
+    pub(crate) dst: *mut u8,
+    pub(crate) post: Option<*const u8>,
 }
 
-fn put_words(w: &[u32; 8], b: &mut [u8]) {
-    for (c, w) in b.chunks_exact_mut(4).zip(w) {
+impl WordBlocks {
+    /// The addresses of block 0 of `job` (which must have `blocks ≥ 1` and be checked), if
+    /// word-aligned.
+    #[inline(always)]
+    pub(crate) fn of(job: &mut EmJob<'_>) -> Option<WordBlocks> {
+        let ext = job.ext.as_ptr();
+        // One raw pointer for all of `io`: the source, post and output blocks may all lie in it.
+        let io = job.io.as_mut_ptr();
+        let at = |a: At| {
+            let base = if a.buf == Buf::Ext { ext } else { io.cast_const() };
+            // SAFETY: `job.check` put every block of the sequence in its buffer, so with n ≥ 1
+            // the offset of block 0 is inside it.
+            unsafe { base.add(a.offset) }
+        };
+        let (src, dst) = (at(job.src), at(At::io(job.dst)).cast_mut());
+        let post = job.post.map(at);
+        let bits = job.stride | src as usize | dst as usize | post.map_or(0, |p| p as usize);
+        bits.is_multiple_of(4).then_some(WordBlocks { src, dst, post })
+    }
+
+    /// The addresses of block `k` (`k` < the job's block count).
+    #[cfg_attr(not(slicewise_neon7), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn skip(self, k: usize, stride: usize) -> WordBlocks {
+        let d = k * stride;
+        WordBlocks { src: self.src.wrapping_add(d), dst: self.dst.wrapping_add(d), post: self.post.map(|p| p.wrapping_add(d)) }
+    }
+}
+
+/// The W little-endian words of the byte string `b` (at least 4W bytes, any alignment).
+#[inline(always)]
+pub(crate) fn words_of<const W: usize>(b: &[u8]) -> [u32; W] {
+    let b = &b[..4 * W];
+    core::array::from_fn(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
+}
+
+/// The first 4W bytes of `b` = the little-endian bytes of the words `w`.
+#[inline(always)]
+fn put_words_of<const W: usize>(w: &[u32; W], b: &mut [u8]) {
+    for (c, w) in b[..4 * W].chunks_exact_mut(4).zip(w) {
         c.copy_from_slice(&w.to_le_bytes());
     }
 }
 
-/// `acc ^=` the XOR of the 32-byte blocks `p + j·stride`, j < n.
+/// The W words of the block at `p`: its little-endian words (these ARM targets are
+/// little-endian).
+///
+/// # Safety
+/// `p` must be 4-byte aligned, with 4W readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn read_words<const W: usize>(p: *const u8) -> [u32; W] {
+    // SAFETY: the caller's contract (word i of the block).
+    core::array::from_fn(|i| unsafe { p.cast::<u32>().add(i).read() })
+}
+
+/// The XOR of the W-word blocks `p + j·stride`, j < n (W = 8 or 16, n ≥ 1): out of line, four
+/// words at a time over all the blocks, so that its loops keep their sums in registers (with
+/// eight sums, or inlined into the em functions, LLVM spilled loaded words or sums in every
+/// iteration).
 ///
 /// # Safety
 /// Every block must be readable and 4-byte aligned.
-#[inline(always)]
-unsafe fn sum_blocks(acc: &mut [u32; 8], p: *const u8, stride: usize, n: usize) {
-    for j in 0..n {
+#[inline(never)]
+unsafe fn sum_blocks<const W: usize>(p: *const u8, stride: usize, n: usize) -> [u32; W] {
+    let mut sum = [0u32; W];
+    for (h, s) in sum.chunks_exact_mut(4).enumerate() {
+        // Words 4h..4h + 4 of block 0, then of blocks 1..n.
+        let mut q = p.wrapping_add(16 * h);
         // SAFETY: the caller's contract.
-        let b = unsafe { p.add(j * stride) }.cast::<u32>();
-        for (i, a) in acc.iter_mut().enumerate() {
-            // SAFETY: the caller's contract (word i of block j).
-            *a ^= unsafe { b.add(i).read() };
+        let mut a: [u32; 4] = unsafe { read_words(q) };
+        for _ in 1..n {
+            q = q.wrapping_add(stride);
+            // SAFETY: the caller's contract.
+            let b: [u32; 4] = unsafe { read_words(q) };
+            a.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
         }
+        s.copy_from_slice(&a);
+    }
+    sum
+}
+
+/// Writes the sums `acc` and the mask words into `sums` and `job.mask`, then wipes `acc` (the
+/// caller wipes the mask).
+#[inline(always)]
+pub(crate) fn finish<const W: usize>(job: &mut EmJob<'_>, sums: &mut EmSums, acc: &mut [[u32; W]; 3], mask: &[u32; W]) {
+    put_words_of(mask, job.mask);
+    for (a, d) in acc.iter().zip([&mut sums.src, &mut sums.post, &mut sums.out]) {
+        put_words_of(a, d);
+    }
+    acc.zeroize();
+}
+
+impl EmArgs {
+    /// The arguments of `job`'s loop with the mask words `mask` (the addresses are set by
+    /// [`EmArgs::run`]).
+    #[inline(always)]
+    pub(crate) fn new(job: &EmJob<'_>, mask: [u32; 8]) -> EmArgs {
+        EmArgs {
+            mask,
+            pre: words_of(job.pre),
+            post_const: words_of(job.post_const),
+            end: core::ptr::null(),
+            dst_delta: 0,
+            post_delta: 0,
+            poly: 0x425,
+        }
+    }
+
+    /// Points the arguments at the `n ≥ 1` blocks of `b` (`stride` apart): the end of the source
+    /// blocks and the distances from them to the output and post blocks.
+    #[inline(always)]
+    pub(crate) fn aim(&mut self, b: &WordBlocks, n: usize, stride: usize) {
+        self.end = b.src.wrapping_add(n * stride);
+        self.dst_delta = (b.dst as usize).wrapping_sub(b.src as usize);
+        self.post_delta = b.post.map_or(0, |p| (p as usize).wrapping_sub(b.src as usize));
+    }
+
+    /// The index of `job`'s loop among the loops of a direction, on blocks with post blocks or
+    /// without: `4·mask_in + 2·mask_out + post`.
+    #[inline(always)]
+    pub(crate) fn shape(job: &EmJob<'_>, post: bool) -> usize {
+        4 * job.mask_in as usize + 2 * job.mask_out as usize + post as usize
+    }
+
+    /// Runs the assembly `em_many` loop of `job`'s shape (direction, masks, post) on the `n ≥ 1`
+    /// word-aligned blocks of `b`; the mask words advance by `n` doublings. No sums.
+    ///
+    /// # Safety
+    /// `b` from [`WordBlocks::of`] on `job` (checked), possibly [`WordBlocks::skip`]ped, with
+    /// `n ≥ 1` blocks left in each sequence.
+    #[inline(always)]
+    pub(crate) unsafe fn run(&mut self, job: &EmJob<'_>, b: &WordBlocks, n: usize) {
+        self.aim(b, n, job.stride);
+        let f = EM128[job.inverse as usize][EmArgs::shape(job, b.post.is_some())];
+        // SAFETY: n ≥ 1 blocks of each sequence lie in their buffers (`job.check`) and are
+        // 4-byte aligned; output block j is written after source and post block j are read, and
+        // blocks of different indices never overlap (offset + S ≤ stride), as `EmJob` allows.
+        // The loop reads `self` (8-byte aligned) and writes its mask, follows the AAPCS (r4–r11
+        // restored, 36 bytes of stack) and has no other effects.
+        unsafe { f(self, b.src, job.stride) };
+    }
+
+    /// Zeroes the mask and the constants.
+    #[inline(always)]
+    pub(crate) fn wipe(&mut self) {
+        self.mask.zeroize();
+        self.pre.zeroize();
+        self.post_const.zeroize();
     }
 }
 
@@ -123,63 +262,66 @@ unsafe fn sum_blocks(acc: &mut [u32; 8], p: *const u8, stride: usize, n: usize) 
 /// aligned (the addresses are public), the assembly loops do the XORs, the layout change and
 /// the mask doubling around a local copy of the rounds, and the sums are word passes over the
 /// blocks; otherwise the blocks go one at a time through [`crate::em::em_serial`].
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn em128(job: &mut EmJob<'_>) -> EmSums {
-    const S: usize = 32;
-    let mut sums = EmSums::default();
+    em128_by_count(job, em128_many)
+}
+
+/// A Prøst-128 job by its block count: one block ([`em128_one`]), or any other count (`many`).
+/// ARMv7's `neon` (`neon7.rs`) passes its batches as `many`, so that its jobs of one block
+/// execute exactly what `arm11`'s do (one comparison, then the same call).
+#[inline(always)]
+pub(crate) fn em128_by_count(job: &mut EmJob<'_>, many: fn(&mut EmJob<'_>) -> EmSums) -> EmSums {
+    if job.blocks == 1 { em128_one(job) } else { many(job) }
+}
+
+/// [`em128`] on a job of one block: the sums are the blocks themselves.
+#[inline(never)]
+fn em128_one(job: &mut EmJob<'_>) -> EmSums {
+    em128_words(job, |job, b, args| {
+        // SAFETY: the block of each sequence is in its buffer (checked) and 4-byte aligned
+        // (`WordBlocks::of`); the output block is read after the loop wrote it.
+        unsafe {
+            let src = read_words(b.src);
+            let post = b.post.map_or([0; 8], |p| read_words(p));
+            args.run(job, b, 1);
+            [src, post, read_words(b.dst)]
+        }
+    })
+}
+
+/// [`em128`] on a job of any length.
+#[inline(never)]
+fn em128_many(job: &mut EmJob<'_>) -> EmSums {
     let n = job.blocks;
     if n == 0 {
-        return sums;
+        return EmSums::default();
     }
-    let ext = job.ext.as_ptr();
-    // One raw pointer for all of `io`: the source, post and output blocks may all lie in it.
-    let io = job.io.as_mut_ptr();
-    let at = |a: At| {
-        let base = if a.buf == Buf::Ext { ext } else { io.cast_const() };
-        // SAFETY: `job.check` put every block of the sequence in its buffer, so with n ≥ 1
-        // the offset of block 0 is inside it.
-        unsafe { base.add(a.offset) }
-    };
-    let (src, dst) = (at(job.src), at(At::io(job.dst)).cast_mut());
-    let post = job.post.map(at);
-    if !(job.stride | src as usize | dst as usize | post.map_or(0, |p| p as usize)).is_multiple_of(4) {
+    em128_words(job, |job, b, args| {
+        // SAFETY: the blocks are in their buffers (checked) and 4-byte aligned (`WordBlocks::of`).
+        unsafe {
+            let src = sum_blocks(b.src, job.stride, n);
+            let post = b.post.map_or([0; 8], |p| sum_blocks(p, job.stride, n));
+            args.run(job, b, n);
+            [src, post, sum_blocks(b.dst, job.stride, n)]
+        }
+    })
+}
+
+/// A Prøst-128 job of at least one block: on a word-aligned job, `run(job, blocks, args)` with
+/// the arguments of the job's loop (mask, constants), which returns the sums of the source, post
+/// and output blocks and leaves the mask in `args`; otherwise [`crate::em::em_serial`].
+#[inline(always)]
+fn em128_words(job: &mut EmJob<'_>, run: impl FnOnce(&EmJob<'_>, &WordBlocks, &mut EmArgs) -> [[u32; 8]; 3]) -> EmSums {
+    let mut sums = EmSums::default();
+    let Some(b) = WordBlocks::of(job) else {
         crate::em::em_serial::<u16>(job, 0, &mut sums, one128);
         return sums;
-    }
-    let mut acc = [[0u32; 8]; 3];
-    // SAFETY: the blocks are in their buffers (checked) and 4-byte aligned (above).
-    unsafe {
-        sum_blocks(&mut acc[0], src, job.stride, n);
-        if let Some(p) = post {
-            sum_blocks(&mut acc[1], p, job.stride, n);
-        }
-    }
-    let mut args = EmArgs {
-        mask: words(job.mask),
-        pre: words(job.pre),
-        post_const: words(job.post_const),
-        end: src.wrapping_add(n * job.stride),
-        dst_delta: (dst as usize).wrapping_sub(src as usize),
-        post_delta: post.map_or(0, |p| (p as usize).wrapping_sub(src as usize)),
-        poly: 0x425,
     };
-    let f = EM128[job.inverse as usize][4 * job.mask_in as usize + 2 * job.mask_out as usize + post.is_some() as usize];
-    // SAFETY: n ≥ 1 blocks of each sequence lie in their buffers (`job.check`) and are 4-byte
-    // aligned; output block j is written after source and post block j are read, and blocks of
-    // different indices never overlap (offset + S ≤ stride), as `EmJob` allows. The loop reads
-    // `args` (8-byte aligned) and writes its mask, follows the AAPCS (r4–r11 restored, 36 bytes
-    // of stack) and has no other effects.
-    unsafe { f(&mut args, src, job.stride) };
-    // SAFETY: the output blocks, as above.
-    unsafe { sum_blocks(&mut acc[2], dst, job.stride, n) };
-    put_words(&args.mask, job.mask);
-    for (a, d) in acc.iter().zip([&mut sums.src, &mut sums.post, &mut sums.out]) {
-        put_words(a, &mut d[..S]);
-    }
-    args.mask.zeroize();
-    args.pre.zeroize();
-    args.post_const.zeroize();
-    acc.zeroize();
+    let mut args = EmArgs::new(job, words_of(job.mask));
+    let mut acc = run(job, &b, &mut args);
+    finish(job, &mut sums, &mut acc, &args.mask);
+    args.wipe();
     sums
 }
 
@@ -278,11 +420,83 @@ pub(crate) fn inverse256(s: &mut State<u32>) {
     unsafe { slicewise_proest_arm11_p256_inv(s.as_mut_ptr()) }
 }
 
-/// [`EmJob`] on Prøst-256 blocks (checked by the caller), one at a time.
+/// Multiplication by 2 in GF(2^(32W)) of the little-endian words `m`, constant time: `poly` is
+/// the reduction, 0x425 for W = 8 (`x^256 = x^10 + x^5 + x^2 + 1`), 0x125 for W = 16
+/// (`x^512 = x^8 + x^5 + x^2 + 1`).
+#[inline(always)]
+pub(crate) fn dbl_words<const W: usize>(m: &mut [u32; W], poly: u32) {
+    let carry = m[W - 1] >> 31;
+    for i in (1..W).rev() {
+        m[i] = (m[i] << 1) | (m[i - 1] >> 31);
+    }
+    m[0] = (m[0] << 1) ^ (poly & 0u32.wrapping_sub(carry));
+}
+
+/// [`EmJob`] on Prøst-256 blocks (checked by the caller), one at a time. When every block
+/// sequence is 4-byte aligned (the addresses are public) a block is XORed with the key and the
+/// mask as little-endian words, which are the lanes the assembly permutes in place, and the
+/// sums are word passes; otherwise the blocks go through [`crate::em::em_serial`].
 #[inline(never)]
 pub(crate) fn em256(job: &mut EmJob<'_>) -> EmSums {
     let mut sums = EmSums::default();
-    crate::em::em_serial::<u32>(job, 0, &mut sums, one256);
+    let n = job.blocks;
+    if n == 0 {
+        return sums;
+    }
+    let Some(b) = WordBlocks::of(job) else {
+        crate::em::em_serial::<u32>(job, 0, &mut sums, one256);
+        return sums;
+    };
+    let stride = job.stride;
+    let mut acc = [[0u32; 16]; 3];
+    let mut m: [u32; 16] = words_of(job.mask);
+    let mut pre: [u32; 16] = words_of(job.pre);
+    let mut post_c: [u32; 16] = words_of(job.post_const);
+    let f = if job.inverse { slicewise_proest_arm11_p256_inv } else { slicewise_proest_arm11_p256 };
+    let mut x = [0u32; 16];
+    // SAFETY: the blocks are in their buffers (checked) and 4-byte aligned (`WordBlocks::of`).
+    unsafe {
+        acc[0] = sum_blocks(b.src, stride, n);
+        if let Some(p) = b.post {
+            acc[1] = sum_blocks(p, stride, n);
+        }
+    }
+    for j in 0..n {
+        let d = j * stride;
+        // SAFETY: word i of block j of each sequence, in its buffer and aligned (as above).
+        let word = |p: *const u8, i: usize| unsafe { p.add(d).cast::<u32>().add(i).read() };
+        for i in 0..16 {
+            x[i] = word(b.src, i) ^ pre[i];
+        }
+        if job.mask_in {
+            x.iter_mut().zip(&m).for_each(|(x, m)| *x ^= m);
+        }
+        // SAFETY: as for `permute256`, on the 16 lanes of `x`.
+        unsafe { f(x.as_mut_ptr()) };
+        x.iter_mut().zip(&post_c).for_each(|(x, c)| *x ^= c);
+        if job.mask_out {
+            x.iter_mut().zip(&m).for_each(|(x, m)| *x ^= m);
+        }
+        if let Some(p) = b.post {
+            for (i, x) in x.iter_mut().enumerate() {
+                *x ^= word(p, i);
+            }
+        }
+        // The whole output block after all its inputs are read (the post block may share words
+        // with it).
+        for (i, x) in x.iter().enumerate() {
+            // SAFETY: word i of output block j, in `io` and aligned (as above).
+            unsafe { b.dst.add(d).cast::<u32>().add(i).write(*x) };
+        }
+        dbl_words(&mut m, 0x125);
+    }
+    // SAFETY: the output blocks, as above.
+    acc[2] = unsafe { sum_blocks(b.dst, stride, n) };
+    finish(job, &mut sums, &mut acc, &m);
+    m.zeroize();
+    x.zeroize();
+    pre.zeroize();
+    post_c.zeroize();
     sums
 }
 

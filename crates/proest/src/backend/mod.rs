@@ -257,8 +257,10 @@ impl Backend {
         // and runs single states on `u32x2`, so it is never slower than `u32x2`.
         #[cfg(target_arch = "aarch64")]
         return Backend::Neon;
-        // ARMv7 with NEON: `neon` batches four Prøst-128 states and runs everything else on
-        // `arm11`, so it is never slower than `arm11` (instruction counts, docs/benchmarks-arm.md).
+        // ARMv7 with NEON: `neon` batches four Prøst-128 states (`permute_many` and the
+        // `em_many` loops) and runs everything else on `arm11`, its em jobs of one block through
+        // the same call as `arm11`'s, so it executes no more instructions than `arm11` in any row
+        // of docs/benchmarks-arm.md (ARMv7, `scripts/count-insns.sh armv7`).
         #[cfg(slicewise_neon7)]
         if Backend::Neon.is_available() {
             return Backend::Neon;
