@@ -61,7 +61,7 @@ build() { # target, output name, cargo args...
     shift 2
     echo "== build $name ($target)"
     cargo "$@" build --release --target "$target" --bin kat "${CARGO_EXTRA[@]}"
-    local elf=$root/target/$target/release/kat
+    local elf=${CARGO_TARGET_DIR:-$root/target}/$target/release/kat
     [ -f "$elf" ] || elf=$elf.elf
     mkdir -p "$root/target/embedded"
     cp "$elf" "$root/target/embedded/$name.elf"
