@@ -1,5 +1,6 @@
 //! The Grøstl-384/512 output transformation `P(h) ⊕ h` on four YMM registers (issue 36), for
-//! lane types that permute bytes across the 128-bit lanes (`VPERMB`, AVX-512VBMI + VL).
+//! lane types that permute bytes across the 128-bit lanes (`VPERMB` with AVX-512VBMI + VL, or
+//! an AVX2 sequence).
 //!
 //! **Layout.** P alone is 8 rows × 16 columns. Register `k` (0–3) holds columns 0–7 in its low
 //! lane and columns 8–15 in its high lane; inside each lane bytes 0–7 are one row and bytes
@@ -21,9 +22,8 @@
 //! extra shuffles outweigh it), `avx2` unchanged (16.77/16.91 → 16.84/16.86: two `AESENCLAST`
 //! per register either way).
 //!
-//! **Count per round** (`gfni`): 4 `VPERMB` + 4 `VAESENCLAST` + 8 `VPSHUFD` + 16 `VPTERNLOGQ`
-//! or `VPXOR` + 8 `GF2P8AFFINEQB`, against 8 `VPSHUFB` + 8 `AESENCLAST` + the XMM formula's
-//! 32 three-input XORs and 16 `GF2P8AFFINEQB` on eight XMM registers (`out1024`).
+//! Per round this is half the registers of `out1024` (four YMM instead of eight XMM) for one
+//! cross-lane shuffle per register in place of a `PSHUFB`, plus `mix_y`'s eight in-lane swaps.
 
 #![allow(unsafe_code)]
 #![allow(clippy::needless_range_loop)]
