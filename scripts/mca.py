@@ -138,7 +138,8 @@ def split_loads(lines):
             continue
         reg = f"%{w.group(1)}mm{tmp}"
         load = "vmovdqu" if vex else "movdqu"
-        if w.group(1) == "z":
+        # ZMM registers and XMM/YMM 16-31 exist only in EVEX encodings, which VMOVDQU lacks.
+        if w.group(1) == "z" or tmp >= 16:
             load = "vmovdqu64"
         out.append(f"\t{load}\t{m.group(2)}, {reg}")
         out.append(f"\t{op}\t{reg}, {m.group(3)}")

@@ -36,7 +36,9 @@
 # --sample-bytes B (default 1 MiB, as crates/capi/tests/c/bench.c; shorter samples are preempted
 # less often on a loaded machine), --quick (1 run of 5 samples). SLICEWISE_BACKEND=NAME sets libslicewise's process-wide backend,
 # the one the speed-up column in bold is computed for. CC (default gcc) compiles the seeds and
-# the program. Not part of any test command; x86-64 Linux only for now.
+# the program; SEED_MARCH (default native) is the seeds' -march: SEED_MARCH=znver3 on a Zen 4/5
+# builds them as a Zen 3's `-march=native` would (16 vector registers, no AVX-512), for the Zen 3
+# class figures measured by forcing `vaes` (docs/benchmarks.md). Not part of any test command; x86-64 Linux only for now.
 set -euo pipefail
 
 usage() {
@@ -124,7 +126,7 @@ lib="$target/release/libslicewise.a"
 inc="$root/crates/capi/include"
 
 cc_version=$("$CC" --version | head -n 1)
-seed_flags=(-O3 -march=native -fno-pie)
+seed_flags=(-O3 "-march=${SEED_MARCH:-native}" -fno-pie)
 echo "== seed implementations: $cc_version ${seed_flags[*]}"
 objs=()
 declare -A built

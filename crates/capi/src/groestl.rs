@@ -2,7 +2,7 @@
 
 use core::ffi::{CStr, c_char, c_int, c_uchar, c_uint, c_ulonglong};
 use core::mem::{align_of, needs_drop, size_of};
-use core::ptr;
+use core::{ptr, slice};
 
 use slicewise_groestl::{Backend, Groestl, Variant, groestlcoin_hash};
 
@@ -99,15 +99,21 @@ unsafe fn hash(
         if out.is_null() {
             return Err(SLICEWISE_ERR_NULL);
         }
+        let backend = selected()?;
         // SAFETY: the caller passes `inlen` readable bytes at `input` (or an empty input).
         let data = unsafe { crate::boundary::input(input, length(inlen)?) }?;
-        let mut h =
-            Groestl::with_backend(variant, selected()?).map_err(|_| SLICEWISE_ERR_BACKEND)?;
+        if !overlaps(data.as_ptr(), data.len(), out, variant.output_len()) {
+            // SAFETY: `out` is non-null and the caller provides `output_len` writable bytes
+            // there, disjoint from `data`. Straight into `out` (see `hash_into`).
+            let out = unsafe { slice::from_raw_parts_mut(out, variant.output_len()) };
+            return slicewise_groestl::hash_into(variant, backend, data, out).map_err(|_| SLICEWISE_ERR_BACKEND);
+        }
+        let mut h = Groestl::with_backend(variant, backend).map_err(|_| SLICEWISE_ERR_BACKEND)?;
         h.update(data);
         let digest = h.finalize();
         let digest = digest.as_ref();
         // SAFETY: `out` is non-null and the caller provides `output_len` writable bytes there.
-        // `digest` is a local copy, and `data` (which may overlap `out`) is no longer used.
+        // `digest` is a local copy, and `data` (which overlaps `out`) is no longer used.
         unsafe { ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
         Ok(())
     })
@@ -426,6 +432,34 @@ mod tests {
         let rc = unsafe { slicewise_groestlcoin_hash(o, msg.as_ptr(), 80) };
         assert_eq!(rc, 0);
         assert_eq!(out[..32], groestlcoin_hash(&msg[..80]));
+    }
+
+    /// The one-shot functions with the digest written over their own input (the overlapping
+    /// path) or beside it (the direct path), every size, lengths around the block boundaries.
+    #[test]
+    fn one_shot_in_place_and_disjoint() {
+        use slicewise_groestl::{Groestl224, Groestl384};
+        type F = unsafe extern "C" fn(*mut c_uchar, *const c_uchar, c_ulonglong) -> c_int;
+        let fs: [(F, fn(&[u8]) -> Vec<u8>); 4] = [
+            (slicewise_groestl224_hash, |m| Groestl224::digest(m).to_vec()),
+            (slicewise_groestl256_hash, |m| Groestl256::digest(m).to_vec()),
+            (slicewise_groestl384_hash, |m| Groestl384::digest(m).to_vec()),
+            (slicewise_groestl512_hash, |m| Groestl512::digest(m).to_vec()),
+        ];
+        for (f, want) in fs {
+            for len in [1usize, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300] {
+                let msg: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
+                let d = want(&msg);
+                for at in [0, len / 2, len] {
+                    let mut buf = msg.clone();
+                    buf.resize(len + 64, 0);
+                    // SAFETY: `buf` holds the message and at least 64 writable bytes from `at`.
+                    let rc = unsafe { f(buf.as_mut_ptr().add(at), buf.as_ptr(), len as c_ulonglong) };
+                    assert_eq!(rc, 0);
+                    assert_eq!(buf[at..at + d.len()], d[..], "len {len}, digest at {at}");
+                }
+            }
+        }
     }
 
     #[test]

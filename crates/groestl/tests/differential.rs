@@ -78,6 +78,11 @@ fn every_length_around_block_and_padding_boundaries() {
                 let every: Vec<usize> = (1..len).collect();
                 assert_eq!(ours(variant, b, &data[..len], &every), want, "{} len={len} bytewise on {b}", variant.name());
                 assert_eq!(ours(variant, b, &data[..len], &[len.saturating_sub(1)]), want);
+                // The one-shot form, into a buffer longer than the digest (the rest untouched).
+                let mut out = [0xa5u8; 72];
+                slicewise_groestl::hash_into(variant, b, &data[..len], &mut out).unwrap();
+                assert_eq!(out[..want.len()], want[..], "{} len={len} hash_into on {b}", variant.name());
+                assert!(out[want.len()..].iter().all(|&x| x == 0xa5));
             }
         }
     }
