@@ -6,7 +6,8 @@
 #   2. constant time: the ctgrind harness under Valgrind Memcheck (0 reports required), and the
 #      T-table negative controls (reports required); the dudect-style timing test for the
 #      AVX-512/VAES/GFNI kernels Valgrind cannot run, with its negative control;
-#   3. Miri: the portable and mode code (SIMD backends are unavailable under Miri);
+#   3. Miri: the portable and mode code (SIMD backends are unavailable under Miri), in the
+#      background while step 4 runs (one core each);
 #   4. fuzzing: a smoke run of every cargo-fuzz target (AddressSanitizer), seeded from the KATs.
 # Installs what it needs: valgrind and python3 (apt), the pinned nightly with miri and rust-src,
 # and rate (cargo install --locked --version; both pinned in scripts/toolchains.sh). The fuzz
@@ -114,15 +115,19 @@ else
 fi
 
 # --- 3. Miri -------------------------------------------------------------------------------
-step "Miri (portable and mode code)"
+# In the background, on one core, while the fuzz targets build and run on the other (CI has
+# two): Miri is the longest step here (about 6 min), and it runs one thread.
+step "Miri (portable and mode code), in the background until the fuzz smoke runs end"
 export MIRIFLAGS="${MIRIFLAGS:-}"
-if cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-groestl --lib &&
-  cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --lib --test em &&
-  cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --test safety -- round_trips_all_variants api_misuse; then
-  ok "Miri: no undefined behaviour in the groestl and proest unit tests, em_many, AEAD round trips and API misuse"
-else
-  bad "Miri"
-fi
+mkdir -p target
+miri_log=target/trust-miri.log
+(
+  cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-groestl --lib &&
+    cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --lib --test em &&
+    cargo "+$SLICEWISE_NIGHTLY" miri test --locked -p slicewise-proest --test safety -- round_trips_all_variants api_misuse
+) >"$miri_log" 2>&1 &
+miri_pid=$!
+trap 'kill "$miri_pid" 2>/dev/null || true' EXIT
 
 # --- 4. Fuzz smoke -------------------------------------------------------------------------
 step "fuzz smoke runs (${smoke} s per target, AddressSanitizer)"
@@ -144,6 +149,15 @@ for t in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^slicewi
     bad "fuzz $t crashed (artifact in fuzz/artifacts/$t)"
   fi
 done
+
+step "Miri (portable and mode code): its log"
+if wait "$miri_pid"; then
+  grep -E '^(test result|     Running)' "$miri_log" || true
+  ok "Miri: no undefined behaviour in the groestl and proest unit tests, em_many, AEAD round trips and API misuse"
+else
+  cat "$miri_log"
+  bad "Miri (log above, $miri_log)"
+fi
 
 echo
 echo "trust: $passed passed, $failed failed, $skipped skipped"

@@ -150,9 +150,12 @@ fn round_trips<M: Mode>() {
             assert!(ct.len() > len + M::TAG_LEN && ct.len() <= len + M::TAG_LEN + M::LAST_BLOCK);
             assert!(M::is_valid_ciphertext_len(ct.len()));
             assert_eq!(c.decrypt(&nonce, &ad, &ct).unwrap(), msg, "{} {} len {len}", M::ALGORITHM, b);
-            // other backends agree
-            let portable = ProestAead::<M>::with_backend(&key, Backend::Portable).unwrap();
-            assert_eq!(portable.encrypt(&nonce, &ad, &msg).unwrap(), ct);
+            // other backends agree (not under Miri, which checks memory safety: the
+            // differential tests run natively on every target)
+            if !cfg!(miri) {
+                let portable = ProestAead::<M>::with_backend(&key, Backend::Portable).unwrap();
+                assert_eq!(portable.encrypt(&nonce, &ad, &msg).unwrap(), ct);
+            }
         }
     }
 }

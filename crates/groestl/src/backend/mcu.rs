@@ -282,24 +282,27 @@ mod tests {
         let h8: [u64; 8] = core::array::from_fn(|_| next());
         let h16: [u64; 16] = core::array::from_fn(|_| next());
         let blocks: [u8; 256] = core::array::from_fn(|_| next() as u8);
+        // Under Miri one block per compression (the same paths, a fraction of the time).
+        let (n512, n1024) = if cfg!(miri) { (64, 128) } else { (256, 256) };
         let (mut a, mut b) = (h8, h8);
-        compress512(&mut a, &blocks);
-        super::super::portable::compress512(&mut b, &blocks);
+        compress512(&mut a, &blocks[..n512]);
+        super::super::portable::compress512(&mut b, &blocks[..n512]);
         assert_eq!(a, b);
         assert_eq!(output512(&h8), super::super::portable::output512(&h8));
         let (mut a, mut b) = (h16, h16);
-        compress1024(&mut a, &blocks);
-        super::super::portable::compress1024(&mut b, &blocks);
+        compress1024(&mut a, &blocks[..n1024]);
+        super::super::portable::compress1024(&mut b, &blocks[..n1024]);
         assert_eq!(a, b);
         assert_eq!(output1024(&h16), super::super::portable::output1024(&h16));
-        assert_eq!(finish512(&h8, &blocks[..128]), {
+        let f512 = n512.min(128);
+        assert_eq!(finish512(&h8, &blocks[..f512]), {
             let mut h = h8;
-            super::super::portable::compress512(&mut h, &blocks[..128]);
+            super::super::portable::compress512(&mut h, &blocks[..f512]);
             super::super::portable::output512(&h)
         });
-        assert_eq!(finish1024(&h16, &blocks), {
+        assert_eq!(finish1024(&h16, &blocks[..n1024]), {
             let mut h = h16;
-            super::super::portable::compress1024(&mut h, &blocks);
+            super::super::portable::compress1024(&mut h, &blocks[..n1024]);
             super::super::portable::output1024(&h)
         });
     }
