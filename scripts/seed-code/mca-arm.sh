@@ -275,8 +275,19 @@ def listing(binary, lo, hi, addrs):
 
 def mca(lines, cpu, tag):
     """Cycles per iteration of `lines` for `cpu`, or a reason why there is none."""
-    if cpu in ("cortex-a8", "cortex-a53"):
+    if cpu == "cortex-a53":
         return None, "no model"
+    if cpu == "cortex-a8":
+        # Not llvm-mca (LLVM 19 has no usable Cortex-A8 model): slicewise's own model,
+        # scripts/seed-code/a8-model.py, on the same stream.
+        path = os.path.join(work, f"{tag}-{cpu}.s")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        r = subprocess.run([sys.executable, os.path.join(os.environ["ROOT"], "scripts", "seed-code", "a8-model.py"), path],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, (r.stderr.strip().splitlines() or ["a8-model failed"])[-1][:80]
+        return float(re.search(r"cycles/iteration:\s+([0-9.]+)", r.stdout).group(1)), ""
     neon = any(re.match(r"v[a-z]", l) for l in lines)
     if cpu == "cortex-m4":
         if neon:
