@@ -15,11 +15,12 @@ a cycle, dual issue only on the first and last cycle of a multi-cycle instructio
 cycles with the source and result stage of each register). The NEON per-class figures below are
 the TRM's as transcribed into GCC's gcc/config/arm/cortex-a8-neon.md (generated from the TRM
 tables by CodeSourcery's neon-schedgen; its comments give "reads operands at Nx, result at Ny
-on cycle k" for each class) -- the TRM table numbers themselves were not re-checked here. The
-one deliberate choice between the two: a VLD1/VST1 that states a 128-bit (or wider) alignment,
-or moves a single D register, takes ceil(n/2) cycles for n D registers (the TRM's aligned
-figures, also what the Grøstl NEON paper's own lower bounds count, [V] §5.1-5.2), otherwise
-ceil(n/2)+1 for n >= 2 (GCC's figures, which assume no alignment).
+on cycle k" for each class, and its cortex_a8_neon_type attribute which instructions are in
+which class) -- the TRM's own table numbers were not re-checked here. VLD1/VST1 of 1-2 D
+registers take 2 cycles, of 3-4 take 3 (GCC's figures, whatever the alignment; the Grøstl NEON
+paper's lower bounds count 1 cycle for a 64-bit-aligned one, [V] §5.1: with that, the model
+gives 1-2 c/B less for the seeds, further from the measurements). VLDM/VSTM/VPUSH/VPOP: two D
+registers a cycle (not in GCC's table; none is in a Grøstl inner loop).
 
 The model, cycle by cycle (all loads hit L1; branches predicted, taken ones free, as llvm-mca):
   * ARM issue: in order, at most 2 instructions a cycle (NEON ones included: every instruction
@@ -276,9 +277,10 @@ def decode_neon(ins, mn, ops):
         else:
             k = next(i for i, o in enumerate(ops) if o.startswith("["))
             address(ins, ops[k], ops[k + 1:])
-        if base in ("vld1", "vst1", "vldr", "vstr"):
-            aligned = n == 1 or re.search(r":\s*(128|256)", " ".join(ops))
-            ins.ncyc = (n + 1) // 2 + (0 if aligned else 1)
+        if base in ("vldr", "vstr"):
+            ins.ncyc = 1                      # neon_ldr / neon_str
+        elif base in ("vld1", "vst1"):
+            ins.ncyc = 2 if n <= 2 else 3     # neon_vld1_1_2_regs / _3_4_regs (and the VST1 ones)
         elif base in ("vld2", "vld3", "vld4", "vst2", "vst3", "vst4"):
             ins.ncyc = max(2, (n + 1) // 2 + 1)
         else:
@@ -287,7 +289,10 @@ def decode_neon(ins, mn, ops):
         if base.startswith(("vld", "vpop")):
             # results at N1 (N2 for VLD2-4), two D registers a cycle
             p = 1 if base in ("vld1", "vldr") or base.startswith("vldm") or base == "vpop" else 2
-            ins.ndst = [(d, p, min(i // 2, ins.ncyc - 1)) for i, d in enumerate(regs)]
+            if base.startswith(("vldm", "vpop")):
+                ins.ndst = [(d, p, min(i // 2, ins.ncyc - 1)) for i, d in enumerate(regs)]
+            else:  # "result at N1 (N2) on cycle <last>"
+                ins.ndst = [(d, p, ins.ncyc - 1) for d in regs]
             if lane:
                 ins.nsrc = [(d, 1, 0) for d in regs]
         else:

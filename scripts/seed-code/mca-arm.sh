@@ -36,7 +36,11 @@
 # only where every instruction exists in Thumb-2; never NEON code, and not the armv7 builds of the
 # C seeds, which GCC vectorised with NEON); cortex-a8 and cortex-a53 have no llvm-mca
 # model in LLVM 19 (A8 has only itineraries, which llvm-mca does not read; the A53 model is
-# AArch64-only): those columns say so. Installs Debian's llvm-19 if llvm-mca-19 is missing.
+# AArch64-only). The cortex-a8 column is therefore NOT llvm-mca: it is slicewise's own model of
+# the Cortex-A8 (scripts/seed-code/a8-model.py, from the TRM's instruction timing, calibrated
+# against the Grøstl NEON paper's Cortex-A8 measurements: see its header and
+# docs/benchmarks-arm.md), run on the same stream, its figures labelled "slicewise A8 model";
+# the cortex-a53 column says "no model". Installs Debian's llvm-19 if llvm-mca-19 is missing.
 set -euo pipefail
 
 mode=${1:-}
@@ -376,8 +380,8 @@ for alg in ["groestl256", "groestl512", "proest128otrv1"]:
     if alg not in rows:
         continue
     unit = rows[alg][0][3]
-    print(f"\n{titles[alg]}: llvm-mca ESTIMATES ({unit}; instructions = the analysed stream per byte or per call)\n")
-    print("| kernel | instructions | " + " | ".join(f"{c} (estimate)" for c in CPUS) + " |")
+    print(f"\n{titles[alg]}: llvm-mca ESTIMATES, the cortex-a8 column slicewise's A8 model instead ({unit}; instructions = the analysed stream per byte or per call)\n")
+    print("| kernel | instructions | " + " | ".join("cortex-a8: slicewise A8 model (estimate)" if c == "cortex-a8" else f"{c} (estimate)" for c in CPUS) + " |")
     print("|---|---:|" + "---:|" * len(CPUS))
     for name, insns, res, _ in rows[alg]:
         print(f"| {name} | {insns} | " + " | ".join(res) + " |")
