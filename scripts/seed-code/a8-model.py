@@ -36,10 +36,15 @@ The model, cycle by cycle (all loads hit L1; branches predicted, taken ones free
     stalls while the queue is full) and is issued from it in order, no earlier than the cycle
     after; a cycle issues at most one data-processing (ALU, shift, multiply) instruction and one
     load/store/permute instruction (VLD/VST, VEXT, VTBL, VTRN/VZIP/VUZP/VSWP/VREV, VDUP, VMOV
-    between the register files). A Q-register data-processing instruction takes 2 cycles, one
-    per D half (the low half's operands read and result written a cycle before the high half's);
-    an instruction of 3 or more cycles blocks both pipes on its middle cycles. Operand stages as
-    for the integer side (Nx), per D register.
+    between the register files). Integer ALU and immediate-shift instructions take 1 cycle on
+    Q registers as on D; VBSL/VBIT/VBIF/VCNT, VSHL by register, VEXT/VTRN/VSWP and multiplies
+    take 2 on Q, one per D half (the low half's operands read and result written a cycle before
+    the high half's); VTBL 2 (1-2 table registers) or 3; an instruction of 3 or more cycles
+    blocks both pipes on its middle cycles. Operand stages as for the integer side (Nx), per D
+    register.
+  * Calibration (docs/benchmarks-arm.md): on SUPERCOP's neon-table, neon-bitslice and neon-vperm
+    the model gives 0.94-0.98x the Cortex-A8 cycles/byte measured in the Grøstl NEON paper
+    ([V] Table 1), 0.91-0.93x on arm32 and 0.67x on arm11; nothing was fitted to them.
   * NEON -> ARM transfers (VMOV r, d): the integer register is ready 20 cycles after the NEON
     side issues the move (TRM 16.6: the NEON unit lags the integer pipeline).
 Left out: cache misses and the L2, the load data queue's size, branch mispredictions and the
