@@ -36,7 +36,11 @@
 # only where every instruction exists in Thumb-2; never NEON code, and not the armv7 builds of the
 # C seeds, which GCC vectorised with NEON); cortex-a8 and cortex-a53 have no llvm-mca
 # model in LLVM 19 (A8 has only itineraries, which llvm-mca does not read; the A53 model is
-# AArch64-only): those columns say so. Installs Debian's llvm-19 if llvm-mca-19 is missing.
+# AArch64-only). The cortex-a8 column is therefore NOT llvm-mca: it is slicewise's own model of
+# the Cortex-A8 (scripts/seed-code/a8-model.py, from the TRM's instruction timing, calibrated
+# against the Grøstl NEON paper's Cortex-A8 measurements: see its header and
+# docs/benchmarks-arm.md), run on the same stream, its figures labelled "slicewise A8 model";
+# the cortex-a53 column says "no model". Installs Debian's llvm-19 if llvm-mca-19 is missing.
 set -euo pipefail
 
 mode=${1:-}
@@ -275,8 +279,19 @@ def listing(binary, lo, hi, addrs):
 
 def mca(lines, cpu, tag):
     """Cycles per iteration of `lines` for `cpu`, or a reason why there is none."""
-    if cpu in ("cortex-a8", "cortex-a53"):
+    if cpu == "cortex-a53":
         return None, "no model"
+    if cpu == "cortex-a8":
+        # Not llvm-mca (LLVM 19 has no usable Cortex-A8 model): slicewise's own model,
+        # scripts/seed-code/a8-model.py, on the same stream.
+        path = os.path.join(work, f"{tag}-{cpu}.s")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        r = subprocess.run([sys.executable, os.path.join(os.environ["ROOT"], "scripts", "seed-code", "a8-model.py"), path],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, (r.stderr.strip().splitlines() or ["a8-model failed"])[-1][:80]
+        return float(re.search(r"cycles/iteration:\s+([0-9.]+)", r.stdout).group(1)), ""
     neon = any(re.match(r"v[a-z]", l) for l in lines)
     if cpu == "cortex-m4":
         if neon:
@@ -365,8 +380,8 @@ for alg in ["groestl256", "groestl512", "proest128otrv1"]:
     if alg not in rows:
         continue
     unit = rows[alg][0][3]
-    print(f"\n{titles[alg]}: llvm-mca ESTIMATES ({unit}; instructions = the analysed stream per byte or per call)\n")
-    print("| kernel | instructions | " + " | ".join(f"{c} (estimate)" for c in CPUS) + " |")
+    print(f"\n{titles[alg]}: llvm-mca ESTIMATES, the cortex-a8 column slicewise's A8 model instead ({unit}; instructions = the analysed stream per byte or per call)\n")
+    print("| kernel | instructions | " + " | ".join("cortex-a8: slicewise A8 model (estimate)" if c == "cortex-a8" else f"{c} (estimate)" for c in CPUS) + " |")
     print("|---|---:|" + "---:|" * len(CPUS))
     for name, insns, res, _ in rows[alg]:
         print(f"| {name} | {insns} | " + " | ".join(res) + " |")
