@@ -2112,6 +2112,137 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
     return True
 
 
+# --- Cortex-A8 instruction scheduling (after register allocation) -----------------------------
+# The allocation orders the body for few spills; on the in-order dual-issue Cortex-A8 that order
+# stalls on dependent results (a VEOR's result is read 2 cycles later by a VEOR, 3 by a shift,
+# VEXT or store). `a8_schedule` reorders a straight-line body without changing an instruction or
+# a register: a list scheduler over the dependency DAG (RAW with the A8 model's latencies, WAR
+# and WAW on every d and integer register, q = two d; spill slots as memory; the constant table
+# read-only), priority = the critical path to the end, simulating the NEON issue of
+# scripts/seed-code/a8-model.py (in order, one data-processing and one load/store/permute
+# instruction a cycle, multi-cycle instructions, operand stages per D half).
+
+A8_MODEL = []
+
+
+def a8_model():
+    """scripts/seed-code/a8-model.py as a module (its decoder and simulator)."""
+    if not A8_MODEL:
+        import importlib.util
+        path = os.path.join(ROOT, "scripts/seed-code/a8-model.py")
+        spec = importlib.util.spec_from_file_location("a8_model", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        A8_MODEL.append(mod)
+    return A8_MODEL[0]
+
+
+def a8_mem(ln, ins):
+    """Memory an instruction touches: None, or (is_store, set of 16-byte slots or None = any).
+    Loads through CONST_REG read the constant table (read-only, no dependency)."""
+    m = re.match(r"(vld|vst)\w*(?:\.\d+)?\s+(?:(r\d+|sp)!?,\s*(\{[^}]*\})|(\{[^}]*\}),\s*\[(r\d+|sp)\]!?)", ln)
+    if not ln.startswith(("vld", "vst")):
+        return None
+    if not m:
+        return (ln.startswith("vst"), None)
+    base = m.group(2) or m.group(5)
+    regs = a8_model().neon_regs(m.group(3) or m.group(4))
+    if base == CONST_REG and m.group(1) == "vld":
+        return None
+    if base in SLOT_REGS and "!" not in ln:
+        s = SLOT_REGS.index(base)
+        return (m.group(1) == "vst", set(range(s, s + (len(regs) + 1) // 2)))
+    return (m.group(1) == "vst", None)
+
+
+def a8_dag(lines):
+    """Decoded instructions and predecessor edges (i, latency) of each instruction."""
+    mod = a8_model()
+    prog = [mod.decode(ln) for ln in lines]
+    preds = [dict() for _ in lines]
+    last_w, readers = {}, {}  # resource -> last writer; readers since that write
+    mem_ops = []  # (index, is_store, slots)
+
+    def edge(i, j, lat):
+        if preds[j].get(i, -99) < lat:
+            preds[j][i] = lat
+
+    for j, (ln, ins) in enumerate(zip(lines, prog)):
+        reads = [(("r", r), s, 0) for r, s in ins.asrc] + [(("d", d), s, h) for d, s, h in ins.nsrc]
+        writes = [(("r", r), p, 0) for r, p in ins.adst] + [(("d", d), p, h) for d, p, h in ins.ndst]
+        for key, s, h in reads:
+            if key in last_w:
+                i, hp = last_w[key]
+                edge(i, j, max(0, hp - s - h + 1) if key[0] == "d" else 1)
+        for key, _, _ in writes:
+            if key in last_w:
+                edge(last_w[key][0], j, 0)
+            for i in readers.get(key, ()):
+                if i != j:
+                    edge(i, j, 0)
+        for key, s, h in reads:
+            readers.setdefault(key, []).append(j)
+        for key, p, h in writes:
+            last_w[key] = (j, h + p)
+            readers[key] = []
+        mem = a8_mem(ln, ins)
+        if mem is not None:
+            st, slots = mem
+            for i, st2, slots2 in mem_ops:
+                if (st or st2) and (slots is None or slots2 is None or slots & slots2):
+                    edge(i, j, 1 if st2 else 0)
+            mem_ops.append((j, st, slots))
+    return prog, preds
+
+
+def a8_schedule(lines):
+    """Reorders a straight-line NEON body (no labels or branches) for the Cortex-A8: see above."""
+    assert not any(ln.endswith(":") or re.match(r"(b|bl|bx|bne|beq)\b", ln) for ln in lines)
+    prog, preds = a8_dag(lines)
+    n = len(lines)
+    succs = [[] for _ in range(n)]
+    for j in range(n):
+        for i, lat in preds[j].items():
+            succs[i].append((j, lat))
+    prio = [0] * n
+    for i in reversed(range(n)):
+        prio[i] = max([lat + prio[j] for j, lat in succs[i]] + [max(1, prog[i].ncyc)])
+    npred = [len(p) for p in preds]
+    earliest = [0] * n  # from the latencies of the scheduled predecessors
+    ready = [j for j in range(n) if npred[j] == 0]
+    busy = {"dp": set(), "ls": set()}
+    t_neon, out = 0, []
+
+    def issue_at(j):
+        ins = prog[j]
+        t = max(t_neon, earliest[j])
+        if ins.neon is None:
+            return t
+        mine, other, c = busy[ins.neon], busy["ls" if ins.neon == "dp" else "dp"], ins.ncyc
+        while not (all(t + k not in mine for k in range(c)) and all(t + k not in other for k in range(1, c - 1))):
+            t += 1
+        return t
+
+    while ready:
+        best = min(ready, key=lambda j: (issue_at(j), -prio[j], j))
+        t = issue_at(best)
+        ins = prog[best]
+        if ins.neon is not None:
+            mine, other = busy[ins.neon], busy["ls" if ins.neon == "dp" else "dp"]
+            mine.update(t + k for k in range(ins.ncyc))
+            other.update(t + k for k in range(1, ins.ncyc - 1))
+        t_neon = t
+        out.append(best)
+        ready.remove(best)
+        for j, lat in succs[best]:
+            earliest[j] = max(earliest[j], t + lat)
+            npred[j] -= 1
+            if npred[j] == 0:
+                ready.append(j)
+    assert sorted(out) == list(range(n))
+    return [lines[j] for j in out]
+
+
 # The S-box schedule: indices of the base template's ops (all planes loaded, no flags; the rounds'
 # variants follow it, `sbox_variant`) in the order found by `--search` (simulated annealing over
 # topological orders, cost = Belady spills and reloads), then improved by `--refine` (cost =
@@ -2205,6 +2336,7 @@ def generate():
     tmpl = ordered_template()
     body512, tab512, frame512, pos512, pend512 = gen_perm(False)
     body1024, tab1024, frame1024, pos1024, pend1024 = gen_perm(True)
+    body512, body1024 = a8_schedule(body512), a8_schedule(body1024)  # for the Cortex-A8's in-order issue
     for wide, pend in ((False, pend512), (True, pend1024)):
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])

@@ -119,136 +119,143 @@ slicewise_groestl_neon7bs_c512:
     veor q7, q7, q8
     veor q6, q6, q9
     veor q2, q2, q10
-    veor q6, q6, q2
     veor q15, q7, q3
-    veor q14, q3, q6
-    veor q13, q5, q14
+    veor q6, q6, q2
     veor q1, q1, q6
+    veor q14, q3, q6
     veor q0, q0, q1
+    veor q13, q5, q14
     veor q6, q5, q0
-    veor q12, q14, q6
+    veor q4, q4, q13
     veor q11, q7, q6
+    veor q12, q14, q6
     veor q10, q2, q11
+    veor q3, q3, q11
     veor q9, q1, q10
+    veor q5, q5, q15
     veor q8, q2, q9
     vorn q7, q8, q12
-    veor q5, q5, q15
     vstmia r4, {d16-d31}
     vbic q8, q8, q12
     vbic q12, q11, q14
-    veor q3, q3, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vbic q9, q9, q0
+    vbic q15, q10, q15
     veor q7, q7, q9
     veor q9, q11, q12
-    veor q4, q4, q13
     veor q11, q2, q4
-    veor q1, q1, q11
     veor q4, q10, q4
+    veor q1, q1, q11
+    veor q14, q5, q14
     veor q12, q10, q1
     vorr q10, q13, q2
+    vst1.64 {d28-d29}, [r12]
+    vbic q14, q11, q14
     veor q8, q10, q8
     vand q10, q6, q1
     veor q13, q15, q10
+    veor q10, q14, q10
     veor q7, q7, q13
     vbic q13, q12, q3
+    veor q9, q9, q10
     veor q13, q15, q13
+    veor q15, q15, q14
     veor q8, q8, q13
     vand q13, q5, q4
-    veor q14, q5, q14
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vand q10, q9, q7
     vorn q14, q12, q3
+    vand q10, q9, q7
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q2, q14, q2
+    vbsl q9, q15, q13
     vorn q13, q7, q13
     vbic q0, q9, q0
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q7
+    veor q10, q14, q13
     vand q5, q8, q5
     veor q7, q13, q8
     vand q11, q8, q11
-    vand q4, q7, q4
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q4, q7, q4
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q1, q15, q1
-    veor q1, q11, q1
     vand q6, q15, q6
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vbic q3, q8, q3
-    veor q3, q6, q3
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q7, q7, q11
     vld1.64 {d22-d23}, [r11]
+    veor q3, q6, q3
     vbic q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q2, q14, q2
     veor q6, q11, q6
     vld1.64 {d22-d23}, [r12]
-    vbic q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q5, q11
+    vbic q11, q13, q11
     veor q7, q7, q6
+    veor q11, q5, q11
     veor q5, q5, q7
     vld1.64 {d14-d15}, [r6]
     vand q7, q10, q7
-    veor q7, q4, q7
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vand q10, q13, q10
     veor q14, q0, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q0, q0, q6
-    veor q0, q13, q0
     veor q6, q10, q5
+    vld1.64 {d30-d31}, [r4]
+    vbic q13, q9, q13
+    vand q9, q9, q15
     veor q2, q2, q6
+    veor q7, q4, q7
     veor q8, q8, q2
     veor q2, q9, q2
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q4, q2
     veor q4, q12, q6
-    veor q6, q7, q4
+    veor q5, q5, q8
     veor q1, q4, q1
-    veor q4, q0, q6
+    veor q6, q7, q4
     veor q7, q11, q1
+    veor q0, q13, q0
     veor q3, q3, q7
     veor q7, q14, q7
-    veor q5, q5, q8
+    veor q4, q0, q6
     veor q7, q7, q5
-    veor q7, q2, q7
     veor q5, q5, q6
-    vld1.64 {d18-d21}, [r3]!
+    veor q7, q2, q7
     vshl.u8 q6, q2, q9
     vshl.u8 q2, q2, q10
     vorr q2, q6, q2
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q6, q6, q7
     vshl.u8 q7, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q7, q1
     vshl.u8 q7, q4, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q4, q4, q10
+    veor q2, q2, q11
     vorr q4, q7, q4
     vshl.u8 q7, q5, q9
     vshl.u8 q5, q5, q10
+    veor q11, q12, q11
     vorr q5, q7, q5
     vshl.u8 q7, q3, q9
     vshl.u8 q3, q3, q10
@@ -267,220 +274,220 @@ slicewise_groestl_neon7bs_c512:
     veor q0, q0, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q0, q0, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q6, q6, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q0, q12, q0
+    vext.8 q12, q6, q6, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q0, q12, q0
-    vext.8 q12, q6, q6, #6
     veor q12, q13, q12
     vext.8 q13, q4, q4, #4
     veor q13, q4, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q4, q4, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q5, q5, #4
     veor q12, q5, q12
+    veor q6, q9, q6
+    vext.8 q9, q4, q4, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q5, q5, q12
     veor q12, q13, q12
-    veor q6, q9, q6
-    vext.8 q9, q4, q4, #6
     veor q9, q12, q9
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q5, q5, #6
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
     vext.8 q11, q3, q3, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q3, q10, q3
+    veor q8, q8, q11
     veor q4, q9, q4
     veor q5, q8, q5
     vldmia r3!, {d16-d29}
-    veor q5, q5, q11
-    veor q3, q3, q12
-    veor q2, q2, q8
     veor q6, q6, q9
     veor q0, q0, q14
-    veor q6, q6, q0
     veor q4, q4, q10
-    veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q6
-    veor q13, q5, q14
+    veor q6, q6, q0
+    veor q5, q5, q11
     veor q1, q1, q6
+    veor q7, q7, q13
     veor q4, q4, q1
+    veor q2, q2, q8
+    veor q14, q7, q6
     veor q6, q5, q4
-    veor q12, q14, q6
+    veor q3, q3, q12
     veor q11, q2, q6
+    veor q15, q2, q7
     veor q10, q0, q11
+    veor q13, q5, q14
     veor q9, q1, q10
+    veor q12, q14, q6
     veor q8, q0, q9
+    veor q7, q7, q11
     vand q2, q12, q8
-    veor q5, q5, q15
     vstmia r4, {d16-d31}
     vorr q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vorr q9, q9, q4
+    veor q3, q3, q13
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q3, q3, q13
     veor q11, q0, q3
+    veor q5, q5, q15
     veor q1, q1, q11
+    vbic q15, q10, q15
     veor q3, q10, q3
     veor q12, q10, q1
     vorr q10, q13, q0
+    veor q14, q5, q14
     veor q8, q10, q8
     vorr q10, q6, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q3, q5
-    veor q14, q5, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q11, q14
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vorr q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q3, q5
     vorn q14, q7, q12
+    vorr q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q8, q9
+    veor q13, q13, q15
     vorn q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q8
     vbsl q9, q13, q10
     vbit q14, q13, q10
-    vand q0, q14, q0
     vand q13, q2, q13
     vbic q4, q9, q4
     vbit q13, q8, q10
-    veor q8, q14, q13
     vbit q10, q15, q2
+    veor q8, q14, q13
     vbic q2, q10, q5
     veor q5, q13, q10
     vand q11, q10, q11
-    vbic q3, q3, q5
     veor q10, q9, q10
-    vbic q12, q10, q12
+    vbic q3, q3, q5
     veor q15, q10, q8
+    vbic q12, q10, q12
     vorr q1, q15, q1
-    veor q1, q11, q1
     vorr q6, q15, q6
     vld1.64 {d30-d31}, [r5]
     vbic q15, q9, q15
+    veor q1, q11, q1
     vand q7, q10, q7
-    veor q7, q6, q7
     veor q10, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q5, q11, q5
     vld1.64 {d22-d23}, [r11]
+    veor q7, q6, q7
     vorr q11, q8, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q0, q14, q0
     veor q6, q11, q6
     vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q2, q11
+    vorr q11, q13, q11
     veor q5, q5, q6
+    veor q11, q2, q11
     veor q2, q2, q5
     vld1.64 {d10-d11}, [r6]
     vbic q5, q5, q8
-    veor q5, q3, q5
     vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vbic q8, q8, q13
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q6
-    veor q4, q13, q4
     veor q6, q8, q2
+    vld1.64 {d30-d31}, [r4]
+    vbic q13, q9, q13
+    vbic q9, q9, q15
     veor q0, q0, q6
+    veor q5, q3, q5
     veor q8, q10, q0
     veor q0, q9, q0
+    vld1.64 {d18-d21}, [r3]!
     veor q0, q3, q0
     veor q3, q12, q6
-    veor q5, q5, q3
+    veor q2, q2, q8
     veor q1, q3, q1
-    veor q3, q4, q5
+    veor q4, q13, q4
     veor q6, q11, q1
+    veor q5, q5, q3
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q2, q2, q8
+    veor q3, q4, q5
     veor q6, q6, q2
-    veor q6, q0, q6
     veor q2, q2, q5
-    vld1.64 {d18-d21}, [r3]!
+    veor q6, q0, q6
     vshl.u8 q5, q0, q9
     vshl.u8 q0, q0, q10
     vorr q0, q5, q0
     vshl.u8 q5, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q0, q0, #4
+    veor q11, q0, q11
     vorr q5, q5, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q3, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q3, q3, q10
+    veor q0, q0, q11
     vorr q3, q6, q3
     vshl.u8 q6, q2, q9
     vshl.u8 q2, q2, q10
+    veor q11, q12, q11
     vorr q2, q6, q2
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -499,219 +506,219 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q5, q5, #4
     veor q12, q5, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q5, q5, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q0, q0, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
     veor q12, q13, q12
     vext.8 q13, q3, q3, #4
     veor q13, q3, q13
+    veor q0, q12, q0
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q3, q3, q13
     veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q2, q2, #4
     veor q12, q2, q12
+    veor q5, q9, q5
+    vext.8 q9, q3, q3, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q2, q2, q12
     veor q12, q13, q12
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q2, q2, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q2, q2, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q3, q9, q3
     veor q2, q8, q2
     vldmia r3!, {d16-d27}
-    veor q2, q2, q11
-    veor q0, q0, q8
     veor q5, q5, q9
     veor q4, q4, q13
-    veor q5, q5, q4
     veor q3, q3, q10
-    veor q7, q7, q12
-    veor q15, q0, q7
-    veor q14, q7, q5
-    veor q13, q2, q14
+    veor q5, q5, q4
+    veor q2, q2, q11
     veor q1, q1, q5
+    veor q7, q7, q12
     veor q3, q3, q1
+    veor q0, q0, q8
+    veor q14, q7, q5
     veor q5, q2, q3
-    veor q12, q14, q5
+    veor q15, q0, q7
     veor q11, q0, q5
+    veor q13, q2, q14
     veor q10, q4, q11
+    veor q12, q14, q5
     veor q9, q1, q10
+    veor q7, q7, q11
     veor q8, q4, q9
+    veor q6, q6, q13
     vorr q0, q12, q8
-    veor q2, q2, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q2, q2, q15
     veor q0, q0, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    vand q15, q15, q10
     veor q1, q1, q11
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q4
+    veor q14, q2, q14
     veor q8, q10, q8
     vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q0, q0, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q2, q6
-    veor q14, q2, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q0, q0, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q0
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q2, q6
     vorn q14, q7, q12
+    vand q10, q9, q0
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q0, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q0
+    veor q10, q14, q13
     vand q0, q8, q2
     veor q2, q13, q8
     vbic q11, q8, q11
-    vbic q6, q2, q6
     veor q8, q9, q8
-    vbic q12, q8, q12
+    vbic q6, q2, q6
     veor q15, q8, q10
+    vbic q12, q8, q12
     vbic q1, q15, q1
-    veor q1, q11, q1
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q2, q2, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vand q2, q10, q2
-    veor q2, q6, q2
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q3, q2
+    veor q2, q6, q2
+    veor q4, q6, q4
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q3, q2
     veor q6, q4, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q4, q9
     vshl.u8 q4, q4, q10
     vorr q2, q2, q4
     vshl.u8 q4, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q4, q4, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -730,220 +737,220 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
     veor q4, q4, q9
     veor q3, q3, q14
-    veor q4, q4, q3
     veor q5, q5, q10
+    veor q4, q4, q3
     veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
     veor q1, q1, q4
+    veor q0, q0, q11
+    veor q14, q7, q4
     veor q4, q5, q1
+    veor q2, q2, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q12
     veor q11, q2, q5
+    veor q15, q2, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q1, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vand q2, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vorr q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vorr q9, q9, q4
+    veor q6, q6, q13
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q1, q1, q11
+    vbic q15, q10, q15
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q11, q14
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vorr q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q6, q0
     vorn q14, q7, q12
+    vorr q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q8, q9
+    veor q13, q13, q15
     vorn q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q8
     vbsl q9, q13, q10
     vbit q14, q13, q10
-    vand q3, q14, q3
     vand q13, q2, q13
     vbic q4, q9, q4
     vbit q13, q8, q10
-    veor q8, q14, q13
     vbit q10, q15, q2
+    veor q8, q14, q13
     vbic q0, q10, q0
     veor q2, q13, q10
     vand q11, q10, q11
-    vbic q6, q6, q2
     veor q10, q9, q10
-    vbic q12, q10, q12
+    vbic q6, q6, q2
     veor q15, q10, q8
+    vbic q12, q10, q12
     vorr q1, q15, q1
-    veor q1, q11, q1
     vorr q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vbic q15, q9, q15
+    veor q1, q11, q1
     vand q7, q10, q7
-    veor q7, q5, q7
     veor q10, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q2, q11, q2
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vorr q11, q8, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vorr q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vbic q2, q2, q8
-    veor q2, q6, q2
     vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vbic q8, q8, q13
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q8, q0
+    vld1.64 {d30-d31}, [r4]
+    vbic q13, q9, q13
+    vbic q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q10, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q4, q2
+    veor q2, q6, q2
+    veor q3, q6, q3
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q4, q2
     veor q6, q3, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q3, q9
     vshl.u8 q3, q3, q10
     vorr q2, q2, q3
     vshl.u8 q3, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q3, q3, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -962,219 +969,219 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d27}
-    veor q0, q0, q11
-    veor q2, q2, q8
     veor q3, q3, q9
     veor q4, q4, q13
-    veor q3, q3, q4
     veor q5, q5, q10
+    veor q3, q3, q4
     veor q7, q7, q12
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
     veor q1, q1, q3
+    veor q0, q0, q11
+    veor q14, q7, q3
     veor q3, q5, q1
+    veor q2, q2, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q15, q2, q7
     veor q11, q2, q5
+    veor q13, q0, q14
     veor q10, q4, q11
+    veor q12, q14, q5
     veor q9, q1, q10
+    veor q7, q7, q11
     veor q8, q4, q9
+    veor q6, q6, q13
     vorr q2, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q0, q0, q15
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    vand q15, q15, q10
     veor q1, q1, q11
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q0, q6
     vorn q14, q7, q12
+    vand q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q2, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q2
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q2, q13, q8
     vbic q11, q8, q11
-    vbic q6, q2, q6
     veor q8, q9, q8
-    vbic q12, q8, q12
+    vbic q6, q2, q6
     veor q15, q8, q10
+    vbic q12, q8, q12
     vbic q1, q15, q1
-    veor q1, q11, q1
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q2, q2, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vand q2, q10, q2
-    veor q2, q6, q2
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q3, q2
+    veor q2, q6, q2
+    veor q4, q6, q4
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q3, q2
     veor q6, q4, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q4, q9
     vshl.u8 q4, q4, q10
     vorr q2, q2, q4
     vshl.u8 q4, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q4, q4, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -1193,220 +1200,220 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
     veor q4, q4, q9
     veor q3, q3, q14
-    veor q4, q4, q3
     veor q5, q5, q10
+    veor q4, q4, q3
     veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
     veor q1, q1, q4
+    veor q0, q0, q11
+    veor q14, q7, q4
     veor q4, q5, q1
+    veor q2, q2, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q12
     veor q11, q2, q5
+    veor q15, q2, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q1, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vand q2, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vorr q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vorr q9, q9, q4
+    veor q6, q6, q13
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q1, q1, q11
+    vbic q15, q10, q15
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q11, q14
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vorr q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q6, q0
     vorn q14, q7, q12
+    vorr q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q8, q9
+    veor q13, q13, q15
     vorn q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q8
     vbsl q9, q13, q10
     vbit q14, q13, q10
-    vand q3, q14, q3
     vand q13, q2, q13
     vbic q4, q9, q4
     vbit q13, q8, q10
-    veor q8, q14, q13
     vbit q10, q15, q2
+    veor q8, q14, q13
     vbic q0, q10, q0
     veor q2, q13, q10
     vand q11, q10, q11
-    vbic q6, q6, q2
     veor q10, q9, q10
-    vbic q12, q10, q12
+    vbic q6, q6, q2
     veor q15, q10, q8
+    vbic q12, q10, q12
     vorr q1, q15, q1
-    veor q1, q11, q1
     vorr q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vbic q15, q9, q15
+    veor q1, q11, q1
     vand q7, q10, q7
-    veor q7, q5, q7
     veor q10, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q2, q11, q2
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vorr q11, q8, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vorr q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vbic q2, q2, q8
-    veor q2, q6, q2
     vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vbic q8, q8, q13
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q8, q0
+    vld1.64 {d30-d31}, [r4]
+    vbic q13, q9, q13
+    vbic q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q10, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q4, q2
+    veor q2, q6, q2
+    veor q3, q6, q3
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q4, q2
     veor q6, q3, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q3, q9
     vshl.u8 q3, q3, q10
     vorr q2, q2, q3
     vshl.u8 q3, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q3, q3, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -1425,219 +1432,219 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d27}
-    veor q0, q0, q11
-    veor q2, q2, q8
     veor q3, q3, q9
     veor q4, q4, q13
-    veor q3, q3, q4
     veor q5, q5, q10
+    veor q3, q3, q4
     veor q7, q7, q12
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
     veor q1, q1, q3
+    veor q0, q0, q11
+    veor q14, q7, q3
     veor q3, q5, q1
+    veor q2, q2, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q15, q2, q7
     veor q11, q2, q5
+    veor q13, q0, q14
     veor q10, q4, q11
+    veor q12, q14, q5
     veor q9, q1, q10
+    veor q7, q7, q11
     veor q8, q4, q9
+    veor q6, q6, q13
     vorr q2, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q0, q0, q15
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    vand q15, q15, q10
     veor q1, q1, q11
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vbic q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q0, q6
     vorn q14, q7, q12
+    vand q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q2, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q2
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q2, q13, q8
     vbic q11, q8, q11
-    vbic q6, q2, q6
     veor q8, q9, q8
-    vbic q12, q8, q12
+    vbic q6, q2, q6
     veor q15, q8, q10
+    vbic q12, q8, q12
     vbic q1, q15, q1
-    veor q1, q11, q1
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q2, q2, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vand q2, q10, q2
-    veor q2, q6, q2
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q3, q2
+    veor q2, q6, q2
+    veor q4, q6, q4
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q3, q2
     veor q6, q4, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q4, q9
     vshl.u8 q4, q4, q10
     vorr q2, q2, q4
     vshl.u8 q4, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q4, q4, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -1656,222 +1663,222 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d29}
-    veor q0, q0, q11
-    veor q6, q6, q12
-    veor q2, q2, q8
     veor q4, q4, q9
     veor q3, q3, q14
-    veor q4, q4, q3
     veor q5, q5, q10
+    veor q4, q4, q3
     veor q7, q7, q13
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
     veor q1, q1, q4
+    veor q0, q0, q11
+    veor q14, q7, q4
     veor q4, q5, q1
+    veor q2, q2, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q12
     veor q11, q2, q5
+    veor q15, q2, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q1, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vand q2, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vorr q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vorr q9, q9, q4
+    veor q6, q6, q13
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q1, q1, q11
+    vbic q15, q10, q15
     veor q6, q10, q6
     veor q12, q10, q1
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vorr q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vbic q14, q11, q14
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q7, q12
     veor q9, q9, q10
-    vorr q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q6, q0
     vorn q14, q7, q12
+    vorr q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q8, q9
+    veor q13, q13, q15
     vorn q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q8
     vbsl q9, q13, q10
     vbit q14, q13, q10
-    vand q3, q14, q3
     vand q13, q2, q13
     vbic q4, q9, q4
     vbit q13, q8, q10
-    veor q8, q14, q13
     vbit q10, q15, q2
+    veor q8, q14, q13
     vbic q0, q10, q0
     veor q2, q13, q10
     vand q11, q10, q11
-    vbic q6, q6, q2
     veor q10, q9, q10
-    vbic q12, q10, q12
+    vbic q6, q6, q2
     veor q15, q10, q8
+    vbic q12, q10, q12
     vorr q1, q15, q1
-    veor q1, q11, q1
     vorr q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vbic q15, q9, q15
+    veor q1, q11, q1
     vand q7, q10, q7
-    veor q7, q5, q7
     veor q10, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q2, q11, q2
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vorr q11, q8, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vorr q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vbic q2, q2, q8
-    veor q2, q6, q2
     vld1.64 {d16-d17}, [r7]
-    vbic q8, q8, q13
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vbic q8, q8, q13
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vbic q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q8, q0
+    vld1.64 {d30-d31}, [r4]
     vmov.i16 q8, #0xff00
+    vbic q13, q9, q13
     veor q5, q5, q8
+    vbic q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q10, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q1, q5, q1
-    veor q5, q4, q2
+    veor q2, q6, q2
+    veor q3, q6, q3
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q4, q2
     veor q6, q3, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q3, q9
     vshl.u8 q3, q3, q10
     vorr q2, q2, q3
     vshl.u8 q3, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q3, q3, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -1890,219 +1897,219 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d23}
-    veor q2, q2, q8
     veor q3, q3, q9
     veor q4, q4, q11
-    veor q3, q3, q4
-    veor q15, q2, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
     veor q1, q1, q10
+    veor q3, q3, q4
+    veor q2, q2, q8
     veor q1, q1, q3
+    veor q14, q7, q3
     veor q3, q5, q1
+    veor q15, q2, q7
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q13, q0, q14
     veor q11, q2, q5
+    veor q12, q14, q5
     veor q10, q4, q11
+    veor q7, q7, q11
     veor q9, q1, q10
+    veor q6, q6, q13
     veor q8, q4, q9
-    vorr q2, q12, q8
     veor q0, q0, q15
+    vorr q2, q12, q8
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vorr q12, q11, q14
-    veor q7, q7, q11
     vand q11, q15, q10
-    vorr q15, q15, q10
     vand q9, q9, q3
+    vorr q15, q15, q10
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
-    veor q1, q1, q11
     veor q6, q10, q6
+    veor q1, q1, q11
+    veor q14, q0, q14
     veor q12, q10, q1
     vorr q10, q13, q4
+    vst1.64 {d28-d29}, [r12]
+    vorr q14, q14, q11
     veor q8, q10, q8
     vbic q10, q1, q5
     veor q13, q15, q10
+    veor q10, q14, q10
     veor q2, q2, q13
     vbic q13, q7, q12
+    veor q9, q9, q10
     veor q13, q15, q13
+    veor q15, q15, q14
     veor q8, q8, q13
     vand q13, q0, q6
-    veor q14, q0, q14
-    vst1.64 {d28-d29}, [r12]
-    vorr q14, q14, q11
-    veor q15, q15, q14
-    veor q10, q14, q10
-    veor q9, q9, q10
-    vorr q10, q9, q2
     vorn q14, q7, q12
+    vorr q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q8, q9
+    veor q13, q13, q15
     vorn q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q8
     vbsl q9, q13, q10
     vbit q14, q13, q10
-    vand q4, q14, q4
     vand q13, q2, q13
     vand q3, q9, q3
     vbit q13, q8, q10
-    veor q8, q14, q13
     vbit q10, q15, q2
+    veor q8, q14, q13
     vand q0, q10, q0
     veor q2, q13, q10
     vbic q11, q10, q11
-    vbic q6, q6, q2
     veor q10, q9, q10
-    vbic q12, q10, q12
+    vbic q6, q6, q2
     veor q15, q10, q8
+    vbic q12, q10, q12
     vbic q1, q1, q15
-    veor q1, q11, q1
     vorr q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vand q7, q10, q7
-    veor q7, q5, q7
     veor q10, q11, q15
     vld1.64 {d22-d23}, [r10]
     vorr q2, q2, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vorr q11, q8, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vorr q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vorr q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vorr q2, q8, q2
-    veor q2, q6, q2
     vld1.64 {d16-d17}, [r7]
-    vorr q8, q13, q8
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vorr q8, q13, q8
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q8, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q10, q4
     vmov.i16 q10, #0xff00
-    veor q8, q8, q10
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q2, q2, q5
     veor q1, q5, q1
-    veor q5, q3, q2
+    veor q2, q6, q2
+    veor q8, q8, q10
+    vld1.64 {d18-d21}, [r3]!
+    veor q4, q6, q4
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q3, q2
     veor q6, q4, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3]!
     vshl.u8 q2, q4, q9
     vshl.u8 q4, q4, q10
     vorr q2, q2, q4
     vshl.u8 q4, q6, q9
     vshl.u8 q6, q6, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
     vorr q4, q4, q6
     vshl.u8 q6, q1, q9
+    vext.8 q12, q11, q11, #2
     vshl.u8 q1, q1, q10
+    veor q11, q11, q12
     vorr q1, q6, q1
     vshl.u8 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u8 q5, q5, q10
+    veor q2, q2, q11
     vorr q5, q6, q5
     vshl.u8 q6, q0, q9
     vshl.u8 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u8 q6, q7, q9
     vshl.u8 q7, q7, q10
@@ -2121,204 +2128,197 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
     veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d25}
-    veor q6, q6, q11
-    veor q2, q2, q8
     veor q4, q4, q9
     veor q3, q3, q12
-    veor q4, q4, q3
-    veor q15, q2, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
     veor q1, q1, q10
+    veor q4, q4, q3
+    veor q2, q2, q8
     veor q1, q1, q4
+    veor q14, q7, q4
     veor q4, q5, q1
+    veor q6, q6, q11
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q15, q2, q7
     veor q11, q2, q5
+    veor q13, q0, q14
     veor q10, q3, q11
+    veor q12, q14, q5
     veor q9, q1, q10
+    veor q7, q7, q11
     veor q8, q3, q9
+    veor q6, q6, q13
     vorn q2, q8, q12
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vbic q8, q8, q12
     vbic q12, q11, q14
-    veor q7, q7, q11
     vorn q11, q10, q15
-    vbic q15, q10, q15
     vand q9, q9, q4
+    veor q0, q0, q15
     veor q2, q2, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    vbic q15, q10, q15
     veor q1, q1, q11
     veor q6, q10, q6
     veor q12, q10, q1
     vorn q10, q3, q13
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q1
-    veor q13, q15, q10
-    veor q2, q2, q13
-    vbic q13, q12, q7
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q2, q2, q13
+    vbic q13, q12, q7
     veor q9, q9, q10
-    vand q10, q9, q2
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vbic q13, q6, q0
     vorn q14, q12, q7
+    vand q10, q9, q2
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q2, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q2
+    veor q10, q14, q13
     vbic q0, q8, q0
     veor q2, q13, q8
     vand q11, q8, q11
-    vand q6, q2, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q2, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q1, q15, q1
-    veor q1, q11, q1
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q1, q11, q1
     vbic q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vbic q2, q2, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vbic q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vbic q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q2, q2, q5
+    veor q11, q0, q11
     veor q0, q0, q2
     vld1.64 {d4-d5}, [r6]
     vand q2, q10, q2
-    veor q2, q6, q2
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vbic q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vbic q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q2, q2, q5
+    vld1.64 {d18-d21}, [r3], lr
     veor q1, q5, q1
-    veor q5, q4, q2
+    veor q2, q6, q2
+    veor q3, q6, q3
     veor q6, q11, q1
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q2, q2, q5
     veor q6, q6, q0
+    veor q5, q4, q2
     veor q6, q3, q6
     veor q0, q0, q2
-    vld1.64 {d18-d21}, [r3], lr
     vshl.u8 q2, q3, q9
     vshl.u8 q3, q3, q10
     vorr q2, q2, q3
@@ -2345,34 +2345,36 @@ slicewise_groestl_neon7bs_c512:
     vorr q4, q8, q4
     vext.8 q8, q4, q4, #10
     veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
     vext.8 q10, q8, q8, #14
+    vext.8 q9, q8, q8, #2
     veor q4, q4, q10
     veor q4, q4, q9
     veor q8, q9, q8
     vext.8 q9, q7, q7, #10
     veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
     vext.8 q11, q9, q9, #14
     veor q7, q7, q11
-    veor q7, q7, q10
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
     vext.8 q11, q2, q2, #10
     veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
+    vext.8 q10, q9, q9, #2
+    veor q7, q7, q10
     vext.8 q13, q11, q11, #14
+    veor q9, q10, q9
+    vext.8 q12, q11, q11, #2
     veor q2, q2, q13
     veor q2, q2, q12
+    vext.8 q10, q7, q7, #6
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #10
     veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
+    veor q10, q10, q11
+    veor q7, q11, q7
     vext.8 q14, q12, q12, #14
+    vext.8 q13, q12, q12, #2
     veor q3, q3, q14
     veor q3, q3, q13
     veor q12, q13, q12
@@ -2380,51 +2382,49 @@ slicewise_groestl_neon7bs_c512:
     veor q12, q12, q13
     vext.8 q13, q1, q1, #10
     veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q1, q1, q15
-    veor q1, q1, q14
-    veor q13, q14, q13
     veor q4, q12, q4
     vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
-    veor q13, q5, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q5, q5, q15
-    veor q5, q5, q14
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #10
+    veor q1, q1, q15
+    veor q13, q5, q13
+    veor q1, q1, q14
     veor q2, q12, q2
-    veor q8, q9, q8
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q13, q14, q13
     veor q9, q13, q8
     vext.8 q12, q1, q1, #6
+    veor q5, q5, q15
     veor q9, q9, q12
     vext.8 q12, q0, q0, #10
+    veor q5, q5, q14
     veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q0, q0, q14
-    veor q0, q0, q13
-    veor q12, q13, q12
     veor q3, q9, q3
     vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #10
-    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
+    veor q12, q13, q12
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #10
+    veor q0, q0, q14
+    veor q12, q6, q12
+    veor q0, q0, q13
+    veor q9, q9, q10
+    vext.8 q14, q12, q12, #14
+    veor q1, q9, q1
+    vext.8 q13, q12, q12, #2
     veor q6, q6, q14
     veor q6, q6, q13
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
     vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
+    veor q12, q13, q12
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vuzp.8 q6, q5
@@ -14497,144 +14497,151 @@ slicewise_groestl_neon7vp_o1024:
     .p2align 2
 .Lneon7_perm1024:
     vldmia r3!, {d16-d31}
-    veor q1, q1, q12
-    veor q0, q0, q13
     veor q3, q3, q8
     veor q2, q2, q9
     veor q6, q6, q15
-    veor q2, q2, q6
-    veor q4, q4, q11
     veor q7, q7, q14
-    veor q15, q3, q7
-    veor q14, q7, q2
-    veor q13, q1, q14
+    veor q2, q2, q6
     veor q5, q5, q10
+    veor q4, q4, q11
+    veor q14, q7, q2
     veor q2, q5, q2
+    veor q1, q1, q12
     veor q4, q4, q2
+    veor q0, q0, q13
     veor q5, q1, q4
-    veor q12, q14, q5
+    veor q15, q3, q7
     veor q11, q3, q5
+    veor q13, q1, q14
     veor q10, q6, q11
+    veor q12, q14, q5
     veor q9, q2, q10
+    veor q7, q7, q11
     veor q8, q6, q9
+    veor q0, q0, q13
     vorr q3, q12, q8
-    veor q1, q1, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q1, q1, q15
     veor q3, q3, q9
     veor q9, q11, q12
-    veor q0, q0, q13
     veor q11, q6, q0
+    vand q15, q15, q10
     veor q2, q2, q11
     veor q0, q10, q0
     veor q12, q10, q2
     vorr q10, q13, q6
+    veor q14, q1, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q3, q3, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q1, q0
-    veor q14, q1, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q3, q3, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q3
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q1, q0
     vorr q14, q7, q12
+    vand q10, q9, q3
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q6, q14, q6
+    vbsl q9, q15, q13
     vorn q13, q3, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q3
+    veor q10, q14, q13
     vand q1, q8, q1
     veor q3, q13, q8
     vand q11, q8, q11
-    vand q0, q3, q0
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q0, q3, q0
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q3, q3, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q6, q14, q6
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q1, q11
+    vand q11, q13, q11
     veor q3, q3, q5
+    veor q11, q1, q11
     veor q1, q1, q3
     vld1.64 {d6-d7}, [r6]
     vand q3, q10, q3
-    veor q3, q0, q3
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q1
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q6, q6, q5
+    veor q5, q12, q5
     veor q8, q8, q6
     veor q6, q9, q6
-    veor q0, q0, q6
-    veor q5, q12, q5
-    veor q3, q3, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q3
+    veor q3, q0, q3
+    veor q0, q0, q6
     veor q6, q11, q2
+    veor q1, q1, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q1, q1, q8
+    veor q4, q13, q4
+    veor q3, q3, q5
     veor q6, q6, q1
+    veor q5, q4, q3
     veor q6, q0, q6
     veor q1, q1, q3
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q3, q0, q9
     vshl.u16 q0, q0, q10
     vorr q0, q3, q0
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q0, q0, #4
+    veor q11, q0, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q0, q0, q11
     vorr q5, q6, q5
     vshl.u16 q6, q1, q9
     vshl.u16 q1, q1, q10
+    veor q11, q12, q11
     vorr q1, q6, q1
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -14653,221 +14660,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q0, q0, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q0, q12, q0
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q1, q1, #4
     veor q12, q1, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q1, q1, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q1, q1, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q1, q1, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q1, q8, q1
     vldmia r3!, {d16-d31}
-    veor q1, q1, q12
-    veor q6, q6, q13
-    veor q0, q0, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q0, q7
-    veor q14, q7, q3
-    veor q13, q1, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q1, q1, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q0, q0, q8
     veor q5, q1, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q0, q5
+    veor q15, q0, q7
     veor q10, q4, q11
+    veor q13, q1, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q0, q12, q8
-    veor q1, q1, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q0, q0, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q1, q1, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q1, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q0, q0, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q1, q6
-    veor q14, q1, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q0, q0, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q0
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q1, q6
     vorr q14, q7, q12
+    vand q10, q9, q0
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q0, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q0
+    veor q10, q14, q13
     vand q0, q8, q1
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -14886,221 +14893,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -15119,221 +15126,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -15352,221 +15359,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -15585,221 +15592,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -15818,221 +15825,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -16051,221 +16058,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -16284,221 +16291,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -16517,221 +16524,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -16750,221 +16757,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -16983,221 +16990,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
     vshl.u16 q4, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q4, q4, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -17216,221 +17223,221 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q4, q4, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q4, q9, q4
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q4, q4, q9
     veor q3, q3, q15
+    veor q2, q2, q10
     veor q4, q4, q3
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q4
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q4
+    veor q0, q0, q12
+    veor q14, q7, q4
     veor q4, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q4
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q3, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q3, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q4
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q3, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q3
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q3, q14, q3
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q4, q9, q4
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q3, q14, q3
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q4, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q4, q4, q5
-    veor q4, q13, q4
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q3, q3, q5
+    veor q5, q12, q5
     veor q8, q8, q3
     veor q3, q9, q3
-    veor q3, q6, q3
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q4, q1
+    veor q1, q6, q1
+    veor q3, q6, q3
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q4, q13, q4
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q4, q1
     veor q6, q3, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q3, q9
     vshl.u16 q3, q3, q10
     vorr q1, q1, q3
     vshl.u16 q3, q6, q9
     vshl.u16 q6, q6, q10
+    vext.8 q11, q1, q1, #4
+    veor q11, q1, q11
     vorr q3, q3, q6
     vshl.u16 q6, q2, q9
+    vext.8 q12, q11, q11, #2
     vshl.u16 q2, q2, q10
+    veor q11, q11, q12
     vorr q2, q6, q2
     vshl.u16 q6, q5, q9
+    vext.8 q11, q11, q11, #4
     vshl.u16 q5, q5, q10
+    veor q1, q1, q11
     vorr q5, q6, q5
     vshl.u16 q6, q0, q9
     vshl.u16 q0, q0, q10
+    veor q11, q12, q11
     vorr q0, q6, q0
     vshl.u16 q6, q7, q9
     vshl.u16 q7, q7, q10
@@ -17449,207 +17456,200 @@ slicewise_groestl_neon7vp_o1024:
     veor q4, q4, q8
     veor q8, q9, q8
     vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
     vext.8 q12, q4, q4, #6
+    veor q9, q7, q9
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
     veor q3, q3, q12
+    vext.8 q10, q7, q7, #6
     veor q12, q13, q12
     vext.8 q13, q1, q1, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q12, q12, q13
     vext.8 q13, q2, q2, #4
+    veor q10, q10, q11
     veor q13, q2, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q7, q11, q7
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q2, q2, q13
     veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
     veor q12, q13, q12
     vext.8 q13, q5, q5, #4
     veor q13, q5, q13
+    veor q1, q12, q1
+    vext.8 q12, q2, q2, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
     veor q9, q9, q12
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
+    veor q3, q9, q3
+    vext.8 q9, q5, q5, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q0, q0, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
     veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q2, q9, q2
     veor q12, q12, q13
+    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     vldmia r3!, {d16-d31}
-    veor q0, q0, q12
-    veor q6, q6, q13
-    veor q1, q1, q8
     veor q3, q3, q9
     veor q4, q4, q15
+    veor q2, q2, q10
     veor q3, q3, q4
     veor q5, q5, q11
     veor q7, q7, q14
-    veor q15, q1, q7
-    veor q14, q7, q3
-    veor q13, q0, q14
-    veor q2, q2, q10
     veor q2, q2, q3
+    veor q0, q0, q12
+    veor q14, q7, q3
     veor q3, q5, q2
+    veor q1, q1, q8
     veor q5, q0, q3
-    veor q12, q14, q5
+    veor q6, q6, q13
     veor q11, q1, q5
+    veor q15, q1, q7
     veor q10, q4, q11
+    veor q13, q0, q14
     veor q9, q2, q10
+    veor q12, q14, q5
     veor q8, q4, q9
+    veor q7, q7, q11
     vorr q1, q12, q8
-    veor q0, q0, q15
     vstmia r4, {d16-d31}
     vand q8, q12, q8
     vand q12, q11, q14
-    veor q7, q7, q11
     vorr q11, q15, q10
-    vand q15, q15, q10
     vand q9, q9, q3
+    veor q6, q6, q13
     veor q1, q1, q9
     veor q9, q11, q12
-    veor q6, q6, q13
     veor q11, q4, q6
+    veor q0, q0, q15
     veor q2, q2, q11
+    vand q15, q15, q10
     veor q6, q10, q6
     veor q12, q10, q2
     vorr q10, q13, q4
+    veor q14, q0, q14
     veor q8, q10, q8
     vand q10, q5, q2
-    veor q13, q15, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q13, q15, q13
-    veor q8, q8, q13
-    vand q13, q0, q6
-    veor q14, q0, q14
     vst1.64 {d28-d29}, [r12]
     vand q14, q14, q11
-    veor q15, q15, q14
+    veor q13, q15, q10
     veor q10, q14, q10
+    veor q1, q1, q13
+    vand q13, q7, q12
     veor q9, q9, q10
-    vand q10, q9, q1
+    veor q13, q15, q13
+    veor q15, q15, q14
+    veor q8, q8, q13
+    vand q13, q0, q6
     vorr q14, q7, q12
+    vand q10, q9, q1
     veor q13, q14, q13
-    veor q13, q13, q15
     vorn q14, q9, q8
+    veor q13, q13, q15
     vorr q15, q13, q8
     veor q10, q10, q15
     vmvn q15, q10
-    vbsl q9, q15, q13
     vbif q14, q13, q10
-    vand q4, q14, q4
+    vbsl q9, q15, q13
     vorn q13, q1, q13
     vand q3, q9, q3
     vbif q13, q8, q10
-    veor q10, q14, q13
     vbit q8, q15, q1
+    veor q10, q14, q13
     vand q0, q8, q0
     veor q1, q13, q8
     vand q11, q8, q11
-    vand q6, q1, q6
     veor q8, q9, q8
-    vand q12, q8, q12
+    vand q6, q1, q6
     veor q15, q8, q10
+    vand q12, q8, q12
     vand q2, q15, q2
-    veor q2, q11, q2
     vand q5, q15, q5
     vld1.64 {d30-d31}, [r5]
     vand q15, q9, q15
+    veor q2, q11, q2
     vand q7, q8, q7
-    veor q7, q5, q7
     veor q8, q11, q15
     vld1.64 {d22-d23}, [r10]
     vand q1, q1, q11
     vld1.64 {d22-d23}, [r11]
+    veor q7, q5, q7
     vand q11, q10, q11
+    vld1.64 {d30-d31}, [r9]
+    vand q4, q14, q4
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    vand q11, q13, q11
-    vld1.64 {d30-d31}, [r9]
     vand q15, q14, q15
-    veor q11, q0, q11
+    vand q11, q13, q11
     veor q1, q1, q5
+    veor q11, q0, q11
     veor q0, q0, q1
     vld1.64 {d2-d3}, [r6]
     vand q1, q10, q1
-    veor q1, q6, q1
     vld1.64 {d20-d21}, [r7]
-    vand q10, q13, q10
     veor q9, q14, q9
-    vld1.64 {d26-d27}, [r8]
-    vand q13, q9, q13
+    vand q10, q13, q10
     veor q14, q3, q15
-    vld1.64 {d30-d31}, [r4]
-    vand q9, q9, q15
+    vld1.64 {d26-d27}, [r8]
     veor q3, q3, q5
-    veor q3, q13, q3
     veor q5, q10, q0
+    vld1.64 {d30-d31}, [r4]
+    vand q13, q9, q13
+    vand q9, q9, q15
     veor q4, q4, q5
+    veor q5, q12, q5
     veor q8, q8, q4
     veor q4, q9, q4
-    veor q4, q6, q4
-    veor q5, q12, q5
-    veor q1, q1, q5
+    vld1.64 {d18-d21}, [r3]!
     veor q2, q5, q2
-    veor q5, q3, q1
+    veor q1, q6, q1
+    veor q4, q6, q4
     veor q6, q11, q2
+    veor q0, q0, q8
     veor q7, q7, q6
     veor q6, q14, q6
-    veor q0, q0, q8
+    veor q3, q13, q3
+    veor q1, q1, q5
     veor q6, q6, q0
+    veor q5, q3, q1
     veor q6, q4, q6
     veor q0, q0, q1
-    vld1.64 {d18-d21}, [r3]!
     vshl.u16 q1, q4, q9
     vshl.u16 q4, q4, q10
     vorr q1, q1, q4
@@ -17676,34 +17676,36 @@ slicewise_groestl_neon7vp_o1024:
     vorr q3, q8, q3
     vext.8 q8, q3, q3, #10
     veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
     vext.8 q10, q8, q8, #14
+    vext.8 q9, q8, q8, #2
     veor q3, q3, q10
     veor q3, q3, q9
     veor q8, q9, q8
     vext.8 q9, q7, q7, #10
     veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
     vext.8 q11, q9, q9, #14
     veor q7, q7, q11
-    veor q7, q7, q10
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
     vext.8 q11, q1, q1, #10
     veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
+    vext.8 q10, q9, q9, #2
+    veor q7, q7, q10
     vext.8 q13, q11, q11, #14
+    veor q9, q10, q9
+    vext.8 q12, q11, q11, #2
     veor q1, q1, q13
     veor q1, q1, q12
+    vext.8 q10, q7, q7, #6
     veor q11, q12, q11
     vext.8 q12, q3, q3, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
     veor q11, q11, q12
-    veor q7, q11, q7
     vext.8 q12, q4, q4, #10
     veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
+    veor q10, q10, q11
+    veor q7, q11, q7
     vext.8 q14, q12, q12, #14
+    vext.8 q13, q12, q12, #2
     veor q4, q4, q14
     veor q4, q4, q13
     veor q12, q13, q12
@@ -17711,51 +17713,49 @@ slicewise_groestl_neon7vp_o1024:
     veor q12, q12, q13
     vext.8 q13, q2, q2, #10
     veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q2, q2, q15
-    veor q2, q2, q14
-    veor q13, q14, q13
     veor q3, q12, q3
     vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
-    veor q13, q5, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q5, q5, q15
-    veor q5, q5, q14
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #10
+    veor q2, q2, q15
+    veor q13, q5, q13
+    veor q2, q2, q14
     veor q1, q12, q1
-    veor q8, q9, q8
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q13, q14, q13
     veor q9, q13, q8
     vext.8 q12, q2, q2, #6
+    veor q5, q5, q15
     veor q9, q9, q12
     vext.8 q12, q0, q0, #10
+    veor q5, q5, q14
     veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q0, q0, q14
-    veor q0, q0, q13
-    veor q12, q13, q12
     veor q4, q9, q4
     vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #10
-    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
+    veor q12, q13, q12
+    veor q9, q12, q9
+    vext.8 q12, q6, q6, #10
+    veor q0, q0, q14
+    veor q12, q6, q12
+    veor q0, q0, q13
+    veor q9, q9, q10
+    vext.8 q14, q12, q12, #14
+    veor q2, q9, q2
+    vext.8 q13, q12, q12, #2
     veor q6, q6, q14
     veor q6, q6, q13
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
     vext.8 q9, q0, q0, #6
-    veor q9, q12, q9
+    veor q12, q13, q12
     vext.8 q11, q6, q6, #6
-    veor q8, q8, q11
+    veor q9, q12, q9
     veor q6, q10, q6
+    veor q8, q8, q11
     veor q5, q9, q5
     veor q0, q8, q0
     bx lr
