@@ -1313,29 +1313,30 @@ BODY = {True: ".Lneon7_perm1024"}  # the P|Q body is inline in c512
 PENDING_PLANES = {}  # wide -> planes of the NOT constant a body leaves (set by generate)
 
 
-def masks():
-    """The swap masks 0x33 and 0x55 (their complements are VBIF's business)."""
-    return ["vmov.i8 q8, #0x33", "vmov.i8 q10, #0x55"]
+def masks(m=(8, 10)):
+    """The swap masks 0x33 and 0x55 (their complements are VBIF's business), in q(m[0]), q(m[1])."""
+    return [f"vmov.i8 q{m[0]}, #0x33", f"vmov.i8 q{m[1]}, #0x55"]
 
 
-def swapmove(a, b, sh):
+def swapmove(a, b, sh, masks=(8, 10)):
     """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
     with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
     if sh == 4:
         return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
-    m = {2: 8, 1: 10}[sh]
+    m = {2: masks[0], 1: masks[1]}[sh]
     return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{m}",
             f"vbif q{a}, q13, q{m}"]
 
 
-def transpose(a, inverse=False):
+def transpose(a, inverse=False, m=(8, 10)):
     """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
     the word index (three swap stages on q registers; two VSWP re-pair the words for the last
-    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q8-q13."""
+    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q12, q13
+    and the masks in q(m[0]), q(m[1])."""
     s4 = swapmove(a, a + 2, 4) + swapmove(a + 1, a + 3, 4)
-    s2 = swapmove(a, a + 1, 2) + swapmove(a + 2, a + 3, 2)
+    s2 = swapmove(a, a + 1, 2, m) + swapmove(a + 2, a + 3, 2, m)
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
-    s1 = swapmove(a, a + 1, 1) + swapmove(a + 2, a + 3, 1)
+    s1 = swapmove(a, a + 1, 1, m) + swapmove(a + 2, a + 3, 1, m)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
 
 
@@ -1386,9 +1387,11 @@ def fn_c512(frame, pos, body):
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
-    L += ["cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0) + basis_d()
-    L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
+    # Between blocks h stays in q8-q11 (the transposition's masks in q14, q15): it is stored
+    # once per block for the feed-forward and loaded once after the body.
+    L += ["cmp r2, #0", "beq .Lc512_done", "vldmia sp, {d16-d23}", ".Lc512_loop:"]
+    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks((14, 15)) + transpose(0, m=(14, 15)) + basis_d()
+    L += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
     L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     L += body
     pairs = [(pos[SIG[2 * i]], pos[SIG[2 * i + 1]]) for i in range(4)]  # registers of h's d pairs
@@ -1396,7 +1399,7 @@ def fn_c512(frame, pos, body):
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
     L += unzipped_frame_fix(frame, [a for a, _ in pairs])
     L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
-    L += ["vstmia sp, {d16-d23}", "subs r2, r2, #1", "bne .Lc512_loop", ".Lc512_done:"]
+    L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
     return L + epilogue(name, fb)
@@ -2188,7 +2191,7 @@ def search(iters, seeds):
     print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
 
 
-def refine(seconds, seed):
+def refine(seconds, seed, body=False):
     """Simulated annealing from SBOX_ORDER over random keys: each op has a priority, and the
     order is the list schedule that always takes the ready op of highest priority; a step moves
     one to three priorities. Cost: instructions of the two-pass allocation of one round, summed
@@ -2220,6 +2223,11 @@ def refine(seconds, seed):
         SBOX_ORDER = [index[op[0]] for op in order]
         VARIANTS.clear()
         BASE_RANKS.clear()
+        if body:
+            # The bodies as written: Grøstl-224/256's first, Grøstl-384/512's as a tie-break.
+            USED.clear()
+            n512, n1024 = len(gen_perm(False)[0]), len(gen_perm(True)[0])
+            return n512 + n1024 / 1000
         total = 0
         for key in rounds:
             q, vouts = sbox_variant(*key)[:2]
@@ -2239,7 +2247,7 @@ def refine(seconds, seed):
             v = rng.choice(sorted(ids))
             new[v] += rng.gauss(0, 8)
         nc = cost(order_of(new))
-        if nc <= c or rng.random() < pow(2.718, c - nc):
+        if nc <= c or rng.random() < pow(2.718, (c - nc) / (0.3 if body else 1)):
             cur, c = new, nc
             if c < bc:
                 best, bc = cur, c
@@ -2308,7 +2316,8 @@ def generate():
 
 def main():
     if "--refine" in sys.argv:
-        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")))
+        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
+               os.environ.get("NEON7_COST") == "body")
         return
     if "--search" in sys.argv:
         seeds = [int(x) for x in os.environ.get("NEON7_SEEDS", "1 2 3").split()]

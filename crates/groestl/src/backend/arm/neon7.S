@@ -74,11 +74,12 @@ slicewise_groestl_neon7bs_c512:
     movt lr, #65535
     cmp r2, #0
     beq .Lc512_done
+    vldmia sp, {d16-d23}
 .Lc512_loop:
     vld1.8 {d0-d3}, [r1]!
     vld1.8 {d4-d7}, [r1]!
-    vmov.i8 q8, #0x33
-    vmov.i8 q10, #0x55
+    vmov.i8 q14, #0x33
+    vmov.i8 q15, #0x55
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -87,29 +88,29 @@ slicewise_groestl_neon7bs_c512:
     vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
-    vbit q1, q12, q8
-    vbif q0, q13, q8
+    vbit q1, q12, q14
+    vbif q0, q13, q14
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
-    vbit q3, q12, q8
-    vbif q2, q13, q8
+    vbit q3, q12, q14
+    vbif q2, q13, q14
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
-    vbit q1, q12, q10
-    vbif q0, q13, q10
+    vbit q1, q12, q15
+    vbif q0, q13, q15
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
-    vbit q3, q12, q10
-    vbif q2, q13, q10
+    vbit q3, q12, q15
+    vbif q2, q13, q15
     veor d3, d3, d7
     veor d0, d0, d7
-    vldmia sp, {d8-d15}
-    veor q4, q4, q0
-    veor q5, q5, q1
-    veor q6, q6, q2
-    veor q7, q7, q3
+    veor q4, q8, q0
+    veor q5, q9, q1
+    veor q6, q10, q2
+    veor q7, q11, q3
+    vstmia sp, {d16-d23}
 .Lc512_zip:
     vzip.8 q4, q0
     vzip.8 q5, q1
@@ -2410,9 +2411,9 @@ slicewise_groestl_neon7bs_c512:
     veor q9, q9, q7
     veor q10, q10, q3
     veor q11, q11, q2
-    vstmia sp, {d16-d23}
     subs r2, r2, #1
     bne .Lc512_loop
+    vstmia sp, {d16-d23}
 .Lc512_done:
     vldmia sp, {d0-d7}
     vmvn d1, d1
