@@ -3,8 +3,8 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2282 instructions for 10 rounds (80 spills and reloads);
-@ P or Q 1024 body: 3220 instructions for 14 rounds (112 spills and reloads).
+@ P|Q 512 body: 2279 instructions for 10 rounds (70 spills and reloads);
+@ P or Q 1024 body: 3226 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -117,128 +117,127 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q6, q2
     vzip.8 q7, q3
     vldmia r3!, {d16-d21}
-    veor q7, q7, q8
     veor q2, q2, q10
+    veor q7, q7, q8
+    veor q15, q7, q3
     veor q6, q6, q9
     veor q6, q6, q2
-    veor q8, q3, q6
-    veor q15, q5, q8
     veor q1, q1, q6
-    veor q14, q7, q3
-    veor q6, q5, q14
-    veor q0, q0, q1
-    veor q5, q5, q0
-    veor q13, q7, q5
-    veor q3, q3, q13
-    vbic q7, q13, q8
-    veor q12, q2, q13
-    veor q11, q1, q12
+    veor q14, q0, q1
+    veor q0, q5, q14
+    veor q13, q3, q6
+    veor q12, q5, q13
+    veor q11, q7, q0
     veor q10, q2, q11
-    veor q9, q8, q5
-    vstmia r4, {d18-d31}
-    vbic q13, q10, q9
-    vorn q10, q10, q9
-    vbic q9, q11, q0
-    vorn q11, q12, q14
-    veor q7, q11, q7
-    veor q4, q4, q15
-    veor q11, q2, q4
-    veor q4, q12, q4
-    vorr q15, q15, q2
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q1, q1, q11
-    vand q13, q5, q1
-    veor q15, q12, q1
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q6, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q11, q12
-    veor q13, q12, q13
-    vbic q11, q15, q3
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q6, q4
-    vorn q14, q15, q3
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
+    veor q3, q3, q11
+    veor q6, q1, q10
+    veor q9, q2, q6
+    vbic q7, q6, q14
+    veor q8, q13, q0
+    vstmia r4, {d16-d31}
+    vbic q14, q9, q8
+    veor q5, q5, q15
+    vorn q8, q9, q8
+    veor q9, q5, q13
+    vbic q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q7, q8, q7
+    veor q4, q4, q12
+    veor q8, q10, q4
+    veor q4, q2, q4
+    vbic q15, q4, q9
+    veor q1, q1, q4
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q0, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q7, q7, q9
+    veor q9, q10, q1
+    vbic q10, q9, q3
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q9, q3
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q7
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q7, q14, q11
-    vbic q0, q7, q0
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q6, q14, q6
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q5, q12, q5
-    vbic q3, q11, q3
+    vbsl q11, q14, q13
+    vbif q14, q10, q7
+    vand q6, q11, q6
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q7, q7, q13
+    vbit q10, q7, q12
+    veor q7, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vbic q3, q12, q3
+    veor q12, q12, q7
     vand q1, q12, q1
-    vand q2, q13, q2
+    vand q0, q12, q0
+    veor q3, q0, q3
+    vand q5, q14, q5
+    vand q4, q14, q4
+    veor q1, q4, q1
+    veor q4, q4, q6
+    vldmia r10, {d24-d27}
+    vbic q6, q11, q12
+    veor q11, q15, q11
+    vbic q12, q7, q13
+    veor q0, q12, q0
     veor q12, q10, q14
-    vand q4, q12, q4
-    vand q11, q11, q15
-    vbic q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q3, q5, q3
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q1, q14, q1
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vbic q14, q9, q14
-    veor q5, q14, q5
-    veor q8, q8, q5
-    veor q8, q6, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q5, q0, q5
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q12, q14
+    veor q12, q12, q0
+    veor q12, q5, q12
+    veor q13, q6, q13
     vld1.64 {d28-d29}, [r12]
     vbic q14, q10, q14
-    veor q6, q6, q14
-    veor q9, q4, q9
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q7, q7, q14
     vand q10, q10, q15
-    veor q10, q10, q8
+    veor q10, q10, q12
     veor q2, q2, q10
     vldmia r4, {d28-d31}
-    vbic q14, q7, q14
-    veor q5, q14, q5
-    vand q7, q7, q15
-    veor q7, q7, q2
-    veor q0, q0, q13
-    veor q4, q4, q7
-    veor q7, q11, q10
-    veor q1, q7, q1
-    veor q7, q9, q7
-    veor q9, q5, q7
-    veor q2, q12, q2
-    veor q8, q8, q2
-    veor q6, q6, q1
-    veor q0, q0, q6
-    veor q0, q0, q8
-    veor q0, q4, q0
+    vand q15, q11, q15
+    veor q15, q15, q2
     veor q7, q8, q7
-    veor q3, q3, q6
+    veor q0, q6, q0
+    vbic q6, q11, q14
+    veor q0, q6, q0
+    veor q6, q9, q10
+    veor q7, q7, q6
+    veor q9, q0, q7
+    veor q1, q6, q1
+    veor q5, q5, q1
+    veor q6, q13, q5
+    veor q3, q3, q5
+    veor q5, q8, q15
+    veor q2, q4, q2
+    veor q4, q12, q2
+    veor q7, q4, q7
+    veor q4, q6, q4
+    veor q4, q5, q4
     vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q6, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q6, q5
     vshl.u8 q6, q4, q10
     vshl.u8 q4, q4, q11
     vorr q4, q6, q4
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
     vshl.u8 q6, q1, q10
     vshl.u8 q1, q1, q11
     vorr q1, q6, q1
@@ -254,15 +253,15 @@ slicewise_groestl_neon7bs_c512:
     vshl.u8 q8, q2, q10
     vshl.u8 q2, q2, q11
     vorr q2, q8, q2
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vext.8 q8, q5, q5, #4
-    veor q8, q5, q8
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q5, q5, q8
+    veor q0, q0, q8
     veor q8, q9, q8
     vext.8 q9, q2, q2, #4
     veor q9, q2, q9
@@ -273,24 +272,24 @@ slicewise_groestl_neon7bs_c512:
     veor q9, q10, q9
     vext.8 q10, q2, q2, #6
     veor q10, q8, q10
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q4, q4, q11
+    veor q5, q5, q11
     veor q11, q12, q11
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q0, q0, #6
     veor q11, q11, q12
     veor q2, q11, q2
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
     veor q13, q1, q13
@@ -299,8 +298,8 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
-    veor q5, q12, q5
-    vext.8 q12, q0, q0, #6
+    veor q0, q12, q0
+    vext.8 q12, q4, q4, #6
     veor q12, q13, q12
     vext.8 q13, q6, q6, #4
     veor q13, q6, q13
@@ -309,7 +308,7 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q13, q13, #4
     veor q6, q6, q13
     veor q13, q14, q13
-    veor q4, q12, q4
+    veor q5, q12, q5
     veor q8, q9, q8
     veor q9, q13, q8
     vext.8 q12, q1, q1, #6
@@ -321,7 +320,7 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q7, q7, q12
     veor q12, q13, q12
-    veor q0, q9, q0
+    veor q4, q9, q4
     vext.8 q9, q6, q6, #6
     veor q9, q12, q9
     vext.8 q12, q3, q3, #4
@@ -344,859 +343,173 @@ slicewise_groestl_neon7bs_c512:
     vldmia r3!, {d16-d29}
     veor q7, q7, q11
     veor q3, q3, q12
-    veor q4, q4, q8
-    veor q5, q5, q14
-    veor q2, q2, q13
-    veor q0, q0, q9
-    veor q6, q6, q10
-    veor q0, q0, q5
-    veor q8, q2, q0
-    veor q15, q7, q8
-    veor q0, q1, q0
-    veor q14, q4, q2
-    veor q1, q7, q14
-    veor q6, q6, q0
-    veor q7, q7, q6
-    veor q13, q4, q7
-    veor q2, q2, q13
-    vand q4, q13, q8
-    veor q12, q5, q13
-    veor q11, q0, q12
-    veor q10, q5, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vorr q13, q9, q10
-    vand q10, q9, q10
-    vorr q9, q11, q6
-    vorn q11, q12, q14
-    veor q4, q11, q4
-    veor q3, q3, q15
-    veor q11, q5, q3
-    veor q3, q12, q3
-    vorr q15, q15, q5
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vorr q13, q7, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q1, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q11, q12
-    veor q13, q12, q13
-    vbic q11, q2, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q3, q1
-    vorn q14, q2, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorn q12, q11, q10
-    veor q4, q4, q13
-    vorr q13, q4, q9
-    veor q12, q13, q12
-    vorn q13, q10, q4
-    vbit q13, q11, q12
-    vmvn q14, q10
-    vbsl q4, q11, q12
-    vbic q6, q4, q6
-    vbif q14, q12, q9
-    vand q9, q9, q11
-    vbit q9, q10, q12
-    veor q10, q13, q9
-    vbic q1, q14, q1
-    veor q11, q4, q14
-    veor q12, q11, q10
-    vorr q7, q12, q7
-    vand q2, q11, q2
-    vorr q0, q12, q0
-    vand q5, q13, q5
-    veor q12, q9, q14
-    vbic q3, q3, q12
-    vbic q11, q11, q15
-    vbic q8, q8, q12
-    vld1.64 {d24-d25}, [r6]
-    vbic q12, q4, q12
-    veor q2, q7, q2
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vorr q14, q10, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q1, q8
-    veor q4, q13, q4
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vbic q10, q14, q10
-    veor q7, q6, q7
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q9, q14
-    veor q1, q1, q14
-    veor q10, q3, q10
-    vbic q9, q15, q9
-    veor q9, q9, q8
-    veor q5, q5, q9
-    vldmia r4, {d28-d31}
-    vbic q14, q4, q14
-    veor q7, q14, q7
-    vbic q4, q4, q15
-    veor q4, q4, q5
-    veor q6, q6, q13
-    veor q3, q3, q4
-    veor q4, q11, q9
-    veor q0, q4, q0
-    veor q4, q10, q4
-    veor q9, q7, q4
-    veor q5, q12, q5
-    veor q8, q8, q5
-    veor q1, q1, q0
-    veor q6, q6, q1
-    veor q6, q6, q8
-    veor q6, q3, q6
-    veor q4, q8, q4
-    veor q1, q2, q1
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q2, q3, q10
-    vshl.u8 q3, q3, q11
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vshl.u8 q8, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q5, q5, #4
-    veor q9, q5, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q5, q5, q9
-    veor q9, q10, q9
-    vext.8 q10, q5, q5, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
-    veor q11, q11, q12
-    veor q5, q11, q5
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
-    veor q13, q14, q13
-    veor q7, q12, q7
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q4, q4, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q6, q9, q6
-    veor q4, q8, q4
-    vldmia r3!, {d16-d27}
-    veor q4, q4, q11
-    veor q2, q2, q8
-    veor q7, q7, q13
-    veor q5, q5, q12
-    veor q3, q3, q9
-    veor q6, q6, q10
-    veor q3, q3, q7
-    veor q8, q5, q3
-    veor q15, q4, q8
-    veor q0, q0, q3
-    veor q14, q2, q5
-    veor q3, q4, q14
-    veor q6, q6, q0
-    veor q4, q4, q6
-    veor q13, q2, q4
-    veor q2, q5, q13
-    vand q5, q13, q8
-    veor q12, q7, q13
-    veor q11, q0, q12
-    veor q10, q7, q11
-    veor q9, q8, q4
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q6
-    vorr q11, q14, q12
-    veor q5, q11, q5
-    veor q1, q1, q15
-    veor q11, q7, q1
-    veor q1, q12, q1
-    vorr q15, q15, q7
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vbic q13, q4, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q12, q11
-    veor q13, q12, q13
-    vbic q11, q2, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q3, q1
-    vorn q14, q2, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q5, q5, q13
-    vand q13, q5, q9
-    veor q12, q13, q12
-    vorn q13, q5, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q5, q14, q11
-    vand q6, q5, q6
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q3, q14, q3
-    veor q11, q5, q14
-    veor q12, q11, q9
-    vand q4, q12, q4
-    vand q2, q11, q2
-    vbic q0, q12, q0
-    vand q7, q13, q7
-    veor q12, q10, q14
-    vbic q1, q12, q1
-    vbic q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q5, q12
-    veor q2, q4, q2
-    vld1.64 {d30-d31}, [r11]
-    vbic q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q4, q14, q4
-    veor q8, q8, q4
-    veor q8, q3, q8
-    veor q5, q13, q5
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q4, q6, q4
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q3, q3, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q7, q7, q10
-    vldmia r4, {d28-d31}
-    vand q14, q5, q14
-    veor q4, q14, q4
-    vand q5, q5, q15
-    veor q5, q5, q7
-    veor q6, q6, q13
-    veor q1, q1, q5
-    veor q5, q11, q10
-    veor q0, q5, q0
-    veor q5, q9, q5
-    veor q9, q4, q5
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q1, q6
-    veor q5, q8, q5
-    veor q2, q2, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q3, q1
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q11, q2, q2, #6
-    veor q8, q8, q11
-    veor q2, q10, q2
-    veor q6, q9, q6
-    veor q5, q8, q5
-    vldmia r3!, {d16-d29}
-    veor q5, q5, q11
-    veor q2, q2, q12
-    veor q1, q1, q8
-    veor q4, q4, q14
-    veor q7, q7, q13
-    veor q3, q3, q9
-    veor q6, q6, q10
-    veor q3, q3, q4
-    veor q8, q7, q3
-    veor q15, q5, q8
-    veor q0, q0, q3
-    veor q14, q1, q7
-    veor q3, q5, q14
-    veor q6, q6, q0
-    veor q5, q5, q6
-    veor q13, q1, q5
-    veor q1, q7, q13
-    vand q7, q13, q8
-    veor q12, q4, q13
-    veor q11, q0, q12
-    veor q10, q4, q11
-    veor q9, q8, q5
-    vstmia r4, {d18-d31}
-    vorr q13, q9, q10
-    vand q10, q9, q10
-    vorr q9, q11, q6
-    vorn q11, q12, q14
-    veor q7, q11, q7
-    veor q2, q2, q15
-    veor q11, q4, q2
-    veor q2, q12, q2
-    vorr q15, q15, q4
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vorr q13, q5, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q11, q12
-    veor q13, q12, q13
-    vbic q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q2, q3
-    vorn q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorn q12, q11, q10
-    veor q7, q7, q13
-    vorr q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q10, q7
-    vbit q13, q11, q12
-    vmvn q14, q10
-    vbsl q7, q11, q12
-    vbic q6, q7, q6
-    vbif q14, q12, q9
-    vand q9, q9, q11
-    vbit q9, q10, q12
-    veor q10, q13, q9
-    vbic q3, q14, q3
-    veor q11, q7, q14
-    veor q12, q11, q10
-    vorr q5, q12, q5
-    vand q1, q11, q1
-    vorr q0, q12, q0
-    vand q4, q13, q4
-    veor q12, q9, q14
-    vbic q2, q2, q12
-    vbic q11, q11, q15
-    vbic q8, q8, q12
-    vld1.64 {d24-d25}, [r6]
-    vbic q12, q7, q12
-    veor q1, q5, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vorr q14, q10, q14
-    veor q5, q14, q5
-    veor q8, q8, q5
-    veor q8, q3, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vbic q10, q14, q10
-    veor q5, q6, q5
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q9, q14
-    veor q3, q3, q14
-    veor q10, q2, q10
-    vbic q9, q15, q9
-    veor q9, q9, q8
-    veor q4, q4, q9
-    vldmia r4, {d28-d31}
-    vbic q14, q7, q14
-    veor q5, q14, q5
-    vbic q7, q7, q15
-    veor q7, q7, q4
-    veor q6, q6, q13
-    veor q2, q2, q7
-    veor q7, q11, q9
-    veor q0, q7, q0
-    veor q7, q10, q7
-    veor q9, q5, q7
-    veor q4, q12, q4
-    veor q8, q8, q4
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q2, q6
-    veor q7, q8, q7
-    veor q1, q1, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q3, q2
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vext.8 q8, q5, q5, #4
-    veor q8, q5, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
+    veor q0, q0, q14
     veor q5, q5, q8
-    veor q8, q9, q8
-    vext.8 q9, q4, q4, #4
-    veor q9, q4, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q4, q4, q9
-    veor q9, q10, q9
-    vext.8 q10, q4, q4, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
-    veor q11, q12, q11
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q4, q11, q4
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q6, q9, q6
-    veor q7, q8, q7
-    vldmia r3!, {d16-d27}
-    veor q7, q7, q11
-    veor q2, q2, q8
-    veor q5, q5, q13
-    veor q4, q4, q12
-    veor q3, q3, q9
+    veor q2, q2, q13
+    veor q15, q5, q2
     veor q6, q6, q10
-    veor q3, q3, q5
-    veor q8, q4, q3
-    veor q15, q7, q8
-    veor q0, q0, q3
-    veor q14, q2, q4
-    veor q3, q7, q14
-    veor q6, q6, q0
-    veor q7, q7, q6
-    veor q13, q2, q7
-    veor q2, q4, q13
-    vand q4, q13, q8
-    veor q12, q5, q13
-    veor q11, q0, q12
-    veor q10, q5, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q6
-    vorr q11, q14, q12
-    veor q4, q11, q4
-    veor q1, q1, q15
-    veor q11, q5, q1
-    veor q1, q12, q1
-    vorr q15, q15, q5
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vbic q13, q7, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q12, q11
-    veor q13, q12, q13
-    vbic q11, q2, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q3, q1
-    vorn q14, q2, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q4, q4, q13
-    vand q13, q4, q9
-    veor q12, q13, q12
-    vorn q13, q4, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q4, q14, q11
-    vand q6, q4, q6
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q3, q14, q3
-    veor q11, q4, q14
-    veor q12, q11, q9
-    vand q7, q12, q7
-    vand q2, q11, q2
-    vbic q0, q12, q0
-    vand q5, q13, q5
-    veor q12, q10, q14
-    vbic q1, q12, q1
-    vbic q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q4, q12
-    veor q2, q7, q2
-    vld1.64 {d30-d31}, [r11]
-    vbic q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q3, q8
-    veor q4, q13, q4
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q6, q7
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q3, q3, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q5, q5, q10
-    vldmia r4, {d28-d31}
-    vand q14, q4, q14
-    veor q7, q14, q7
-    vand q4, q4, q15
-    veor q4, q4, q5
-    veor q6, q6, q13
+    veor q4, q4, q9
+    veor q4, q4, q0
     veor q1, q1, q4
-    veor q4, q11, q10
-    veor q0, q4, q0
-    veor q4, q9, q4
-    veor q9, q7, q4
-    veor q5, q12, q5
-    veor q8, q8, q5
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q1, q6
-    veor q4, q8, q4
-    veor q2, q2, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q3, q1
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q5, q5, #4
-    veor q9, q5, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
+    veor q14, q6, q1
+    veor q6, q7, q14
+    veor q13, q2, q4
+    veor q12, q7, q13
+    veor q11, q5, q6
+    veor q10, q0, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q0, q4
+    vorr q5, q4, q14
+    veor q8, q13, q6
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q7, q7, q15
+    vand q8, q8, q9
+    veor q9, q7, q13
+    vand q11, q11, q13
+    vorr q13, q12, q0
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q3, q3, q12
+    veor q8, q10, q3
+    veor q3, q0, q3
+    vbic q15, q3, q9
+    veor q1, q1, q3
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q6, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
     veor q5, q5, q9
-    veor q9, q10, q9
-    vext.8 q10, q5, q5, #6
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q7
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q5
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q0, q15, q0
+    vand q5, q5, q13
+    vbit q5, q10, q12
+    veor q10, q15, q5
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q6, q12, q6
+    veor q2, q6, q2
+    vbic q7, q14, q7
+    vand q3, q14, q3
+    veor q1, q3, q1
+    veor q3, q3, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q6, q12, q6
+    veor q12, q5, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q6
+    veor q12, q7, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q7, q7, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q5, q15, q5
+    veor q5, q5, q12
+    veor q0, q0, q5
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q0
     veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
+    veor q4, q4, q6
+    vbic q6, q11, q14
+    veor q4, q6, q4
+    veor q5, q9, q5
+    veor q6, q10, q5
+    veor q9, q4, q6
+    veor q1, q5, q1
+    veor q5, q7, q1
+    veor q7, q13, q5
+    veor q2, q2, q5
+    veor q5, q8, q15
+    veor q0, q3, q0
+    veor q3, q12, q0
+    veor q6, q3, q6
+    veor q3, q7, q3
+    veor q3, q5, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q7, q4
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
+    veor q5, q5, q11
     veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
+    vext.8 q12, q4, q4, #6
     veor q11, q11, q12
-    veor q5, q11, q5
+    veor q0, q11, q0
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
@@ -1204,40 +517,40 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
+    veor q1, q1, q13
     veor q13, q14, q13
-    veor q7, q12, q7
+    veor q4, q12, q4
     vext.8 q12, q3, q3, #6
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
+    veor q9, q9, q13
     veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
+    veor q6, q6, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q2, q2, #4
     veor q12, q2, q12
     vext.8 q13, q12, q12, #2
@@ -1246,157 +559,383 @@ slicewise_groestl_neon7bs_c512:
     veor q2, q2, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q4, q4, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
     vext.8 q11, q2, q2, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q2, q10, q2
-    veor q6, q9, q6
-    veor q4, q8, q4
-    vldmia r3!, {d16-d29}
-    veor q4, q4, q11
-    veor q2, q2, q12
-    veor q1, q1, q8
-    veor q7, q7, q14
-    veor q5, q5, q13
-    veor q3, q3, q9
-    veor q6, q6, q10
-    veor q3, q3, q7
-    veor q8, q5, q3
-    veor q15, q4, q8
-    veor q0, q0, q3
-    veor q14, q1, q5
-    veor q3, q4, q14
-    veor q6, q6, q0
-    veor q4, q4, q6
-    veor q13, q1, q4
-    veor q1, q5, q13
-    vand q5, q13, q8
-    veor q12, q7, q13
-    veor q11, q0, q12
-    veor q10, q7, q11
-    veor q9, q8, q4
-    vstmia r4, {d18-d31}
-    vorr q13, q9, q10
-    vand q10, q9, q10
-    vorr q9, q11, q6
-    vorn q11, q12, q14
-    veor q5, q11, q5
-    veor q2, q2, q15
-    veor q11, q7, q2
-    veor q2, q12, q2
-    vorr q15, q15, q7
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vorr q13, q4, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q11, q12
-    veor q13, q12, q13
-    vbic q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q2, q3
-    vorn q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorn q12, q11, q10
-    veor q5, q5, q13
-    vorr q13, q5, q9
-    veor q12, q13, q12
-    vorn q13, q10, q5
-    vbit q13, q11, q12
-    vmvn q14, q10
-    vbsl q5, q11, q12
-    vbic q6, q5, q6
-    vbif q14, q12, q9
-    vand q9, q9, q11
-    vbit q9, q10, q12
-    veor q10, q13, q9
-    vbic q3, q14, q3
-    veor q11, q5, q14
-    veor q12, q11, q10
-    vorr q4, q12, q4
-    vand q1, q11, q1
-    vorr q0, q12, q0
-    vand q7, q13, q7
-    veor q12, q9, q14
-    vbic q2, q2, q12
-    vbic q11, q11, q15
-    vbic q8, q8, q12
-    vld1.64 {d24-d25}, [r6]
-    vbic q12, q5, q12
-    veor q1, q4, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vorr q14, q10, q14
-    veor q4, q14, q4
-    veor q8, q8, q4
-    veor q8, q3, q8
-    veor q5, q13, q5
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vbic q10, q14, q10
-    veor q4, q6, q4
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q9, q14
-    veor q3, q3, q14
-    veor q10, q2, q10
-    vbic q9, q15, q9
-    veor q9, q9, q8
-    veor q7, q7, q9
-    vldmia r4, {d28-d31}
-    vbic q14, q5, q14
-    veor q4, q14, q4
-    vbic q5, q5, q15
-    veor q5, q5, q7
-    veor q6, q6, q13
-    veor q2, q2, q5
-    veor q5, q11, q9
-    veor q0, q5, q0
-    veor q5, q10, q5
-    veor q9, q4, q5
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q2, q6
-    veor q5, q8, q5
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d18-d29}
+    veor q6, q6, q12
+    veor q4, q4, q14
+    veor q5, q5, q9
+    veor q0, q0, q13
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q3, q3, q10
+    veor q3, q3, q4
     veor q1, q1, q3
+    veor q14, q7, q1
+    veor q7, q6, q14
+    veor q13, q0, q3
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q5, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vbic q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vbic q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q4, q15, q4
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vbic q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q4, q4, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q5, q8, q5
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q3, q5
+    veor q1, q7, q1
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q5, q4, q5
+    veor q4, q7, q4
+    veor q4, q6, q4
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q2, q11, q2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q4, q8, q4
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q2, q2, q14
+    veor q15, q6, q2
+    veor q7, q8, q11
+    veor q4, q4, q10
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q7, q1
+    veor q7, q5, q14
+    veor q13, q2, q4
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vorr q6, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q5, q5, q15
+    vand q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vbic q15, q0, q9
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q5
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q6
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q6
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q3, q15, q3
+    vand q6, q6, q13
+    vbit q6, q10, q12
+    veor q10, q15, q6
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q5, q14, q5
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q7, q12, q7
+    veor q12, q6, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q6, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q6, q15, q6
+    veor q6, q6, q12
+    veor q3, q3, q6
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q6, q9, q6
+    veor q7, q10, q6
+    veor q9, q4, q7
+    veor q1, q6, q1
+    veor q5, q5, q1
+    veor q6, q13, q5
+    veor q2, q2, q5
+    veor q5, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q7, q3, q7
+    veor q3, q6, q3
+    veor q3, q5, q3
     vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q3, q2
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
+    vshl.u8 q6, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q6, q5
+    vshl.u8 q6, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
     vshl.u8 q6, q9, q10
     vshl.u8 q8, q9, q11
     vorr q6, q6, q8
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q8, q1
     vshl.u8 q8, q7, q10
     vshl.u8 q7, q7, q11
     vorr q7, q8, q7
+    vshl.u8 q8, q2, q10
+    vshl.u8 q2, q2, q11
+    vorr q2, q8, q2
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
     vshl.u8 q8, q4, q10
     vshl.u8 q4, q4, q11
     vorr q4, q8, q4
@@ -1407,25 +946,25 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q8, q8, q8, #4
     veor q4, q4, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q0, q0, #6
     veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
+    veor q5, q5, q11
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
     veor q11, q11, q12
-    veor q7, q11, q7
+    veor q0, q11, q0
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
@@ -1433,14 +972,14 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
+    veor q1, q1, q13
     veor q13, q14, q13
     veor q4, q12, q4
     vext.8 q12, q3, q3, #6
@@ -1451,239 +990,11 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q6, q6, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q6, q9, q6
-    veor q5, q8, q5
-    vldmia r3!, {d16-d27}
-    veor q5, q5, q11
-    veor q2, q2, q8
-    veor q4, q4, q13
-    veor q7, q7, q12
-    veor q3, q3, q9
-    veor q6, q6, q10
-    veor q3, q3, q4
-    veor q8, q7, q3
-    veor q15, q5, q8
-    veor q0, q0, q3
-    veor q14, q2, q7
-    veor q3, q5, q14
-    veor q6, q6, q0
-    veor q5, q5, q6
-    veor q13, q2, q5
-    veor q2, q7, q13
-    vand q7, q13, q8
-    veor q12, q4, q13
-    veor q11, q0, q12
-    veor q10, q4, q11
-    veor q9, q8, q5
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q6
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q1, q1, q15
-    veor q11, q4, q1
-    veor q1, q12, q1
-    vorr q15, q15, q4
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vbic q13, q5, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q12, q11
-    veor q13, q12, q13
-    vbic q11, q2, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q3, q1
-    vorn q14, q2, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q6, q7, q6
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q3, q14, q3
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q5, q12, q5
-    vand q2, q11, q2
-    vbic q0, q12, q0
-    vand q4, q13, q4
-    veor q12, q10, q14
-    vbic q1, q12, q1
-    vbic q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q2, q5, q2
-    vld1.64 {d30-d31}, [r11]
-    vbic q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q5, q14, q5
-    veor q8, q8, q5
-    veor q8, q3, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q5, q6, q5
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q3, q3, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q4, q4, q10
-    vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q5, q14, q5
-    vand q7, q7, q15
-    veor q7, q7, q4
-    veor q6, q6, q13
-    veor q1, q1, q7
-    veor q7, q11, q10
-    veor q0, q7, q0
-    veor q7, q9, q7
-    veor q9, q5, q7
-    veor q4, q12, q4
-    veor q8, q8, q4
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q1, q6
-    veor q7, q8, q7
-    veor q2, q2, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q3, q1
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vext.8 q8, q5, q5, #4
-    veor q8, q5, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q5, q5, q8
-    veor q8, q9, q8
-    vext.8 q9, q4, q4, #4
-    veor q9, q4, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q4, q4, q9
-    veor q9, q10, q9
-    vext.8 q10, q4, q4, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q5, q5, #6
-    veor q11, q11, q12
-    veor q4, q11, q4
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
     veor q13, q14, q13
     veor q5, q12, q5
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
     veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
+    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
     vext.8 q12, q7, q7, #4
     veor q12, q7, q12
@@ -1704,7 +1015,7 @@ slicewise_groestl_neon7bs_c512:
     veor q12, q13, q12
     veor q10, q10, q11
     veor q9, q9, q10
-    veor q0, q9, q0
+    veor q1, q9, q1
     vext.8 q9, q7, q7, #6
     veor q9, q12, q9
     vext.8 q11, q2, q2, #6
@@ -1712,210 +1023,175 @@ slicewise_groestl_neon7bs_c512:
     veor q2, q10, q2
     veor q6, q9, q6
     veor q7, q8, q7
-    vldmia r3!, {d16-d29}
+    vldmia r3!, {d16-d27}
     veor q7, q7, q11
-    veor q2, q2, q12
-    veor q1, q1, q8
-    veor q5, q5, q14
     veor q4, q4, q13
-    veor q3, q3, q9
+    veor q5, q5, q8
+    veor q0, q0, q12
+    veor q15, q5, q0
     veor q6, q6, q10
-    veor q3, q3, q5
-    veor q8, q4, q3
-    veor q15, q7, q8
-    veor q0, q0, q3
-    veor q14, q1, q4
-    veor q3, q7, q14
-    veor q6, q6, q0
-    veor q7, q7, q6
-    veor q13, q1, q7
-    veor q1, q4, q13
-    vand q4, q13, q8
-    veor q12, q5, q13
-    veor q11, q0, q12
-    veor q10, q5, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vorr q13, q9, q10
-    vand q10, q9, q10
-    vorr q9, q11, q6
-    vorn q11, q12, q14
-    veor q4, q11, q4
-    veor q2, q2, q15
-    veor q11, q5, q2
-    veor q2, q12, q2
-    vorr q15, q15, q5
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vorr q13, q7, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vbic q12, q11, q12
-    veor q13, q12, q13
-    vbic q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q2, q3
-    vorn q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorn q12, q11, q10
-    veor q4, q4, q13
-    vorr q13, q4, q9
-    veor q12, q13, q12
-    vorn q13, q10, q4
-    vbit q13, q11, q12
-    vmvn q14, q10
-    vbsl q4, q11, q12
-    vbic q6, q4, q6
-    vbif q14, q12, q9
-    vand q9, q9, q11
-    vbit q9, q10, q12
-    veor q10, q13, q9
-    vbic q3, q14, q3
-    veor q11, q4, q14
-    veor q12, q11, q10
-    vorr q7, q12, q7
-    vand q1, q11, q1
-    vorr q0, q12, q0
-    vand q5, q13, q5
-    veor q12, q9, q14
-    vbic q2, q2, q12
-    vbic q11, q11, q15
-    vbic q8, q8, q12
-    vld1.64 {d24-d25}, [r6]
-    vbic q12, q4, q12
-    veor q1, q7, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vorr q14, q10, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q3, q8
-    veor q4, q13, q4
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vbic q10, q14, q10
-    veor q7, q6, q7
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q9, q14
-    veor q3, q3, q14
-    veor q10, q2, q10
-    vbic q9, q15, q9
-    veor q9, q9, q8
-    vmov.i16 q14, #0xff00
-    veor q9, q9, q14
-    veor q5, q5, q9
-    vldmia r4, {d28-d31}
-    vbic q14, q4, q14
-    veor q7, q14, q7
-    vbic q4, q4, q15
-    veor q4, q4, q5
-    veor q6, q6, q13
-    veor q2, q2, q4
-    veor q4, q11, q9
-    veor q0, q4, q0
-    veor q4, q10, q4
-    veor q9, q7, q4
-    veor q5, q12, q5
-    veor q8, q8, q5
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q2, q6
-    veor q4, q8, q4
+    veor q3, q3, q9
+    veor q3, q3, q4
     veor q1, q1, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q3, q2
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vshl.u8 q8, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q5, q5, #4
-    veor q9, q5, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
+    veor q14, q6, q1
+    veor q6, q7, q14
+    veor q13, q0, q3
+    veor q12, q7, q13
+    veor q11, q5, q6
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q5, q3, q14
+    veor q8, q13, q6
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q7, q7, q15
+    vorr q8, q8, q9
+    veor q9, q7, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vbic q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q6, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
     veor q5, q5, q9
-    veor q9, q10, q9
-    vext.8 q10, q5, q5, #6
-    veor q10, q8, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vbic q15, q7, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q4, q15, q4
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vbic q1, q12, q1
+    vand q6, q12, q6
+    veor q0, q6, q0
+    vand q7, q14, q7
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q6, q12, q6
+    veor q12, q10, q14
+    vbic q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    veor q12, q7, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q7, q7, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q4, q4, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q5, q8, q5
+    veor q3, q3, q6
+    vand q6, q11, q14
+    veor q3, q6, q3
+    veor q6, q9, q10
+    veor q5, q5, q6
+    veor q9, q3, q5
+    veor q1, q6, q1
+    veor q6, q7, q1
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q5, q4, q5
+    veor q4, q7, q4
+    veor q4, q6, q4
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q2, q2, q11
+    veor q6, q6, q11
     veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
-    veor q11, q11, q12
-    veor q5, q11, q5
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
-    veor q13, q14, q13
-    veor q7, q12, q7
     vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
+    veor q11, q11, q12
+    veor q2, q11, q2
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
     vext.8 q13, q12, q12, #2
@@ -1923,167 +1199,198 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q4, q4, q12
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
+    veor q5, q5, q12
     veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q4, q4, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q6, q9, q6
     veor q4, q8, q4
-    vldmia r3!, {d16-d23}
-    veor q0, q0, q10
-    veor q2, q2, q8
-    veor q7, q7, q11
-    veor q3, q3, q9
-    veor q3, q3, q7
-    veor q8, q5, q3
-    veor q15, q4, q8
-    veor q0, q0, q3
-    veor q14, q2, q5
-    veor q3, q4, q14
-    veor q6, q6, q0
-    veor q4, q4, q6
-    veor q13, q2, q4
-    veor q2, q5, q13
-    vorr q5, q13, q8
-    veor q12, q7, q13
-    veor q11, q0, q12
-    veor q10, q7, q11
-    veor q9, q8, q4
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q6
-    vand q11, q14, q12
-    veor q5, q11, q5
-    veor q1, q1, q15
-    veor q11, q7, q1
-    veor q1, q12, q1
-    vorr q15, q15, q7
-    vorr q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q0, q0, q11
-    vbic q13, q0, q4
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vorr q12, q12, q11
-    veor q13, q12, q13
-    vbic q11, q2, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q3, q1
-    vorn q14, q2, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorn q12, q11, q10
-    veor q5, q5, q13
-    vorr q13, q5, q9
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
     veor q12, q13, q12
-    vorn q13, q10, q5
-    vbit q13, q11, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q2, q2, q14
+    veor q15, q6, q2
+    veor q7, q8, q11
+    veor q4, q4, q10
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q7, q1
+    veor q7, q5, q14
+    veor q13, q2, q4
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vorr q6, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q5, q5, q15
+    vand q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vbic q15, q0, q9
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q5
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q6
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q10
-    vbsl q5, q11, q12
-    vand q6, q5, q6
-    vbif q14, q12, q9
-    vand q9, q9, q11
-    vbit q9, q10, q12
-    veor q10, q13, q9
-    vand q3, q14, q3
-    veor q11, q5, q14
-    veor q12, q11, q10
-    vorr q4, q12, q4
-    vand q2, q11, q2
-    vbic q0, q0, q12
-    vand q7, q13, q7
-    veor q12, q9, q14
-    vbic q1, q1, q12
-    vbic q11, q11, q15
-    vorr q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q5, q12
-    veor q2, q4, q2
-    vld1.64 {d30-d31}, [r11]
-    vbic q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vorr q14, q10, q14
-    veor q4, q14, q4
-    veor q8, q8, q4
-    veor q8, q3, q8
-    veor q5, q13, q5
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vorr q10, q10, q14
-    veor q4, q6, q4
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q9, q14
-    veor q3, q3, q14
-    veor q10, q1, q10
-    vorr q9, q9, q15
-    veor q9, q9, q8
-    veor q7, q7, q9
-    vldmia r4, {d28-d31}
-    vand q14, q5, q14
-    veor q4, q14, q4
-    vand q5, q5, q15
-    veor q5, q5, q7
-    veor q6, q6, q13
-    veor q1, q1, q5
-    veor q5, q11, q9
-    veor q0, q5, q0
-    veor q5, q10, q5
-    veor q9, q4, q5
+    vbsl q11, q13, q12
+    vbif q14, q12, q6
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q3, q15, q3
+    vand q6, q6, q13
+    vbit q6, q10, q12
+    veor q10, q15, q6
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q5, q14, q5
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
     veor q7, q12, q7
-    vmov.i16 q10, #0xff00
-    veor q7, q7, q10
-    veor q8, q8, q7
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q1, q6
-    veor q5, q8, q5
-    veor q2, q2, q3
+    veor q12, q6, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q6, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q6, q15, q6
+    veor q6, q6, q12
+    veor q3, q3, q6
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q6, q9, q6
+    veor q7, q10, q6
+    veor q9, q4, q7
+    veor q1, q6, q1
+    veor q5, q5, q1
+    veor q6, q13, q5
+    veor q2, q2, q5
+    veor q5, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q7, q3, q7
+    veor q3, q6, q3
+    veor q3, q5, q3
     vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q3, q1, q10
+    vshl.u8 q6, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q6, q5
+    vshl.u8 q6, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q10
     vshl.u8 q1, q1, q11
-    vorr q1, q3, q1
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
+    vorr q1, q6, q1
     vshl.u8 q6, q9, q10
     vshl.u8 q8, q9, q11
     vorr q6, q6, q8
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
     vshl.u8 q8, q7, q10
     vshl.u8 q7, q7, q11
     vorr q7, q8, q7
+    vshl.u8 q8, q2, q10
+    vshl.u8 q2, q2, q11
+    vorr q2, q8, q2
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
     vshl.u8 q8, q4, q10
     vshl.u8 q4, q4, q11
     vorr q4, q8, q4
@@ -2094,25 +1401,25 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q8, q8, q8, #4
     veor q4, q4, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q0, q0, #6
     veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
+    veor q5, q5, q11
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
     veor q11, q11, q12
-    veor q7, q11, q7
+    veor q0, q11, q0
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
@@ -2120,14 +1427,14 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
-    vext.8 q13, q0, q0, #4
-    veor q13, q0, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q0, q0, q13
+    veor q1, q1, q13
     veor q13, q14, q13
     veor q4, q12, q4
     vext.8 q12, q3, q3, #6
@@ -2139,17 +1446,17 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q13, q13, #4
     veor q6, q6, q13
     veor q13, q14, q13
-    veor q1, q12, q1
+    veor q5, q12, q5
     veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
+    vext.8 q12, q1, q1, #6
     veor q9, q9, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
+    vext.8 q12, q7, q7, #4
+    veor q12, q7, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
+    veor q7, q7, q12
     veor q12, q13, q12
     veor q3, q9, q3
     vext.8 q9, q6, q6, #6
@@ -2163,183 +1470,866 @@ slicewise_groestl_neon7bs_c512:
     veor q12, q13, q12
     veor q10, q10, q11
     veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q5, q5, #6
+    veor q1, q9, q1
+    vext.8 q9, q7, q7, #6
     veor q9, q12, q9
     vext.8 q11, q2, q2, #6
     veor q8, q8, q11
     veor q2, q10, q2
     veor q6, q9, q6
-    veor q5, q8, q5
-    vldmia r3!, {d16-d25}
-    veor q2, q2, q11
-    veor q0, q0, q10
-    veor q1, q1, q8
-    veor q4, q4, q12
+    veor q7, q8, q7
+    vldmia r3!, {d16-d27}
+    veor q7, q7, q11
+    veor q4, q4, q13
+    veor q5, q5, q8
+    veor q0, q0, q12
+    veor q15, q5, q0
+    veor q6, q6, q10
     veor q3, q3, q9
     veor q3, q3, q4
-    veor q8, q7, q3
-    veor q15, q5, q8
-    veor q0, q0, q3
-    veor q14, q1, q7
-    veor q3, q5, q14
-    veor q6, q6, q0
-    veor q5, q5, q6
-    veor q13, q1, q5
-    veor q1, q7, q13
-    vbic q7, q13, q8
-    veor q12, q4, q13
-    veor q11, q0, q12
+    veor q1, q1, q3
+    veor q14, q6, q1
+    veor q6, q7, q14
+    veor q13, q0, q3
+    veor q12, q7, q13
+    veor q11, q5, q6
     veor q10, q4, q11
-    veor q9, q8, q5
-    vstmia r4, {d18-d31}
-    vbic q13, q10, q9
-    vorn q10, q10, q9
-    vand q9, q11, q6
-    vorn q11, q12, q14
-    veor q7, q11, q7
-    veor q2, q2, q15
-    veor q11, q4, q2
-    veor q2, q12, q2
-    vorn q15, q4, q15
-    vbic q14, q12, q14
-    veor q9, q10, q9
-    veor q10, q15, q13
     veor q0, q0, q11
-    vand q13, q5, q0
-    veor q15, q12, q0
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q3, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vbic q11, q15, q1
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vbic q12, q2, q3
-    vorn q14, q15, q1
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q5, q3, q14
+    veor q8, q13, q6
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q7, q7, q15
+    vorr q8, q8, q9
+    veor q9, q7, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vbic q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q6, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vbic q15, q7, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q6, q7, q6
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vbic q3, q14, q3
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q5, q12, q5
-    vbic q1, q11, q1
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q4, q15, q4
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vbic q9, q12, q9
     vand q0, q12, q0
-    vand q4, q13, q4
+    veor q12, q12, q5
+    vbic q1, q12, q1
+    vand q6, q12, q6
+    veor q0, q6, q0
+    vand q7, q14, q7
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q6, q12, q6
     veor q12, q10, q14
-    vand q2, q12, q2
-    vand q11, q11, q15
     vbic q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q1, q5, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q0, q14, q0
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vbic q14, q9, q14
-    veor q5, q14, q5
-    veor q8, q8, q5
-    veor q8, q3, q8
-    veor q7, q13, q7
-    vbic q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q5, q6, q5
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    veor q12, q7, q12
+    veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q3, q3, q14
-    veor q9, q2, q9
+    veor q7, q7, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
     vand q10, q10, q15
-    veor q10, q10, q8
+    veor q10, q10, q12
     veor q4, q4, q10
     vldmia r4, {d28-d31}
-    vbic q14, q7, q14
-    veor q5, q14, q5
-    vand q7, q7, q15
-    veor q7, q7, q4
-    veor q6, q6, q13
-    veor q2, q2, q7
-    veor q7, q11, q10
-    veor q0, q7, q0
-    veor q7, q9, q7
-    veor q9, q5, q7
-    veor q4, q12, q4
-    veor q8, q8, q4
-    veor q3, q3, q0
-    veor q6, q6, q3
-    veor q6, q6, q8
-    veor q6, q2, q6
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q5, q8, q5
+    veor q3, q3, q6
+    vand q6, q11, q14
+    veor q3, q6, q3
+    veor q6, q9, q10
+    veor q5, q5, q6
+    veor q9, q3, q5
+    veor q1, q6, q1
+    veor q6, q7, q1
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q5, q4, q5
+    veor q4, q7, q4
+    veor q4, q6, q4
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
     veor q7, q8, q7
-    veor q1, q1, q3
-    vld1.64 {d20-d23}, [r3], lr
-    vshl.u8 q3, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q3, q2
-    vshl.u8 q3, q6, q10
-    vshl.u8 q6, q6, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q6, q0
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q2, q11, q2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q4, q8, q4
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q2, q2, q14
+    veor q15, q6, q2
+    veor q7, q8, q11
+    veor q4, q4, q10
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q7, q1
+    veor q7, q5, q14
+    veor q13, q2, q4
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vorr q6, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q5, q5, q15
+    vand q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vbic q15, q0, q9
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q5
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q6
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q6
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q3, q15, q3
+    vand q6, q6, q13
+    vbit q6, q10, q12
+    veor q10, q15, q6
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q5, q14, q5
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q7, q12, q7
+    veor q12, q6, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q6, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q6, q15, q6
+    veor q6, q6, q12
+    vmov.i16 q14, #0xff00
+    veor q6, q6, q14
+    veor q3, q3, q6
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q6, q9, q6
+    veor q7, q10, q6
+    veor q9, q4, q7
+    veor q1, q6, q1
+    veor q5, q5, q1
+    veor q6, q13, q5
+    veor q2, q2, q5
+    veor q5, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q7, q3, q7
+    veor q3, q6, q3
+    veor q3, q5, q3
+    vld1.64 {d20-d23}, [r3]!
+    vshl.u8 q6, q5, q10
+    vshl.u8 q5, q5, q11
+    vorr q5, q6, q5
+    vshl.u8 q6, q3, q10
+    vshl.u8 q3, q3, q11
+    vorr q3, q6, q3
+    vshl.u8 q6, q1, q10
+    vshl.u8 q1, q1, q11
+    vorr q1, q6, q1
     vshl.u8 q6, q9, q10
     vshl.u8 q8, q9, q11
     vorr q6, q6, q8
     vshl.u8 q8, q7, q10
     vshl.u8 q7, q7, q11
     vorr q7, q8, q7
-    vshl.u8 q8, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q8, q1
+    vshl.u8 q8, q2, q10
+    vshl.u8 q2, q2, q11
+    vorr q2, q8, q2
+    vshl.u8 q8, q0, q10
+    vshl.u8 q0, q0, q11
+    vorr q0, q8, q0
     vshl.u8 q8, q4, q10
     vshl.u8 q4, q4, q11
     vorr q4, q8, q4
-    vshl.u8 q8, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q8, q5
-    vext.8 q8, q5, q5, #10
-    veor q8, q5, q8
+    vext.8 q8, q4, q4, #4
+    veor q8, q4, q8
     vext.8 q9, q8, q8, #2
-    vext.8 q10, q8, q8, #14
-    veor q5, q5, q10
-    veor q5, q5, q9
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q4, q4, q8
     veor q8, q9, q8
-    vext.8 q9, q4, q4, #10
-    veor q9, q4, q9
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
     vext.8 q10, q9, q9, #2
-    vext.8 q11, q9, q9, #14
-    veor q4, q4, q11
-    veor q4, q4, q10
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
     veor q9, q10, q9
-    vext.8 q10, q4, q4, #6
+    vext.8 q10, q0, q0, #6
     veor q10, q8, q10
-    vext.8 q11, q2, q2, #10
-    veor q11, q2, q11
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #4
+    veor q13, q6, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q6, q6, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q7, q7, #4
+    veor q12, q7, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q7, q7, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q11, q2, q2, #6
+    veor q8, q8, q11
+    veor q2, q10, q2
+    veor q6, q9, q6
+    veor q7, q8, q7
+    vldmia r3!, {d16-d23}
+    veor q4, q4, q11
+    veor q1, q1, q10
+    veor q5, q5, q8
+    veor q15, q5, q0
+    veor q3, q3, q9
+    veor q3, q3, q4
+    veor q1, q1, q3
+    veor q14, q6, q1
+    veor q6, q7, q14
+    veor q13, q0, q3
+    veor q12, q7, q13
+    veor q11, q5, q6
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q5, q3, q14
+    veor q8, q13, q6
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q7, q7, q15
+    vorr q8, q8, q9
+    veor q9, q7, q13
+    vorr q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vorr q14, q15, q10
+    vand q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vorr q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q1, q6
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q7, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q5
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vand q3, q11, q3
+    vbit q15, q13, q12
+    vand q4, q15, q4
+    vand q5, q5, q13
+    vbit q5, q10, q12
+    veor q10, q15, q5
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q10
+    vbic q1, q1, q12
+    vorr q6, q12, q6
+    veor q0, q6, q0
+    vand q7, q14, q7
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q6, q12, q6
+    veor q12, q5, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vorr q12, q12, q14
+    veor q12, q12, q6
+    veor q12, q7, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q7, q7, q14
+    vldmia r6, {d28-d31}
+    vorr q10, q10, q14
+    vorr q5, q5, q15
+    veor q5, q5, q12
+    veor q4, q4, q5
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q10, q8, q10
+    veor q3, q3, q6
+    vand q6, q11, q14
+    veor q3, q6, q3
+    veor q5, q9, q5
+    veor q6, q10, q5
+    veor q9, q3, q6
+    veor q1, q5, q1
+    veor q5, q7, q1
+    veor q7, q13, q5
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q2, q2, q4
+    vmov.i16 q4, #0xff00
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q6, q4, q6
+    veor q4, q7, q4
+    veor q4, q5, q4
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q2, q11, q2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q4, q8, q4
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d18-d27}
+    veor q0, q0, q12
+    veor q3, q3, q13
+    veor q1, q1, q11
+    veor q5, q5, q9
+    veor q15, q5, q2
+    veor q4, q4, q10
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q8, q1
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vand q5, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vbic q14, q9, q8
+    veor q6, q6, q15
+    vorn q8, q9, q8
+    veor q9, q6, q13
+    vbic q11, q11, q13
+    vorn q13, q3, q12
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vand q15, q9, q0
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q9, q2
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q9, q2
+    veor q14, q14, q15
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q4, q11, q4
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vbic q2, q12, q2
+    veor q12, q12, q5
+    vand q1, q12, q1
+    vand q7, q12, q7
+    veor q2, q7, q2
+    vbic q6, q14, q6
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vand q4, q11, q12
+    veor q11, q15, q11
+    vbic q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vbic q13, q15, q13
+    vbic q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q4, q5
+    veor q1, q7, q1
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3], lr
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q7, q4
+    vext.8 q7, q4, q4, #10
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    vext.8 q10, q7, q7, #14
+    veor q4, q4, q10
+    veor q4, q4, q8
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #10
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    vext.8 q11, q8, q8, #14
+    veor q0, q0, q11
+    veor q0, q0, q10
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #10
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     vext.8 q13, q11, q11, #14
-    veor q2, q2, q13
-    veor q2, q2, q12
+    veor q6, q6, q13
+    veor q6, q6, q12
     veor q11, q12, q11
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q4, q4, #6
     veor q11, q11, q12
-    veor q4, q11, q4
+    veor q0, q11, q0
     vext.8 q12, q3, q3, #10
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
@@ -2347,70 +2337,77 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q3, q14
     veor q3, q3, q13
     veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
+    vext.8 q13, q6, q6, #6
     veor q12, q12, q13
-    vext.8 q13, q0, q0, #10
-    veor q13, q0, q13
+    vext.8 q13, q1, q1, #10
+    veor q13, q1, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q0, q0, q15
-    veor q0, q0, q14
+    veor q1, q1, q15
+    veor q1, q1, q14
     veor q13, q14, q13
-    veor q5, q12, q5
+    veor q4, q12, q4
     vext.8 q12, q3, q3, #6
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #10
-    veor q13, q6, q13
+    vext.8 q13, q9, q9, #10
+    veor q13, q9, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q6, q6, q15
-    veor q6, q6, q14
+    veor q9, q9, q15
+    veor q9, q9, q14
     veor q13, q14, q13
-    veor q2, q12, q2
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q0, q0, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #10
-    veor q12, q7, q12
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #10
+    veor q12, q5, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
-    veor q7, q7, q14
-    veor q7, q7, q13
+    veor q5, q5, q14
+    veor q5, q5, q13
     veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #10
-    veor q12, q1, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #10
+    veor q12, q2, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
-    veor q1, q1, q14
-    veor q1, q1, q13
+    veor q2, q2, q14
+    veor q2, q2, q13
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q0, q9, q0
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q6, q9, q6
-    veor q7, q8, q7
-    vuzp.8 q1, q6
-    veor q1, q1, q6
-    vuzp.8 q7, q0
-    veor q7, q7, q0
-    vuzp.8 q3, q5
-    veor q3, q3, q5
-    vuzp.8 q2, q4
-    veor q2, q2, q4
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q7, q7, q11
+    veor q2, q10, q2
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vorr q7, q4, q4
+    vorr q4, q5, q5
+    vorr q5, q2, q2
+    vorr q2, q1, q1
+    vorr q1, q3, q3
+    vorr q3, q8, q8
+    vswp q6, q0
+    vuzp.8 q5, q3
+    veor q5, q5, q3
+    vuzp.8 q4, q2
+    veor q4, q4, q2
+    vuzp.8 q1, q7
+    veor q1, q1, q7
+    vuzp.8 q0, q6
+    veor q0, q0, q6
     vldmia sp, {d16-d23}
-    veor q8, q8, q1
-    veor q9, q9, q7
-    veor q10, q10, q3
-    veor q11, q11, q2
+    veor q8, q8, q5
+    veor q9, q9, q4
+    veor q10, q10, q1
+    veor q11, q11, q0
     subs r2, r2, #1
     bne .Lc512_loop
     vstmia sp, {d16-d23}
@@ -2700,14 +2697,14 @@ slicewise_groestl_neon7bs_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     vldmia sp, {d16-d31}
-    veor q8, q8, q0
-    veor q9, q9, q6
-    veor q10, q10, q4
-    veor q11, q11, q1
-    veor q12, q12, q5
+    veor q8, q8, q5
+    veor q9, q9, q4
+    veor q10, q10, q1
+    veor q11, q11, q0
+    veor q12, q12, q3
     veor q13, q13, q2
     veor q14, q14, q7
-    veor q15, q15, q3
+    veor q15, q15, q6
     vstmia sp, {d16-d31}
     subs r2, r2, #1
     bne .Lc1024_loop
@@ -2859,10 +2856,9 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
-    vswp q5, q1
+    vswp q5, q0
+    vswp q4, q1
     vswp q3, q2
-    vswp q2, q1
-    vswp q1, q6
     vswp q7, q6
     vldmia sp, {d16-d31}
     veor q0, q0, q8
@@ -14470,446 +14466,444 @@ slicewise_groestl_neon7vp_o1024:
     vldmia r3!, {d16-d31}
     veor q1, q1, q12
     veor q0, q0, q13
+    veor q6, q6, q15
     veor q5, q5, q10
     veor q3, q3, q8
-    veor q6, q6, q15
     veor q7, q7, q14
-    veor q2, q2, q9
+    veor q15, q3, q7
     veor q4, q4, q11
+    veor q2, q2, q9
     veor q2, q2, q6
-    veor q8, q7, q2
-    veor q15, q1, q8
-    veor q2, q5, q2
-    veor q14, q3, q7
-    veor q5, q1, q14
-    veor q4, q4, q2
-    veor q1, q1, q4
-    veor q13, q3, q1
-    veor q3, q7, q13
-    vand q7, q13, q8
-    veor q12, q6, q13
-    veor q11, q2, q12
+    veor q5, q5, q2
+    veor q14, q4, q5
+    veor q4, q1, q14
+    veor q13, q7, q2
+    veor q12, q1, q13
+    veor q11, q3, q4
     veor q10, q6, q11
-    veor q9, q8, q1
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q4
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q0, q0, q15
-    veor q11, q6, q0
-    veor q0, q12, q0
-    vorr q15, q15, q6
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q1, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q5, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q3, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q5, q0
-    vorr q14, q3, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
+    veor q2, q7, q11
+    veor q3, q5, q10
+    veor q9, q6, q3
+    vand q7, q3, q14
+    veor q8, q13, q4
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q1, q1, q15
+    vorr q8, q8, q9
+    veor q9, q1, q13
+    vand q11, q11, q13
+    vorr q13, q12, q6
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q7, q8, q7
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q6, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q4, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q7, q7, q9
+    veor q9, q10, q5
+    vand q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q2, q9
+    veor q14, q14, q15
+    vand q15, q1, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q7
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q4, q7, q4
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q5, q14, q5
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q1, q12, q1
+    vbsl q11, q14, q13
+    vbif q14, q10, q7
     vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q6, q15, q6
+    vorn q7, q7, q13
+    vbit q10, q7, q12
+    veor q7, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
     vand q2, q12, q2
-    vand q6, q13, q6
+    veor q12, q12, q7
+    vand q5, q12, q5
+    vand q4, q12, q4
+    veor q2, q4, q2
+    vand q1, q14, q1
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q7, q13
+    veor q4, q12, q4
     veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
     vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q3, q1, q3
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q1, q14, q1
-    veor q8, q8, q1
-    veor q8, q5, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q1, q4, q1
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q4
+    veor q12, q1, q12
+    veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q5, q5, q14
-    veor q9, q0, q9
+    veor q1, q1, q14
+    vldmia r6, {d28-d31}
+    vand q7, q7, q14
     vand q10, q10, q15
-    veor q10, q10, q8
+    veor q10, q10, q12
     veor q6, q6, q10
     vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q1, q14, q1
-    vand q7, q7, q15
-    veor q7, q7, q6
-    veor q4, q4, q13
-    veor q0, q0, q7
-    veor q7, q11, q10
-    veor q2, q7, q2
-    veor q7, q9, q7
-    veor q9, q1, q7
-    veor q6, q12, q6
-    veor q8, q8, q6
-    veor q5, q5, q2
-    veor q4, q4, q5
-    veor q4, q4, q8
-    veor q4, q0, q4
+    vand q15, q11, q15
+    veor q15, q15, q6
     veor q7, q8, q7
-    veor q3, q3, q5
+    veor q3, q3, q4
+    vand q4, q11, q14
+    veor q3, q4, q3
+    veor q4, q9, q10
+    veor q7, q7, q4
+    veor q9, q3, q7
+    veor q4, q4, q5
+    veor q1, q1, q4
+    veor q5, q13, q1
+    veor q1, q2, q1
+    veor q2, q8, q15
+    veor q0, q0, q6
+    veor q6, q12, q0
+    veor q7, q6, q7
+    veor q5, q5, q6
+    veor q5, q2, q5
     vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q5, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q5, q0
-    vshl.u16 q5, q4, q10
-    vshl.u16 q4, q4, q11
-    vorr q4, q5, q4
-    vshl.u16 q5, q2, q10
+    vshl.u16 q6, q2, q10
     vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
+    vorr q2, q6, q2
+    vshl.u16 q6, q5, q10
+    vshl.u16 q5, q5, q11
+    vorr q5, q6, q5
+    vshl.u16 q6, q4, q10
+    vshl.u16 q4, q4, q11
+    vorr q4, q6, q4
+    vshl.u16 q6, q9, q10
     vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
+    vorr q6, q6, q8
     vshl.u16 q8, q7, q10
     vshl.u16 q7, q7, q11
     vorr q7, q8, q7
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
     vshl.u16 q8, q1, q10
     vshl.u16 q1, q1, q11
     vorr q1, q8, q1
+    vshl.u16 q8, q0, q10
+    vshl.u16 q0, q0, q11
+    vorr q0, q8, q0
+    vshl.u16 q8, q3, q10
+    vshl.u16 q3, q3, q11
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    vext.8 q13, q2, q2, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q5, q5, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #4
+    veor q13, q6, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q6, q6, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q4, q4, #6
+    veor q9, q9, q12
+    vext.8 q12, q7, q7, #4
+    veor q12, q7, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q7, q7, q12
+    veor q12, q13, q12
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q6, q9, q6
+    veor q7, q8, q7
+    vldmia r3!, {d16-d31}
+    veor q7, q7, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q2, q2, q8
+    veor q0, q0, q14
+    veor q15, q2, q0
+    veor q6, q6, q11
+    veor q5, q5, q9
+    veor q5, q5, q3
+    veor q4, q4, q5
+    veor q14, q6, q4
+    veor q6, q7, q14
+    veor q13, q0, q5
+    veor q12, q7, q13
+    veor q11, q2, q6
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q6
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q7, q7, q15
+    vorr q8, q8, q9
+    veor q9, q7, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q6, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q7, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q6, q12, q6
+    veor q0, q6, q0
+    vand q7, q14, q7
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q6, q12, q6
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q6
+    veor q12, q7, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q7, q7, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q6
+    vand q6, q11, q14
+    veor q2, q6, q2
+    veor q6, q9, q10
+    veor q5, q5, q6
+    veor q9, q2, q5
+    veor q4, q6, q4
+    veor q6, q7, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
     vext.8 q8, q1, q1, #4
     veor q8, q1, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
     vext.8 q8, q8, q8, #4
     veor q1, q1, q8
-    veor q8, q9, q8
-    vext.8 q9, q6, q6, #4
-    veor q9, q6, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q6, q6, q9
-    veor q9, q10, q9
-    vext.8 q10, q6, q6, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q1, q1, #6
-    veor q11, q11, q12
-    veor q6, q11, q6
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q3, q3, #6
-    veor q8, q8, q11
-    veor q3, q10, q3
-    veor q5, q9, q5
-    veor q7, q8, q7
-    vldmia r3!, {d16-d31}
-    veor q7, q7, q12
-    veor q3, q3, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q1, q1, q15
-    veor q6, q6, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q1
-    veor q8, q6, q4
-    veor q15, q7, q8
-    veor q2, q2, q4
-    veor q14, q0, q6
-    veor q4, q7, q14
-    veor q5, q5, q2
-    veor q7, q7, q5
-    veor q13, q0, q7
-    veor q0, q6, q13
-    vand q6, q13, q8
-    veor q12, q1, q13
-    veor q11, q2, q12
-    veor q10, q1, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q6, q11, q6
-    veor q3, q3, q15
-    veor q11, q1, q3
-    veor q3, q12, q3
-    vorr q15, q15, q1
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q7, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q3
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q6, q6, q13
-    vand q13, q6, q9
-    veor q12, q13, q12
-    vorn q13, q6, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q6, q14, q11
-    vand q5, q6, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q6, q14
-    veor q12, q11, q9
-    vand q7, q12, q7
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q1, q13, q1
-    veor q12, q10, q14
-    vand q3, q12, q3
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q6, q12
-    veor q0, q7, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q4, q8
-    veor q6, q13, q6
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q5, q7
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q3, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q1, q1, q10
-    vldmia r4, {d28-d31}
-    vand q14, q6, q14
-    veor q7, q14, q7
-    vand q6, q6, q15
-    veor q6, q6, q1
-    veor q5, q5, q13
-    veor q3, q3, q6
-    veor q6, q11, q10
-    veor q2, q6, q2
-    veor q6, q9, q6
-    veor q9, q7, q6
-    veor q1, q12, q1
-    veor q8, q8, q1
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q3, q5
-    veor q6, q8, q6
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q4, q3
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    veor q9, q1, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    veor q9, q10, q9
+    veor q8, q10, q8
     vext.8 q10, q1, q1, #6
-    veor q10, q8, q10
-    vext.8 q11, q3, q3, #4
-    veor q11, q3, q11
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q3, q3, q11
+    veor q6, q6, q11
     veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
+    vext.8 q12, q2, q2, #6
     veor q11, q11, q12
     veor q1, q11, q1
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
+    veor q3, q3, q12
     veor q12, q13, q12
-    vext.8 q13, q3, q3, #6
+    vext.8 q13, q6, q6, #6
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
+    veor q4, q4, q13
     veor q13, q14, q13
-    veor q7, q12, q7
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
     vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q5, q5, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
@@ -14918,2058 +14912,218 @@ slicewise_groestl_neon7vp_o1024:
     veor q0, q0, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
     vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q0, q10, q0
-    veor q5, q9, q5
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q6, q6, q12
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
     veor q0, q0, q13
-    veor q2, q2, q10
-    veor q3, q3, q8
-    veor q7, q7, q15
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
     veor q1, q1, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q7
-    veor q8, q1, q4
-    veor q15, q6, q8
-    veor q2, q2, q4
-    veor q14, q3, q1
-    veor q4, q6, q14
-    veor q5, q5, q2
-    veor q6, q6, q5
-    veor q13, q3, q6
-    veor q1, q1, q13
-    vand q3, q13, q8
-    veor q12, q7, q13
-    veor q11, q2, q12
-    veor q10, q7, q11
-    veor q9, q8, q6
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q3, q11, q3
-    veor q0, q0, q15
-    veor q11, q7, q0
-    veor q0, q12, q0
-    vorr q15, q15, q7
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q6, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q3, q3, q13
-    vand q13, q3, q9
-    veor q12, q13, q12
-    vorn q13, q3, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q3, q14, q11
-    vand q5, q3, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q3, q14
-    veor q12, q11, q9
-    vand q6, q12, q6
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q7, q13, q7
-    veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q3, q12
-    veor q1, q6, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q6, q14, q6
-    veor q8, q8, q6
-    veor q8, q4, q8
-    veor q3, q13, q3
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q6, q5, q6
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q7, q7, q10
-    vldmia r4, {d28-d31}
-    vand q14, q3, q14
-    veor q6, q14, q6
-    vand q3, q3, q15
-    veor q3, q3, q7
-    veor q5, q5, q13
-    veor q0, q0, q3
-    veor q3, q11, q10
-    veor q2, q3, q2
-    veor q3, q9, q3
-    veor q9, q6, q3
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
-    veor q3, q8, q3
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #4
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q6, q6, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q6, q6, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q3, q3, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q5, q9, q5
-    veor q3, q8, q3
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q12
-    veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q6, q6, q15
-    veor q7, q7, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q6
-    veor q8, q7, q4
-    veor q15, q3, q8
-    veor q2, q2, q4
-    veor q14, q0, q7
-    veor q4, q3, q14
-    veor q5, q5, q2
-    veor q3, q3, q5
-    veor q13, q0, q3
-    veor q0, q7, q13
-    vand q7, q13, q8
-    veor q12, q6, q13
-    veor q11, q2, q12
-    veor q10, q6, q11
-    veor q9, q8, q3
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q1, q1, q15
-    veor q11, q6, q1
-    veor q1, q12, q1
-    vorr q15, q15, q6
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q3, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q5, q7, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q3, q12, q3
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q6, q13, q6
-    veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q0, q3, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q3, q14, q3
-    veor q8, q8, q3
-    veor q8, q4, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q3, q5, q3
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q6, q6, q10
-    vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q3, q14, q3
-    vand q7, q7, q15
-    veor q7, q7, q6
-    veor q5, q5, q13
-    veor q1, q1, q7
-    veor q7, q11, q10
-    veor q2, q7, q2
-    veor q7, q9, q7
-    veor q9, q3, q7
-    veor q6, q12, q6
-    veor q8, q8, q6
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
-    veor q7, q8, q7
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q6, q6, #4
-    veor q9, q6, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q6, q6, q9
-    veor q9, q10, q9
-    vext.8 q10, q6, q6, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q6, q11, q6
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
-    veor q0, q10, q0
-    veor q5, q9, q5
-    veor q7, q8, q7
-    vldmia r3!, {d16-d31}
-    veor q7, q7, q12
-    veor q0, q0, q13
-    veor q2, q2, q10
-    veor q1, q1, q8
-    veor q3, q3, q15
-    veor q6, q6, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q3
-    veor q8, q6, q4
-    veor q15, q7, q8
-    veor q2, q2, q4
-    veor q14, q1, q6
-    veor q4, q7, q14
-    veor q5, q5, q2
-    veor q7, q7, q5
-    veor q13, q1, q7
-    veor q1, q6, q13
-    vand q6, q13, q8
-    veor q12, q3, q13
-    veor q11, q2, q12
-    veor q10, q3, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q6, q11, q6
-    veor q0, q0, q15
-    veor q11, q3, q0
-    veor q0, q12, q0
-    vorr q15, q15, q3
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q7, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q6, q6, q13
-    vand q13, q6, q9
-    veor q12, q13, q12
-    vorn q13, q6, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q6, q14, q11
-    vand q5, q6, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q6, q14
-    veor q12, q11, q9
-    vand q7, q12, q7
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q3, q13, q3
-    veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q6, q12
-    veor q1, q7, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q4, q8
-    veor q6, q13, q6
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q5, q7
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q14, q6, q14
-    veor q7, q14, q7
-    vand q6, q6, q15
-    veor q6, q6, q3
-    veor q5, q5, q13
-    veor q0, q0, q6
-    veor q6, q11, q10
-    veor q2, q6, q2
-    veor q6, q9, q6
-    veor q9, q7, q6
-    veor q3, q12, q3
-    veor q8, q8, q3
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
-    veor q6, q8, q6
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q3, q3, #4
-    veor q9, q3, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
+    veor q15, q6, q1
+    veor q7, q8, q11
     veor q3, q3, q9
-    veor q9, q10, q9
-    vext.8 q10, q3, q3, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
-    veor q11, q11, q12
-    veor q3, q11, q3
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q7, q12, q7
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q5, q9, q5
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q7, q7, q15
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q7
-    veor q8, q3, q4
-    veor q15, q6, q8
-    veor q2, q2, q4
-    veor q14, q0, q3
-    veor q4, q6, q14
-    veor q5, q5, q2
-    veor q6, q6, q5
-    veor q13, q0, q6
-    veor q0, q3, q13
-    vand q3, q13, q8
-    veor q12, q7, q13
-    veor q11, q2, q12
-    veor q10, q7, q11
-    veor q9, q8, q6
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q3, q11, q3
-    veor q1, q1, q15
-    veor q11, q7, q1
-    veor q1, q12, q1
-    vorr q15, q15, q7
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q6, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q3, q3, q13
-    vand q13, q3, q9
-    veor q12, q13, q12
-    vorn q13, q3, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q3, q14, q11
-    vand q5, q3, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q3, q14
-    veor q12, q11, q9
-    vand q6, q12, q6
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q7, q13, q7
-    veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q3, q12
-    veor q0, q6, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q6, q14, q6
-    veor q8, q8, q6
-    veor q8, q4, q8
-    veor q3, q13, q3
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q6, q5, q6
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q7, q7, q10
-    vldmia r4, {d28-d31}
-    vand q14, q3, q14
-    veor q6, q14, q6
-    vand q3, q3, q15
-    veor q3, q3, q7
-    veor q5, q5, q13
-    veor q1, q1, q3
-    veor q3, q11, q10
-    veor q2, q3, q2
-    veor q3, q9, q3
-    veor q9, q6, q3
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
-    veor q3, q8, q3
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #4
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q6, q6, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q6, q6, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q3, q3, #6
-    veor q9, q12, q9
-    vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
-    veor q0, q10, q0
-    veor q5, q9, q5
-    veor q3, q8, q3
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q12
-    veor q0, q0, q13
-    veor q2, q2, q10
-    veor q1, q1, q8
-    veor q6, q6, q15
-    veor q7, q7, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q6
-    veor q8, q7, q4
-    veor q15, q3, q8
-    veor q2, q2, q4
-    veor q14, q1, q7
-    veor q4, q3, q14
-    veor q5, q5, q2
-    veor q3, q3, q5
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
     veor q13, q1, q3
-    veor q1, q7, q13
-    vand q7, q13, q8
-    veor q12, q6, q13
-    veor q11, q2, q12
-    veor q10, q6, q11
-    veor q9, q8, q3
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q0, q0, q15
-    veor q11, q6, q0
-    veor q0, q12, q0
-    vorr q15, q15, q6
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q3, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q5, q7, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q3, q12, q3
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q6, q13, q6
-    veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q1, q3, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q3, q14, q3
-    veor q8, q8, q3
-    veor q8, q4, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q3, q5, q3
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q6, q6, q10
-    vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q3, q14, q3
-    vand q7, q7, q15
-    veor q7, q7, q6
-    veor q5, q5, q13
-    veor q0, q0, q7
-    veor q7, q11, q10
-    veor q2, q7, q2
-    veor q7, q9, q7
-    veor q9, q3, q7
-    veor q6, q12, q6
-    veor q8, q8, q6
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
-    veor q7, q8, q7
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q6, q6, #4
-    veor q9, q6, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q6, q6, q9
-    veor q9, q10, q9
-    vext.8 q10, q6, q6, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q6, q11, q6
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q5, q9, q5
-    veor q7, q8, q7
-    vldmia r3!, {d16-d31}
-    veor q7, q7, q12
-    veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q3, q3, q15
-    veor q6, q6, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q3
-    veor q8, q6, q4
-    veor q15, q7, q8
-    veor q2, q2, q4
-    veor q14, q0, q6
-    veor q4, q7, q14
-    veor q5, q5, q2
-    veor q7, q7, q5
-    veor q13, q0, q7
-    veor q0, q6, q13
-    vand q6, q13, q8
-    veor q12, q3, q13
-    veor q11, q2, q12
-    veor q10, q3, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q6, q11, q6
-    veor q1, q1, q15
-    veor q11, q3, q1
-    veor q1, q12, q1
-    vorr q15, q15, q3
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q7, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q6, q6, q13
-    vand q13, q6, q9
-    veor q12, q13, q12
-    vorn q13, q6, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q6, q14, q11
-    vand q5, q6, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q6, q14
-    veor q12, q11, q9
-    vand q7, q12, q7
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q3, q13, q3
-    veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q6, q12
-    veor q0, q7, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q4, q8
-    veor q6, q13, q6
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q5, q7
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q14, q6, q14
-    veor q7, q14, q7
-    vand q6, q6, q15
-    veor q6, q6, q3
-    veor q5, q5, q13
-    veor q1, q1, q6
-    veor q6, q11, q10
-    veor q2, q6, q2
-    veor q6, q9, q6
-    veor q9, q7, q6
-    veor q3, q12, q3
-    veor q8, q8, q3
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
-    veor q6, q8, q6
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q3, q3, #4
-    veor q9, q3, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q3, q3, q9
-    veor q9, q10, q9
-    vext.8 q10, q3, q3, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
     veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
-    veor q11, q11, q12
-    veor q3, q11, q3
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q7, q12, q7
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
-    veor q0, q10, q0
-    veor q5, q9, q5
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
     veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q6, q6, q12
-    veor q0, q0, q13
-    veor q2, q2, q10
-    veor q1, q1, q8
-    veor q7, q7, q15
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q7
-    veor q8, q3, q4
-    veor q15, q6, q8
-    veor q2, q2, q4
-    veor q14, q1, q3
-    veor q4, q6, q14
-    veor q5, q5, q2
-    veor q6, q6, q5
-    veor q13, q1, q6
-    veor q1, q3, q13
-    vand q3, q13, q8
-    veor q12, q7, q13
-    veor q11, q2, q12
-    veor q10, q7, q11
-    veor q9, q8, q6
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q3, q11, q3
-    veor q0, q0, q15
-    veor q11, q7, q0
-    veor q0, q12, q0
-    vorr q15, q15, q7
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q6, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q3, q3, q13
-    vand q13, q3, q9
-    veor q12, q13, q12
-    vorn q13, q3, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q3, q14, q11
-    vand q5, q3, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q3, q14
-    veor q12, q11, q9
-    vand q6, q12, q6
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q7, q13, q7
-    veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q3, q12
-    veor q1, q6, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q6, q14, q6
-    veor q8, q8, q6
-    veor q8, q4, q8
-    veor q3, q13, q3
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q6, q5, q6
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q7, q7, q10
-    vldmia r4, {d28-d31}
-    vand q14, q3, q14
-    veor q6, q14, q6
-    vand q3, q3, q15
-    veor q3, q3, q7
-    veor q5, q5, q13
-    veor q0, q0, q3
-    veor q3, q11, q10
-    veor q2, q3, q2
-    veor q3, q9, q3
-    veor q9, q6, q3
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
-    veor q3, q8, q3
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #4
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q6, q6, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
-    veor q11, q12, q11
-    vext.8 q12, q6, q6, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q3, q3, #6
-    veor q9, q12, q9
-    vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
-    veor q1, q10, q1
-    veor q5, q9, q5
-    veor q3, q8, q3
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q12
-    veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q6, q6, q15
-    veor q7, q7, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q6
-    veor q8, q7, q4
-    veor q15, q3, q8
-    veor q2, q2, q4
-    veor q14, q0, q7
-    veor q4, q3, q14
-    veor q5, q5, q2
-    veor q3, q3, q5
-    veor q13, q0, q3
-    veor q0, q7, q13
-    vand q7, q13, q8
-    veor q12, q6, q13
-    veor q11, q2, q12
-    veor q10, q6, q11
-    veor q9, q8, q3
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q1, q1, q15
-    veor q11, q6, q1
-    veor q1, q12, q1
-    vorr q15, q15, q6
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q3, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
-    vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q5, q7, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q3, q12, q3
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q6, q13, q6
-    veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q0, q3, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q3, q14, q3
-    veor q8, q8, q3
-    veor q8, q4, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q3, q5, q3
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
-    vand q10, q10, q15
-    veor q10, q10, q8
-    veor q6, q6, q10
-    vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q3, q14, q3
-    vand q7, q7, q15
-    veor q7, q7, q6
-    veor q5, q5, q13
-    veor q1, q1, q7
-    veor q7, q11, q10
-    veor q2, q7, q2
-    veor q7, q9, q7
-    veor q9, q3, q7
-    veor q6, q12, q6
-    veor q8, q8, q6
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
-    veor q7, q8, q7
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q6, q6, #4
-    veor q9, q6, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q6, q6, q9
-    veor q9, q10, q9
-    vext.8 q10, q6, q6, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q6, q11, q6
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
     veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
-    veor q0, q10, q0
-    veor q5, q9, q5
-    veor q7, q8, q7
-    vldmia r3!, {d16-d31}
-    veor q7, q7, q12
-    veor q0, q0, q13
-    veor q2, q2, q10
-    veor q1, q1, q8
-    veor q3, q3, q15
-    veor q6, q6, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q3
-    veor q8, q6, q4
-    veor q15, q7, q8
-    veor q2, q2, q4
-    veor q14, q1, q6
-    veor q4, q7, q14
-    veor q5, q5, q2
-    veor q7, q7, q5
-    veor q13, q1, q7
-    veor q1, q6, q13
-    vand q6, q13, q8
-    veor q12, q3, q13
-    veor q11, q2, q12
-    veor q10, q3, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q6, q11, q6
-    veor q0, q0, q15
-    veor q11, q3, q0
-    veor q0, q12, q0
-    vorr q15, q15, q3
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q7, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q6, q6, q13
-    vand q13, q6, q9
-    veor q12, q13, q12
-    vorn q13, q6, q10
-    vbif q13, q11, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q6, q14, q11
-    vand q5, q6, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q6, q14
-    veor q12, q11, q9
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
     vand q7, q12, q7
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q3, q13, q3
-    veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q6, q12
     veor q1, q7, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q4, q8
-    veor q6, q13, q6
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q5, q7
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
     vand q10, q10, q15
-    veor q10, q10, q8
-    veor q3, q3, q10
+    veor q10, q10, q12
+    veor q2, q2, q10
     vldmia r4, {d28-d31}
-    vand q14, q6, q14
-    veor q7, q14, q7
-    vand q6, q6, q15
-    veor q6, q6, q3
-    veor q5, q5, q13
-    veor q0, q0, q6
-    veor q6, q11, q10
-    veor q2, q6, q2
-    veor q6, q9, q6
-    veor q9, q7, q6
-    veor q3, q12, q3
-    veor q8, q8, q3
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
+    vand q15, q11, q15
+    veor q15, q15, q2
     veor q6, q8, q6
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #4
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
+    veor q5, q5, q4
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
     veor q7, q7, q8
-    veor q8, q9, q8
-    vext.8 q9, q3, q3, #4
-    veor q9, q3, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q3, q3, q9
-    veor q9, q10, q9
-    vext.8 q10, q3, q3, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
+    veor q5, q5, q11
     veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
+    vext.8 q12, q3, q3, #6
     veor q11, q11, q12
-    veor q3, q11, q3
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
+    veor q2, q2, q12
     veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
+    veor q4, q4, q13
     veor q13, q14, q13
-    veor q7, q12, q7
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
     vext.8 q13, q12, q12, #2
@@ -16977,9 +15131,9 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q1, q1, #4
     veor q12, q1, q12
     vext.8 q13, q12, q12, #2
@@ -16988,218 +15142,187 @@ slicewise_groestl_neon7vp_o1024:
     veor q1, q1, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
     vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q1, q10, q1
-    veor q5, q9, q5
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
     veor q6, q6, q12
     veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
-    veor q7, q7, q15
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q7
-    veor q8, q3, q4
-    veor q15, q6, q8
-    veor q2, q2, q4
-    veor q14, q0, q3
-    veor q4, q6, q14
-    veor q5, q5, q2
-    veor q6, q6, q5
-    veor q13, q0, q6
-    veor q0, q3, q13
-    vand q3, q13, q8
-    veor q12, q7, q13
-    veor q11, q2, q12
-    veor q10, q7, q11
-    veor q9, q8, q6
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q3, q11, q3
-    veor q1, q1, q15
-    veor q11, q7, q1
-    veor q1, q12, q1
-    vorr q15, q15, q7
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q6, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q3, q3, q13
-    vand q13, q3, q9
-    veor q12, q13, q12
-    vorn q13, q3, q10
-    vbif q13, q11, q12
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q3, q14, q11
-    vand q5, q3, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q3, q14
-    veor q12, q11, q9
-    vand q6, q12, q6
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q7, q13, q7
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
     veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
     vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q3, q12
-    veor q0, q6, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q6, q14, q6
-    veor q8, q8, q6
-    veor q8, q4, q8
-    veor q3, q13, q3
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q6, q5, q6
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
     vand q10, q10, q15
-    veor q10, q10, q8
-    veor q7, q7, q10
+    veor q10, q10, q12
+    veor q3, q3, q10
     vldmia r4, {d28-d31}
-    vand q14, q3, q14
-    veor q6, q14, q6
-    vand q3, q3, q15
-    veor q3, q3, q7
-    veor q5, q5, q13
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
     veor q1, q1, q3
-    veor q3, q11, q10
-    veor q2, q3, q2
-    veor q3, q9, q3
-    veor q9, q6, q3
-    veor q7, q12, q7
-    veor q8, q8, q7
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
-    veor q3, q8, q3
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vext.8 q8, q6, q6, #4
-    veor q8, q6, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #4
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
     vext.8 q8, q8, q8, #4
-    veor q6, q6, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    veor q9, q7, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    veor q9, q10, q9
-    vext.8 q10, q7, q7, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
+    veor q1, q1, q8
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q1, q1, q11
+    veor q6, q6, q11
     veor q11, q12, q11
-    vext.8 q12, q6, q6, #6
-    veor q11, q11, q12
-    veor q7, q11, q7
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
     vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
+    veor q11, q11, q12
+    veor q1, q11, q1
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
     vext.8 q13, q12, q12, #2
@@ -17207,9 +15330,40 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
@@ -17218,228 +15372,228 @@ slicewise_groestl_neon7vp_o1024:
     veor q0, q0, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q3, q3, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
     vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q0, q10, q0
-    veor q5, q9, q5
-    veor q3, q8, q3
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q12
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
     veor q0, q0, q13
-    veor q2, q2, q10
-    veor q1, q1, q8
-    veor q6, q6, q15
-    veor q7, q7, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q6
-    veor q8, q7, q4
-    veor q15, q3, q8
-    veor q2, q2, q4
-    veor q14, q1, q7
-    veor q4, q3, q14
-    veor q5, q5, q2
-    veor q3, q3, q5
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
+    veor q1, q1, q14
+    veor q15, q6, q1
+    veor q7, q8, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
     veor q13, q1, q3
-    veor q1, q7, q13
-    vand q7, q13, q8
-    veor q12, q6, q13
-    veor q11, q2, q12
-    veor q10, q6, q11
-    veor q9, q8, q3
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q7, q11, q7
-    veor q0, q0, q15
-    veor q11, q6, q0
-    veor q0, q12, q0
-    vorr q15, q15, q6
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q3, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q1, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q0
-    vorr q14, q1, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q7, q7, q13
-    vand q13, q7, q9
-    veor q12, q13, q12
-    vorn q13, q7, q10
-    vbif q13, q11, q12
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q7, q14, q11
-    vand q5, q7, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q7, q14
-    veor q12, q11, q9
-    vand q3, q12, q3
-    vand q1, q11, q1
-    vand q2, q12, q2
-    vand q6, q13, q6
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
     veor q12, q10, q14
-    vand q0, q12, q0
-    vand q11, q11, q15
     vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q7, q12
-    veor q1, q3, q1
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q3, q14, q3
-    veor q8, q8, q3
-    veor q8, q4, q8
-    veor q7, q13, q7
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q3, q5, q3
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q0, q9
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
     vand q10, q10, q15
-    veor q10, q10, q8
-    veor q6, q6, q10
+    veor q10, q10, q12
+    veor q2, q2, q10
     vldmia r4, {d28-d31}
-    vand q14, q7, q14
-    veor q3, q14, q3
-    vand q7, q7, q15
-    veor q7, q7, q6
-    veor q5, q5, q13
-    veor q0, q0, q7
-    veor q7, q11, q10
-    veor q2, q7, q2
-    veor q7, q9, q7
-    veor q9, q3, q7
-    veor q6, q12, q6
-    veor q8, q8, q6
-    veor q4, q4, q2
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
     veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q0, q5
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
     veor q7, q8, q7
-    veor q1, q1, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q4, q0
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
     vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q6, q6, #4
-    veor q9, q6, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q6, q6, q9
-    veor q9, q10, q9
-    vext.8 q10, q6, q6, #6
-    veor q10, q8, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q0, q0, q11
+    veor q5, q5, q11
     veor q11, q12, q11
     vext.8 q12, q3, q3, #6
     veor q11, q11, q12
-    veor q6, q11, q6
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
+    veor q2, q2, q12
     veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q13, q2, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
+    veor q4, q4, q13
     veor q13, q14, q13
     veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q2, q2, #6
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
+    veor q9, q9, q13
     veor q13, q14, q13
-    veor q0, q12, q0
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
+    veor q6, q6, q12
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q1, q1, #4
     veor q12, q1, q12
     vext.8 q13, q12, q12, #2
@@ -17448,228 +15602,2068 @@ slicewise_groestl_neon7vp_o1024:
     veor q1, q1, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
     vext.8 q11, q1, q1, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q1, q10, q1
-    veor q5, q9, q5
-    veor q7, q8, q7
-    vldmia r3!, {d16-d31}
-    veor q7, q7, q12
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q6, q6, q12
     veor q1, q1, q13
-    veor q2, q2, q10
-    veor q0, q0, q8
     veor q3, q3, q15
-    veor q6, q6, q14
-    veor q4, q4, q9
-    veor q5, q5, q11
-    veor q4, q4, q3
-    veor q8, q6, q4
-    veor q15, q7, q8
-    veor q2, q2, q4
-    veor q14, q0, q6
-    veor q4, q7, q14
-    veor q5, q5, q2
-    veor q7, q7, q5
-    veor q13, q0, q7
-    veor q0, q6, q13
-    vand q6, q13, q8
-    veor q12, q3, q13
-    veor q11, q2, q12
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
     veor q10, q3, q11
-    veor q9, q8, q7
-    vstmia r4, {d18-d31}
-    vand q13, q9, q10
-    vorr q10, q9, q10
-    vand q9, q11, q5
-    vorr q11, q14, q12
-    veor q6, q11, q6
-    veor q1, q1, q15
-    veor q11, q3, q1
-    veor q1, q12, q1
-    vorr q15, q15, q3
-    vand q14, q14, q12
-    veor q9, q10, q9
-    veor q10, q15, q13
-    veor q2, q2, q11
-    vand q13, q7, q2
-    veor q15, q12, q2
-    veor q12, q14, q13
-    veor q9, q9, q12
-    veor q12, q4, q8
-    vstmia r11, {d22-d25}
-    vand q12, q12, q11
-    veor q13, q12, q13
-    vand q11, q0, q15
-    veor q11, q14, q11
-    veor q10, q10, q11
-    veor q11, q14, q12
-    vand q12, q4, q1
-    vorr q14, q0, q15
-    veor q12, q14, q12
-    veor q11, q12, q11
-    vorr q12, q11, q10
-    veor q6, q6, q13
-    vand q13, q6, q9
-    veor q12, q13, q12
-    vorn q13, q6, q10
-    vbif q13, q11, q12
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
     vmvn q14, q12
-    vbsl q6, q14, q11
-    vand q5, q6, q5
-    vbif q14, q10, q9
-    vorn q9, q9, q11
-    vbit q10, q9, q12
-    veor q9, q13, q10
-    vand q4, q14, q4
-    veor q11, q6, q14
-    veor q12, q11, q9
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
     vand q7, q12, q7
-    vand q0, q11, q0
-    vand q2, q12, q2
-    vand q3, q13, q3
-    veor q12, q10, q14
-    vand q1, q12, q1
-    vand q11, q11, q15
-    vand q8, q12, q8
-    vld1.64 {d24-d25}, [r6]
-    vand q12, q6, q12
     veor q0, q7, q0
-    vld1.64 {d30-d31}, [r11]
-    vand q14, q14, q15
-    veor q2, q14, q2
-    veor q12, q14, q12
-    vldmia r9, {d28-d31}
-    vand q14, q9, q14
-    veor q7, q14, q7
-    veor q8, q8, q7
-    veor q8, q4, q8
-    veor q6, q13, q6
-    vand q13, q13, q15
-    vldmia r7, {d28-d31}
-    vand q9, q9, q14
-    veor q7, q5, q7
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q4, q4, q14
-    veor q9, q1, q9
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
     vand q10, q10, q15
-    veor q10, q10, q8
+    veor q10, q10, q12
     veor q3, q3, q10
     vldmia r4, {d28-d31}
-    vand q14, q6, q14
-    veor q7, q14, q7
-    vand q6, q6, q15
-    veor q6, q6, q3
-    veor q5, q5, q13
-    veor q1, q1, q6
-    veor q6, q11, q10
-    veor q2, q6, q2
-    veor q6, q9, q6
-    veor q9, q7, q6
-    veor q3, q12, q3
-    veor q8, q8, q3
-    veor q4, q4, q2
-    veor q5, q5, q4
-    veor q5, q5, q8
-    veor q5, q1, q5
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #4
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q1, q1, q8
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
+    veor q1, q1, q14
+    veor q15, q6, q1
+    veor q7, q8, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
+    veor q13, q1, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
     veor q6, q8, q6
-    veor q0, q0, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q4, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q4, q1
-    vshl.u16 q4, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q4, q4, q5
-    vshl.u16 q5, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q5, q2
-    vshl.u16 q5, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q5, q5, q8
-    vshl.u16 q8, q6, q10
-    vshl.u16 q6, q6, q11
-    vorr q6, q8, q6
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vext.8 q8, q7, q7, #10
-    veor q8, q7, q8
-    vext.8 q9, q8, q8, #2
-    vext.8 q10, q8, q8, #14
-    veor q7, q7, q10
-    veor q7, q7, q9
-    veor q8, q9, q8
-    vext.8 q9, q3, q3, #10
-    veor q9, q3, q9
-    vext.8 q10, q9, q9, #2
-    vext.8 q11, q9, q9, #14
-    veor q3, q3, q11
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
+    veor q5, q5, q4
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
+    vext.8 q11, q1, q1, #6
+    veor q7, q7, q11
+    veor q1, q10, q1
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q6, q6, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
     veor q3, q3, q10
-    veor q9, q10, q9
-    vext.8 q10, q3, q3, #6
-    veor q10, q8, q10
-    vext.8 q11, q1, q1, #10
-    veor q11, q1, q11
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #4
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q1, q1, q8
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
+    veor q1, q1, q14
+    veor q15, q6, q1
+    veor q7, q8, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
+    veor q13, q1, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
+    veor q5, q5, q4
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
+    vext.8 q11, q1, q1, #6
+    veor q7, q7, q11
+    veor q1, q10, q1
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q6, q6, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #4
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q1, q1, q8
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
+    veor q1, q1, q14
+    veor q15, q6, q1
+    veor q7, q8, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
+    veor q13, q1, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
+    veor q5, q5, q4
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
+    vext.8 q11, q1, q1, #6
+    veor q7, q7, q11
+    veor q1, q10, q1
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q6, q6, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #4
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q2, q2, q7
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #4
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q1, q1, q8
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q7, q7, q11
+    veor q0, q10, q0
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q5, q5, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q4, q4, q10
+    veor q6, q6, q7
+    veor q1, q1, q14
+    veor q15, q6, q1
+    veor q7, q8, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q4, q4, q3
+    veor q14, q7, q4
+    veor q7, q5, q14
+    veor q13, q1, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q4, q10
+    veor q9, q2, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q4, q4, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q6
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q5, q14, q5
+    vand q0, q14, q0
+    veor q4, q0, q4
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q6, q6, q7
+    veor q9, q3, q6
+    veor q4, q7, q4
+    veor q5, q5, q4
+    veor q7, q13, q5
+    veor q1, q1, q5
+    veor q5, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q6, q2, q6
+    veor q2, q7, q2
+    veor q2, q5, q2
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q7, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q7, q3
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #4
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q4, q4, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q2, q8, q2
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q6, q6, #6
+    veor q8, q12, q8
+    vext.8 q11, q1, q1, #6
+    veor q7, q7, q11
+    veor q1, q10, q1
+    veor q8, q8, q9
+    veor q6, q7, q6
+    vldmia r3!, {d14-d15}
+    vldmia r3!, {d18-d31}
+    veor q6, q6, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q4, q4, q10
+    veor q5, q5, q7
+    veor q0, q0, q14
+    veor q15, q5, q0
+    veor q7, q8, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q4, q4, q2
+    veor q14, q7, q4
+    veor q7, q6, q14
+    veor q13, q0, q2
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q4, q10
+    veor q9, q3, q2
+    vand q5, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q4, q4, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q4
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q4
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q5
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q5, q5, q13
+    vbit q10, q5, q12
+    veor q5, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q5
+    vand q4, q12, q4
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q6, q14, q6
+    vand q1, q14, q1
+    veor q4, q1, q4
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q5, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q5, q5, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q5, q8, q5
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q5, q7
+    veor q9, q2, q5
+    veor q4, q7, q4
+    veor q6, q6, q4
+    veor q7, q13, q6
+    veor q0, q0, q6
+    veor q6, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u16 q10, q6, q7
+    vshl.u16 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q3, q7
+    vshl.u16 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q7
+    vshl.u16 q4, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q9, q7
+    vshl.u16 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u16 q10, q5, q7
+    vshl.u16 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u16 q10, q0, q7
+    vshl.u16 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q7
+    vshl.u16 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u16 q7, q2, q7
+    vshl.u16 q2, q2, q8
+    vorr q2, q7, q2
+    vext.8 q7, q2, q2, #10
+    veor q7, q2, q7
+    vext.8 q8, q7, q7, #2
+    vext.8 q10, q7, q7, #14
+    veor q2, q2, q10
+    veor q2, q2, q8
+    veor q7, q8, q7
+    vext.8 q8, q1, q1, #10
+    veor q8, q1, q8
+    vext.8 q10, q8, q8, #2
+    vext.8 q11, q8, q8, #14
+    veor q1, q1, q11
+    veor q1, q1, q10
+    veor q8, q10, q8
+    vext.8 q10, q1, q1, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #10
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     vext.8 q13, q11, q11, #14
-    veor q1, q1, q13
-    veor q1, q1, q12
-    veor q11, q12, q11
-    vext.8 q12, q7, q7, #6
-    veor q11, q11, q12
-    veor q3, q11, q3
-    vext.8 q12, q4, q4, #10
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q4, q4, q14
-    veor q4, q4, q13
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #10
-    veor q13, q2, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q2, q2, q15
-    veor q2, q2, q14
-    veor q13, q14, q13
-    veor q7, q12, q7
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
-    veor q13, q5, q13
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q5, q5, q15
-    veor q5, q5, q14
-    veor q13, q14, q13
-    veor q1, q12, q1
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #10
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q6, q6, q14
     veor q6, q6, q13
+    veor q6, q6, q12
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q3, q3, q14
+    veor q3, q3, q13
     veor q12, q13, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    veor q9, q12, q9
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q4, q4, #10
+    veor q13, q4, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q4, q4, q15
+    veor q4, q4, q14
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #10
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q9, q9, q15
+    veor q9, q9, q14
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q4, q4, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #10
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q5, q5, q14
+    veor q5, q5, q13
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
     vext.8 q12, q0, q0, #10
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
@@ -17678,15 +17672,23 @@ slicewise_groestl_neon7vp_o1024:
     veor q0, q0, q13
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q9, q9, q10
-    veor q2, q9, q2
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
+    veor q8, q8, q10
+    veor q4, q8, q4
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
     vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
+    veor q7, q7, q11
     veor q0, q10, q0
-    veor q5, q9, q5
-    veor q6, q8, q6
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vorr q7, q2, q2
+    vorr q2, q4, q4
+    vorr q4, q5, q5
+    vorr q5, q0, q0
+    vorr q0, q6, q6
+    vorr q6, q1, q1
+    vorr q1, q3, q3
+    vorr q3, q8, q8
     bx lr
     .p2align 4
 .Lneon7_rc512:
