@@ -3,8 +3,8 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2279 instructions for 10 rounds (70 spills and reloads);
-@ P or Q 1024 body: 3226 instructions for 14 rounds (98 spills and reloads).
+@ P|Q 512 body: 2272 instructions for 10 rounds (70 spills and reloads);
+@ P or Q 1024 body: 3206 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -219,42 +219,42 @@ slicewise_groestl_neon7bs_c512:
     vbic q6, q11, q14
     veor q0, q6, q0
     veor q6, q9, q10
-    veor q7, q7, q6
-    veor q9, q0, q7
     veor q1, q6, q1
     veor q5, q5, q1
-    veor q6, q13, q5
+    veor q9, q13, q5
+    veor q6, q7, q6
+    veor q7, q0, q6
     veor q3, q3, q5
     veor q5, q8, q15
     veor q2, q4, q2
     veor q4, q12, q2
-    veor q7, q4, q7
-    veor q4, q6, q4
+    veor q6, q4, q6
+    veor q4, q9, q4
     veor q4, q5, q4
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q6, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q6, q4
-    vshl.u8 q6, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q6, q1
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q3, q10
-    vshl.u8 q3, q3, q11
-    vorr q3, q8, q3
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q0, q10
-    vshl.u8 q0, q0, q11
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
     vorr q0, q8, q0
     vext.8 q8, q0, q0, #4
     veor q8, q0, q8
@@ -301,27 +301,27 @@ slicewise_groestl_neon7bs_c512:
     veor q0, q12, q0
     vext.8 q12, q4, q4, #6
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
+    veor q7, q7, q13
     veor q13, q14, q13
     veor q5, q12, q5
     veor q8, q9, q8
     veor q9, q13, q8
     vext.8 q12, q1, q1, #6
     veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
+    veor q6, q6, q12
     veor q12, q13, q12
     veor q4, q9, q4
-    vext.8 q9, q6, q6, #6
+    vext.8 q9, q7, q7, #6
     veor q9, q12, q9
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -333,40 +333,40 @@ slicewise_groestl_neon7bs_c512:
     veor q10, q10, q11
     veor q9, q9, q10
     veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q12, q9
     vext.8 q11, q3, q3, #6
     veor q8, q8, q11
     veor q3, q10, q3
-    veor q6, q9, q6
-    veor q7, q8, q7
+    veor q7, q9, q7
+    veor q6, q8, q6
     vldmia r3!, {d16-d29}
-    veor q7, q7, q11
+    veor q6, q6, q11
     veor q3, q3, q12
     veor q0, q0, q14
     veor q5, q5, q8
     veor q2, q2, q13
     veor q15, q5, q2
-    veor q6, q6, q10
+    veor q7, q7, q10
     veor q4, q4, q9
     veor q4, q4, q0
     veor q1, q1, q4
-    veor q14, q6, q1
-    veor q6, q7, q14
+    veor q14, q7, q1
+    veor q7, q6, q14
     veor q13, q2, q4
-    veor q12, q7, q13
-    veor q11, q5, q6
+    veor q12, q6, q13
+    veor q11, q5, q7
     veor q10, q0, q11
     veor q2, q2, q11
     veor q4, q1, q10
     veor q9, q0, q4
     vorr q5, q4, q14
-    veor q8, q13, q6
+    veor q8, q13, q7
     vstmia r4, {d16-d31}
     vorr q14, q8, q9
-    veor q7, q7, q15
+    veor q6, q6, q15
     vand q8, q8, q9
-    veor q9, q7, q13
+    veor q9, q6, q13
     vand q11, q11, q13
     vorr q13, q12, q0
     veor q13, q13, q14
@@ -380,7 +380,7 @@ slicewise_groestl_neon7bs_c512:
     vbic q15, q3, q9
     veor q1, q1, q3
     vst1.64 {d18-d19}, [r12]
-    vorr q9, q6, q1
+    vorr q9, q7, q1
     veor q12, q15, q9
     veor q9, q14, q9
     veor q5, q5, q9
@@ -390,7 +390,7 @@ slicewise_groestl_neon7bs_c512:
     veor q10, q13, q10
     vorn q13, q2, q9
     veor q14, q14, q15
-    vbic q15, q8, q7
+    vbic q15, q8, q6
     veor q13, q13, q15
     veor q11, q11, q12
     vorr q12, q11, q5
@@ -412,9 +412,9 @@ slicewise_groestl_neon7bs_c512:
     vand q2, q12, q2
     veor q12, q12, q10
     vorr q1, q12, q1
-    vorr q6, q12, q6
-    veor q2, q6, q2
-    vbic q7, q14, q7
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q6, q14, q6
     vand q3, q14, q3
     veor q1, q3, q1
     veor q3, q3, q4
@@ -422,18 +422,18 @@ slicewise_groestl_neon7bs_c512:
     vbic q4, q11, q12
     veor q11, q15, q11
     vorr q12, q10, q13
-    veor q6, q12, q6
+    veor q7, q12, q7
     veor q12, q5, q14
     vbic q8, q8, q12
     vldmia r8, {d26-d29}
     vand q13, q15, q13
     vbic q12, q14, q12
-    veor q12, q12, q6
-    veor q12, q7, q12
+    veor q12, q12, q7
+    veor q12, q6, q12
     veor q13, q4, q13
     vld1.64 {d28-d29}, [r12]
     vorr q14, q5, q14
-    veor q7, q7, q14
+    veor q6, q6, q14
     vldmia r6, {d28-d31}
     vbic q10, q14, q10
     vbic q5, q15, q5
@@ -443,26 +443,26 @@ slicewise_groestl_neon7bs_c512:
     vbic q15, q11, q15
     veor q15, q15, q0
     veor q10, q8, q10
-    veor q4, q4, q6
-    vbic q6, q11, q14
-    veor q4, q6, q4
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
     veor q5, q9, q5
-    veor q6, q10, q5
-    veor q9, q4, q6
     veor q1, q5, q1
-    veor q5, q7, q1
-    veor q7, q13, q5
-    veor q2, q2, q5
-    veor q5, q8, q15
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
     veor q0, q3, q0
     veor q3, q12, q0
-    veor q6, q3, q6
+    veor q5, q3, q5
     veor q3, q7, q3
-    veor q3, q5, q3
+    veor q3, q6, q3
     vld1.64 {d14-d17}, [r3]!
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    vorr q5, q10, q5
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
     vshl.u8 q10, q3, q7
     vshl.u8 q3, q3, q8
     vorr q3, q10, q3
@@ -472,9 +472,9 @@ slicewise_groestl_neon7bs_c512:
     vshl.u8 q10, q9, q7
     vshl.u8 q9, q9, q8
     vorr q9, q10, q9
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
     vshl.u8 q10, q2, q7
     vshl.u8 q2, q2, q8
     vorr q2, q10, q2
@@ -500,12 +500,12 @@ slicewise_groestl_neon7bs_c512:
     veor q8, q10, q8
     vext.8 q10, q0, q0, #6
     veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
+    veor q6, q6, q11
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
     veor q11, q11, q12
@@ -517,7 +517,7 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
+    vext.8 q13, q6, q6, #6
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
     veor q13, q1, q13
@@ -536,17 +536,17 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q13, q13, #4
     veor q9, q9, q13
     veor q13, q14, q13
-    veor q5, q12, q5
+    veor q6, q12, q6
     veor q7, q8, q7
     veor q8, q13, q7
     vext.8 q12, q1, q1, #6
     veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q5, q5, q12
     veor q12, q13, q12
     veor q3, q8, q3
     vext.8 q8, q9, q9, #6
@@ -561,46 +561,46 @@ slicewise_groestl_neon7bs_c512:
     veor q10, q10, q11
     veor q8, q8, q10
     veor q1, q8, q1
-    vext.8 q8, q6, q6, #6
+    vext.8 q8, q5, q5, #6
     veor q8, q12, q8
     vext.8 q11, q2, q2, #6
     veor q7, q7, q11
     veor q2, q10, q2
     veor q8, q8, q9
-    veor q6, q7, q6
+    veor q5, q7, q5
     vldmia r3!, {d18-d29}
-    veor q6, q6, q12
+    veor q5, q5, q12
     veor q4, q4, q14
-    veor q5, q5, q9
+    veor q6, q6, q9
     veor q0, q0, q13
-    veor q15, q5, q0
+    veor q15, q6, q0
     veor q7, q8, q11
     veor q3, q3, q10
     veor q3, q3, q4
     veor q1, q1, q3
     veor q14, q7, q1
-    veor q7, q6, q14
+    veor q7, q5, q14
     veor q13, q0, q3
-    veor q12, q6, q13
-    veor q11, q5, q7
+    veor q12, q5, q13
+    veor q11, q6, q7
     veor q10, q4, q11
     veor q0, q0, q11
     veor q3, q1, q10
     veor q9, q4, q3
-    vand q5, q3, q14
+    vand q6, q3, q14
     veor q8, q13, q7
     vstmia r4, {d16-d31}
     vand q14, q8, q9
-    veor q6, q6, q15
+    veor q5, q5, q15
     vorr q8, q8, q9
-    veor q9, q6, q13
+    veor q9, q5, q13
     vand q11, q11, q13
     vorr q13, q12, q4
     veor q13, q13, q14
     vand q14, q15, q10
     vorr q15, q15, q10
     veor q11, q15, q11
-    veor q5, q8, q5
+    veor q6, q8, q6
     veor q2, q2, q12
     veor q8, q10, q2
     veor q2, q4, q2
@@ -610,45 +610,45 @@ slicewise_groestl_neon7bs_c512:
     vbic q9, q7, q1
     veor q12, q15, q9
     veor q9, q14, q9
-    veor q5, q5, q9
+    veor q6, q6, q9
     veor q9, q10, q1
     vbic q10, q0, q9
     veor q10, q14, q10
     veor q10, q13, q10
     vorn q13, q0, q9
     veor q14, q14, q15
-    vbic q15, q6, q8
+    vbic q15, q5, q8
     veor q13, q13, q15
     veor q11, q11, q12
-    vand q12, q11, q5
+    vand q12, q11, q6
     vorn q15, q11, q10
     veor q13, q13, q14
     vorr q14, q13, q10
     veor q12, q12, q14
     vmvn q14, q12
     vbsl q11, q14, q13
-    vbif q14, q10, q5
+    vbif q14, q10, q6
     vand q3, q11, q3
     vbif q15, q13, q12
     vand q4, q15, q4
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
     veor q12, q11, q14
     vbic q9, q12, q9
     vand q0, q12, q0
-    veor q12, q12, q5
+    veor q12, q12, q6
     vbic q1, q12, q1
     vand q7, q12, q7
     veor q0, q7, q0
-    vand q6, q14, q6
+    vand q5, q14, q5
     vbic q2, q14, q2
     veor q1, q2, q1
     veor q2, q2, q3
     vldmia r10, {d24-d27}
     vand q3, q11, q12
     veor q11, q15, q11
-    vand q12, q5, q13
+    vand q12, q6, q13
     veor q7, q12, q7
     veor q12, q10, q14
     vbic q8, q12, q8
@@ -656,83 +656,83 @@ slicewise_groestl_neon7bs_c512:
     vand q13, q15, q13
     vand q12, q12, q14
     veor q12, q12, q7
-    veor q12, q6, q12
+    veor q12, q5, q12
     veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q6, q6, q14
+    veor q5, q5, q14
     vldmia r6, {d28-d31}
-    vand q5, q5, q14
+    vand q6, q6, q14
     vand q10, q10, q15
     veor q10, q10, q12
     veor q4, q4, q10
     vldmia r4, {d28-d31}
     vand q15, q11, q15
     veor q15, q15, q4
-    veor q5, q8, q5
+    veor q6, q8, q6
     veor q3, q3, q7
     vand q7, q11, q14
     veor q3, q7, q3
     veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q3, q5
     veor q1, q7, q1
-    veor q6, q6, q1
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
+    veor q5, q5, q1
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
     veor q2, q2, q4
     veor q4, q12, q2
-    veor q5, q4, q5
-    veor q4, q7, q4
-    veor q4, q6, q4
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q4, q7
-    vshl.u8 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vshl.u8 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
+    veor q6, q4, q6
+    veor q4, q9, q4
+    veor q4, q5, q4
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
     vorr q5, q10, q5
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
     vorr q0, q10, q0
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
     vorr q2, q10, q2
-    vshl.u8 q7, q3, q7
-    vshl.u8 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q10, q8
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q2, q2, #4
+    veor q9, q2, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q2, q2, q9
+    veor q9, q10, q9
     vext.8 q10, q2, q2, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
+    veor q10, q8, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
     vext.8 q12, q11, q11, #2
     veor q11, q11, q12
     vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
+    veor q5, q5, q11
     veor q11, q12, q11
     vext.8 q12, q3, q3, #6
     veor q11, q11, q12
@@ -744,7 +744,7 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q12, q12, #4
     veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
+    vext.8 q13, q5, q5, #6
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
     veor q13, q1, q13
@@ -756,28 +756,28 @@ slicewise_groestl_neon7bs_c512:
     veor q3, q12, q3
     vext.8 q12, q4, q4, #6
     veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
+    veor q7, q7, q13
     veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
+    veor q5, q12, q5
+    veor q8, q9, q8
+    veor q9, q13, q8
     vext.8 q12, q1, q1, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
+    veor q6, q6, q12
     veor q12, q13, q12
-    veor q4, q8, q4
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
     vext.8 q12, q0, q0, #4
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
@@ -786,504 +786,49 @@ slicewise_groestl_neon7bs_c512:
     veor q0, q0, q12
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q8, q8, q10
-    veor q1, q8, q1
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q3, q3, q15
-    veor q6, q6, q9
-    veor q2, q2, q14
-    veor q15, q6, q2
-    veor q7, q8, q11
-    veor q4, q4, q10
-    veor q4, q4, q3
-    veor q1, q1, q4
-    veor q14, q7, q1
-    veor q7, q5, q14
-    veor q13, q2, q4
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q3, q11
-    veor q2, q2, q11
-    veor q4, q1, q10
-    veor q9, q3, q4
-    vorr q6, q4, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vorr q14, q8, q9
-    veor q5, q5, q15
-    vand q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q3, q0
-    vbic q15, q0, q9
-    veor q1, q1, q0
-    vst1.64 {d18-d19}, [r12]
-    vorr q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    veor q14, q14, q15
-    vbic q15, q8, q5
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vorr q12, q11, q6
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q6
-    vbic q4, q11, q4
-    vbit q15, q13, q12
-    vand q3, q15, q3
-    vand q6, q6, q13
-    vbit q6, q10, q12
-    veor q10, q15, q6
-    veor q12, q11, q14
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vorr q1, q12, q1
-    vorr q7, q12, q7
-    veor q2, q7, q2
-    vbic q5, q14, q5
-    vand q0, q14, q0
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vldmia r10, {d24-d27}
-    vbic q4, q11, q12
-    veor q11, q15, q11
-    vorr q12, q10, q13
-    veor q7, q12, q7
-    veor q12, q6, q14
-    vbic q8, q8, q12
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vbic q12, q14, q12
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q4, q13
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q6, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vbic q10, q14, q10
-    vbic q6, q15, q6
-    veor q6, q6, q12
-    veor q3, q3, q6
-    vldmia r4, {d28-d31}
-    vbic q15, q11, q15
-    veor q15, q15, q3
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q4, q7, q4
-    veor q6, q9, q6
-    veor q7, q10, q6
-    veor q9, q4, q7
-    veor q1, q6, q1
-    veor q5, q5, q1
-    veor q6, q13, q5
-    veor q2, q2, q5
-    veor q5, q8, q15
-    veor q0, q0, q3
-    veor q3, q12, q0
-    veor q7, q3, q7
-    veor q3, q6, q3
-    veor q3, q5, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q6, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q3, q10
-    vshl.u8 q3, q3, q11
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q6, q1
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    veor q9, q0, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    veor q9, q10, q9
-    vext.8 q10, q0, q0, #6
-    veor q10, q8, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
     veor q9, q9, q10
     veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
+    vext.8 q9, q6, q6, #6
     veor q9, q12, q9
-    vext.8 q11, q2, q2, #6
+    vext.8 q11, q0, q0, #6
     veor q8, q8, q11
-    veor q2, q10, q2
-    veor q6, q9, q6
-    veor q7, q8, q7
-    vldmia r3!, {d16-d27}
-    veor q7, q7, q11
-    veor q4, q4, q13
-    veor q5, q5, q8
-    veor q0, q0, q12
-    veor q15, q5, q0
-    veor q6, q6, q10
-    veor q3, q3, q9
-    veor q3, q3, q4
-    veor q1, q1, q3
-    veor q14, q6, q1
-    veor q6, q7, q14
-    veor q13, q0, q3
-    veor q12, q7, q13
-    veor q11, q5, q6
-    veor q10, q4, q11
-    veor q0, q0, q11
-    veor q3, q1, q10
-    veor q9, q4, q3
-    vand q5, q3, q14
-    veor q8, q13, q6
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q7, q7, q15
-    vorr q8, q8, q9
-    veor q9, q7, q13
-    vand q11, q11, q13
-    vorr q13, q12, q4
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q2, q2, q12
-    veor q8, q10, q2
-    veor q2, q4, q2
-    vbic q15, q9, q2
-    veor q1, q1, q2
-    vst1.64 {d18-d19}, [r12]
-    vbic q9, q6, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    veor q14, q14, q15
-    vbic q15, q7, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q4, q15, q4
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vbic q1, q12, q1
-    vand q6, q12, q6
-    veor q0, q6, q0
-    vand q7, q14, q7
-    vbic q2, q14, q2
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q6, q12, q6
-    veor q12, q10, q14
-    vbic q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    veor q12, q7, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q7, q7, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q4, q4, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q4
-    veor q5, q8, q5
-    veor q3, q3, q6
-    vand q6, q11, q14
-    veor q3, q6, q3
-    veor q6, q9, q10
-    veor q5, q5, q6
-    veor q9, q3, q5
-    veor q1, q6, q1
-    veor q6, q7, q1
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q2, q2, q4
-    veor q4, q12, q2
-    veor q5, q4, q5
-    veor q4, q7, q4
-    veor q4, q6, q4
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q4, q7
-    vshl.u8 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vshl.u8 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q7, q3, q7
-    vshl.u8 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q10, q8
-    vext.8 q10, q2, q2, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
     veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q2, q11, q2
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q1, q1, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q4, q8, q4
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
     veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q1, q8, q1
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q3, q3, q15
-    veor q6, q6, q9
-    veor q2, q2, q14
-    veor q15, q6, q2
-    veor q7, q8, q11
-    veor q4, q4, q10
+    veor q3, q3, q14
+    veor q5, q5, q8
+    veor q2, q2, q13
+    veor q15, q5, q2
+    veor q7, q7, q10
+    veor q4, q4, q9
     veor q4, q4, q3
     veor q1, q1, q4
     veor q14, q7, q1
-    veor q7, q5, q14
+    veor q7, q6, q14
     veor q13, q2, q4
-    veor q12, q5, q13
-    veor q11, q6, q7
+    veor q12, q6, q13
+    veor q11, q5, q7
     veor q10, q3, q11
     veor q2, q2, q11
     veor q4, q1, q10
     veor q9, q3, q4
-    vorr q6, q4, q14
+    vorr q5, q4, q14
     veor q8, q13, q7
     vstmia r4, {d16-d31}
     vorr q14, q8, q9
-    veor q5, q5, q15
+    veor q6, q6, q15
     vand q8, q8, q9
-    veor q9, q5, q13
+    veor q9, q6, q13
     vand q11, q11, q13
     vorr q13, q12, q3
     veor q13, q13, q14
     vbic q14, q10, q15
     vorn q15, q10, q15
     veor q11, q15, q11
-    veor q6, q8, q6
+    veor q5, q8, q5
     veor q0, q0, q12
     veor q8, q10, q0
     veor q0, q3, q0
@@ -1293,696 +838,14 @@ slicewise_groestl_neon7bs_c512:
     vorr q9, q7, q1
     veor q12, q15, q9
     veor q9, q14, q9
-    veor q6, q6, q9
+    veor q5, q5, q9
     veor q9, q10, q1
     vbic q10, q2, q9
     veor q10, q14, q10
     veor q10, q13, q10
     vorn q13, q2, q9
     veor q14, q14, q15
-    vbic q15, q8, q5
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vorr q12, q11, q6
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q6
-    vbic q4, q11, q4
-    vbit q15, q13, q12
-    vand q3, q15, q3
-    vand q6, q6, q13
-    vbit q6, q10, q12
-    veor q10, q15, q6
-    veor q12, q11, q14
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vorr q1, q12, q1
-    vorr q7, q12, q7
-    veor q2, q7, q2
-    vbic q5, q14, q5
-    vand q0, q14, q0
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vldmia r10, {d24-d27}
-    vbic q4, q11, q12
-    veor q11, q15, q11
-    vorr q12, q10, q13
-    veor q7, q12, q7
-    veor q12, q6, q14
-    vbic q8, q8, q12
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vbic q12, q14, q12
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q4, q13
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q6, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vbic q10, q14, q10
-    vbic q6, q15, q6
-    veor q6, q6, q12
-    veor q3, q3, q6
-    vldmia r4, {d28-d31}
-    vbic q15, q11, q15
-    veor q15, q15, q3
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q4, q7, q4
-    veor q6, q9, q6
-    veor q7, q10, q6
-    veor q9, q4, q7
-    veor q1, q6, q1
-    veor q5, q5, q1
-    veor q6, q13, q5
-    veor q2, q2, q5
-    veor q5, q8, q15
-    veor q0, q0, q3
-    veor q3, q12, q0
-    veor q7, q3, q7
-    veor q3, q6, q3
-    veor q3, q5, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q6, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q3, q10
-    vshl.u8 q3, q3, q11
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q6, q1
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    veor q9, q0, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    veor q9, q10, q9
-    vext.8 q10, q0, q0, #6
-    veor q10, q8, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q2, q2, #6
-    veor q8, q8, q11
-    veor q2, q10, q2
-    veor q6, q9, q6
-    veor q7, q8, q7
-    vldmia r3!, {d16-d27}
-    veor q7, q7, q11
-    veor q4, q4, q13
-    veor q5, q5, q8
-    veor q0, q0, q12
-    veor q15, q5, q0
-    veor q6, q6, q10
-    veor q3, q3, q9
-    veor q3, q3, q4
-    veor q1, q1, q3
-    veor q14, q6, q1
-    veor q6, q7, q14
-    veor q13, q0, q3
-    veor q12, q7, q13
-    veor q11, q5, q6
-    veor q10, q4, q11
-    veor q0, q0, q11
-    veor q3, q1, q10
-    veor q9, q4, q3
-    vand q5, q3, q14
-    veor q8, q13, q6
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q7, q7, q15
-    vorr q8, q8, q9
-    veor q9, q7, q13
-    vand q11, q11, q13
-    vorr q13, q12, q4
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q2, q2, q12
-    veor q8, q10, q2
-    veor q2, q4, q2
-    vbic q15, q9, q2
-    veor q1, q1, q2
-    vst1.64 {d18-d19}, [r12]
-    vbic q9, q6, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    veor q14, q14, q15
-    vbic q15, q7, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q4, q15, q4
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vbic q1, q12, q1
-    vand q6, q12, q6
-    veor q0, q6, q0
-    vand q7, q14, q7
-    vbic q2, q14, q2
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q6, q12, q6
-    veor q12, q10, q14
-    vbic q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    veor q12, q7, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q7, q7, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q4, q4, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q4
-    veor q5, q8, q5
-    veor q3, q3, q6
-    vand q6, q11, q14
-    veor q3, q6, q3
-    veor q6, q9, q10
-    veor q5, q5, q6
-    veor q9, q3, q5
-    veor q1, q6, q1
-    veor q6, q7, q1
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q2, q2, q4
-    veor q4, q12, q2
-    veor q5, q4, q5
-    veor q4, q7, q4
-    veor q4, q6, q4
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q4, q7
-    vshl.u8 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vshl.u8 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q7, q3, q7
-    vshl.u8 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q10, q8
-    vext.8 q10, q2, q2, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q2, q11, q2
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q1, q1, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q4, q8, q4
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q1, q8, q1
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q3, q3, q15
-    veor q6, q6, q9
-    veor q2, q2, q14
-    veor q15, q6, q2
-    veor q7, q8, q11
-    veor q4, q4, q10
-    veor q4, q4, q3
-    veor q1, q1, q4
-    veor q14, q7, q1
-    veor q7, q5, q14
-    veor q13, q2, q4
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q3, q11
-    veor q2, q2, q11
-    veor q4, q1, q10
-    veor q9, q3, q4
-    vorr q6, q4, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vorr q14, q8, q9
-    veor q5, q5, q15
-    vand q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q3, q0
-    vbic q15, q0, q9
-    veor q1, q1, q0
-    vst1.64 {d18-d19}, [r12]
-    vorr q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    veor q14, q14, q15
-    vbic q15, q8, q5
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vorr q12, q11, q6
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q6
-    vbic q4, q11, q4
-    vbit q15, q13, q12
-    vand q3, q15, q3
-    vand q6, q6, q13
-    vbit q6, q10, q12
-    veor q10, q15, q6
-    veor q12, q11, q14
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vorr q1, q12, q1
-    vorr q7, q12, q7
-    veor q2, q7, q2
-    vbic q5, q14, q5
-    vand q0, q14, q0
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vldmia r10, {d24-d27}
-    vbic q4, q11, q12
-    veor q11, q15, q11
-    vorr q12, q10, q13
-    veor q7, q12, q7
-    veor q12, q6, q14
-    vbic q8, q8, q12
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vbic q12, q14, q12
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q4, q13
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q6, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vbic q10, q14, q10
-    vbic q6, q15, q6
-    veor q6, q6, q12
-    vmov.i16 q14, #0xff00
-    veor q6, q6, q14
-    veor q3, q3, q6
-    vldmia r4, {d28-d31}
-    vbic q15, q11, q15
-    veor q15, q15, q3
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q4, q7, q4
-    veor q6, q9, q6
-    veor q7, q10, q6
-    veor q9, q4, q7
-    veor q1, q6, q1
-    veor q5, q5, q1
-    veor q6, q13, q5
-    veor q2, q2, q5
-    veor q5, q8, q15
-    veor q0, q0, q3
-    veor q3, q12, q0
-    veor q7, q3, q7
-    veor q3, q6, q3
-    veor q3, q5, q3
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u8 q6, q5, q10
-    vshl.u8 q5, q5, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q3, q10
-    vshl.u8 q3, q3, q11
-    vorr q3, q6, q3
-    vshl.u8 q6, q1, q10
-    vshl.u8 q1, q1, q11
-    vorr q1, q6, q1
-    vshl.u8 q6, q9, q10
-    vshl.u8 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u8 q8, q7, q10
-    vshl.u8 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u8 q8, q2, q10
-    vshl.u8 q2, q2, q11
-    vorr q2, q8, q2
-    vshl.u8 q8, q0, q10
-    vshl.u8 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u8 q8, q4, q10
-    vshl.u8 q4, q4, q11
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    veor q9, q0, q9
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    veor q9, q10, q9
-    vext.8 q10, q0, q0, #6
-    veor q10, q8, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q13, q1, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q1, q9, q1
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q11, q2, q2, #6
-    veor q8, q8, q11
-    veor q2, q10, q2
-    veor q6, q9, q6
-    veor q7, q8, q7
-    vldmia r3!, {d16-d23}
-    veor q4, q4, q11
-    veor q1, q1, q10
-    veor q5, q5, q8
-    veor q15, q5, q0
-    veor q3, q3, q9
-    veor q3, q3, q4
-    veor q1, q1, q3
-    veor q14, q6, q1
-    veor q6, q7, q14
-    veor q13, q0, q3
-    veor q12, q7, q13
-    veor q11, q5, q6
-    veor q10, q4, q11
-    veor q0, q0, q11
-    veor q3, q1, q10
-    veor q9, q4, q3
-    vand q5, q3, q14
-    veor q8, q13, q6
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q7, q7, q15
-    vorr q8, q8, q9
-    veor q9, q7, q13
-    vorr q11, q11, q13
-    vorr q13, q12, q4
-    veor q13, q13, q14
-    vorr q14, q15, q10
-    vand q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q2, q2, q12
-    veor q8, q10, q2
-    veor q2, q4, q2
-    vorr q15, q9, q2
-    veor q1, q1, q2
-    vst1.64 {d18-d19}, [r12]
-    vbic q9, q1, q6
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q7, q8
+    vbic q15, q8, q6
     veor q13, q13, q15
     veor q11, q11, q12
     vorr q12, q11, q5
@@ -1993,20 +856,1157 @@ slicewise_groestl_neon7bs_c512:
     vmvn q14, q10
     vbsl q11, q13, q12
     vbif q14, q12, q5
-    vand q3, q11, q3
+    vbic q4, q11, q4
     vbit q15, q13, q12
-    vand q4, q15, q4
+    vand q3, q15, q3
     vand q5, q5, q13
     vbit q5, q10, q12
     veor q10, q15, q5
     veor q12, q11, q14
     vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q6, q14, q6
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q5, q15, q5
+    veor q5, q5, q12
+    veor q3, q3, q5
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q5, q9, q5
+    veor q1, q5, q1
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q7, q4
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q7, q7, q11
+    veor q2, q10, q2
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d29}
+    veor q5, q5, q12
+    veor q4, q4, q14
+    veor q6, q6, q9
+    veor q0, q0, q13
+    veor q15, q6, q0
+    veor q7, q8, q11
+    veor q3, q3, q10
+    veor q3, q3, q4
+    veor q1, q1, q3
+    veor q14, q7, q1
+    veor q7, q5, q14
+    veor q13, q0, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vbic q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vbic q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q4, q15, q4
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q5, q14, q5
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vbic q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q4, q4, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q1, q7, q1
+    veor q5, q5, q1
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q6, q4, q6
+    veor q4, q9, q4
+    veor q4, q5, q4
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q2, q2, #4
+    veor q9, q2, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q2, q2, q9
+    veor q9, q10, q9
+    vext.8 q10, q2, q2, #6
+    veor q10, q8, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q2, q11, q2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
+    veor q6, q6, q11
+    veor q0, q0, q12
+    veor q3, q3, q14
+    veor q5, q5, q8
+    veor q2, q2, q13
+    veor q15, q5, q2
+    veor q7, q7, q10
+    veor q4, q4, q9
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q7, q1
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vorr q5, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vbic q15, q0, q9
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q5
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q3, q15, q3
+    vand q5, q5, q13
+    vbit q5, q10, q12
+    veor q10, q15, q5
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q6, q14, q6
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q5, q15, q5
+    veor q5, q5, q12
+    veor q3, q3, q5
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q5, q9, q5
+    veor q1, q5, q1
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q7, q4
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q7, q7, q11
+    veor q2, q10, q2
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d29}
+    veor q5, q5, q12
+    veor q4, q4, q14
+    veor q6, q6, q9
+    veor q0, q0, q13
+    veor q15, q6, q0
+    veor q7, q8, q11
+    veor q3, q3, q10
+    veor q3, q3, q4
+    veor q1, q1, q3
+    veor q14, q7, q1
+    veor q7, q5, q14
+    veor q13, q0, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vbic q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vbic q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q4, q15, q4
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q5, q14, q5
+    vbic q2, q14, q2
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vbic q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q5, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q4, q4, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q4
+    veor q6, q8, q6
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q1, q7, q1
+    veor q5, q5, q1
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q2, q2, q4
+    veor q4, q12, q2
+    veor q6, q4, q6
+    veor q4, q9, q4
+    veor q4, q5, q4
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q2, q2, #4
+    veor q9, q2, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q2, q2, q9
+    veor q9, q10, q9
+    vext.8 q10, q2, q2, #6
+    veor q10, q8, q10
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q2, q11, q2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q5, q12, q5
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q1, q1, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
+    veor q6, q6, q11
+    veor q0, q0, q12
+    veor q3, q3, q14
+    veor q5, q5, q8
+    veor q2, q2, q13
+    veor q15, q5, q2
+    veor q7, q7, q10
+    veor q4, q4, q9
+    veor q4, q4, q3
+    veor q1, q1, q4
+    veor q14, q7, q1
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q12, q6, q13
+    veor q11, q5, q7
+    veor q10, q3, q11
+    veor q2, q2, q11
+    veor q4, q1, q10
+    veor q9, q3, q4
+    vorr q5, q4, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q11, q15, q11
+    veor q5, q8, q5
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q3, q0
+    vbic q15, q0, q9
+    veor q1, q1, q0
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    veor q14, q14, q15
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q5
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vbic q4, q11, q4
+    vbit q15, q13, q12
+    vand q3, q15, q3
+    vand q5, q5, q13
+    vbit q5, q10, q12
+    veor q10, q15, q5
+    veor q12, q11, q14
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vorr q1, q12, q1
+    vorr q7, q12, q7
+    veor q2, q7, q2
+    vbic q6, q14, q6
+    vand q0, q14, q0
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vldmia r10, {d24-d27}
+    vbic q4, q11, q12
+    veor q11, q15, q11
+    vorr q12, q10, q13
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q8, q8, q12
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vbic q12, q14, q12
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q4, q13
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q10, q14, q10
+    vbic q5, q15, q5
+    veor q5, q5, q12
+    vmov.i16 q14, #0xff00
+    veor q5, q5, q14
+    veor q3, q3, q5
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q15, q15, q3
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q4, q7, q4
+    veor q5, q9, q5
+    veor q1, q5, q1
+    veor q6, q6, q1
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q0, q0, q3
+    veor q3, q12, q0
+    veor q5, q3, q5
+    veor q3, q7, q3
+    veor q3, q6, q3
+    vld1.64 {d14-d17}, [r3]!
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vshl.u8 q9, q9, q8
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q4, q7, q4
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    veor q8, q0, q8
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    veor q8, q10, q8
+    vext.8 q10, q0, q0, #6
+    veor q10, q7, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q4, q4, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q13, q1, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q7, q8, q7
+    veor q8, q13, q7
+    vext.8 q12, q1, q1, #6
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q8, q8, q10
+    veor q1, q8, q1
+    vext.8 q8, q5, q5, #6
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q7, q7, q11
+    veor q2, q10, q2
+    veor q8, q8, q9
+    veor q5, q7, q5
+    vldmia r3!, {d18-d25}
+    veor q4, q4, q12
+    veor q1, q1, q11
+    veor q6, q6, q9
+    veor q15, q6, q0
+    veor q3, q3, q10
+    veor q3, q3, q4
+    veor q1, q1, q3
+    veor q14, q8, q1
+    veor q7, q5, q14
+    veor q13, q0, q3
+    veor q12, q5, q13
+    veor q11, q6, q7
+    veor q10, q4, q11
+    veor q0, q0, q11
+    veor q3, q1, q10
+    veor q9, q4, q3
+    vand q6, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q9, q5, q13
+    vorr q11, q11, q13
+    vorr q13, q12, q4
+    veor q13, q13, q14
+    vorr q14, q15, q10
+    vand q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q2, q2, q12
+    veor q8, q10, q2
+    veor q2, q4, q2
+    vorr q15, q9, q2
+    veor q1, q1, q2
+    vst1.64 {d18-d19}, [r12]
+    vbic q9, q1, q7
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q5, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vorr q12, q11, q6
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q6
+    vand q3, q11, q3
+    vbit q15, q13, q12
+    vand q4, q15, q4
+    vand q6, q6, q13
+    vbit q6, q10, q12
+    veor q10, q15, q6
+    veor q12, q11, q14
+    vbic q9, q12, q9
     vand q0, q12, q0
     veor q12, q12, q10
     vbic q1, q1, q12
-    vorr q6, q12, q6
-    veor q0, q6, q0
-    vand q7, q14, q7
+    vorr q7, q12, q7
+    veor q0, q7, q0
+    vand q5, q14, q5
     vbic q2, q14, q2
     veor q1, q2, q1
     veor q2, q2, q3
@@ -2014,36 +2014,36 @@ slicewise_groestl_neon7bs_c512:
     vand q3, q11, q12
     veor q11, q15, q11
     vorr q12, q10, q13
-    veor q6, q12, q6
-    veor q12, q5, q14
+    veor q7, q12, q7
+    veor q12, q6, q14
     vbic q8, q8, q12
     vldmia r8, {d26-d29}
     vand q13, q15, q13
     vorr q12, q12, q14
-    veor q12, q12, q6
-    veor q12, q7, q12
+    veor q12, q12, q7
+    veor q12, q5, q12
     veor q13, q3, q13
     vld1.64 {d28-d29}, [r12]
-    vorr q14, q5, q14
-    veor q7, q7, q14
+    vorr q14, q6, q14
+    veor q5, q5, q14
     vldmia r6, {d28-d31}
     vorr q10, q10, q14
-    vorr q5, q5, q15
-    veor q5, q5, q12
-    veor q4, q4, q5
+    vorr q6, q6, q15
+    veor q6, q6, q12
+    veor q4, q4, q6
     vldmia r4, {d28-d31}
     vand q15, q11, q15
     veor q15, q15, q4
     veor q10, q8, q10
-    veor q3, q3, q6
-    vand q6, q11, q14
-    veor q3, q6, q3
-    veor q5, q9, q5
-    veor q6, q10, q5
-    veor q9, q3, q6
-    veor q1, q5, q1
-    veor q5, q7, q1
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q6, q9, q6
+    veor q1, q6, q1
+    veor q5, q5, q1
     veor q7, q13, q5
+    veor q6, q10, q6
+    veor q9, q3, q6
     veor q0, q0, q5
     veor q5, q8, q15
     veor q2, q2, q4
@@ -2267,59 +2267,59 @@ slicewise_groestl_neon7bs_c512:
     vbic q7, q11, q14
     veor q4, q7, q4
     veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q4, q5
     veor q1, q7, q1
     veor q6, q6, q1
-    veor q7, q13, q6
+    veor q9, q13, q6
+    veor q5, q5, q7
+    veor q7, q4, q5
     veor q2, q2, q6
     veor q6, q8, q15
     veor q0, q0, q3
     veor q3, q12, q0
     veor q5, q3, q5
-    veor q3, q7, q3
+    veor q3, q9, q3
     veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3], lr
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
+    vld1.64 {d16-d19}, [r3], lr
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
     vorr q6, q10, q6
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
+    vshl.u8 q10, q3, q8
+    vshl.u8 q3, q3, q9
     vorr q3, q10, q3
-    vshl.u8 q10, q1, q7
-    vshl.u8 q1, q1, q8
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
     vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vshl.u8 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
     vorr q5, q10, q5
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
     vorr q2, q10, q2
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
     vorr q0, q10, q0
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vorr q4, q7, q4
-    vext.8 q7, q4, q4, #10
-    veor q7, q4, q7
-    vext.8 q8, q7, q7, #2
-    vext.8 q10, q7, q7, #14
+    vshl.u8 q8, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q4, q8, q4
+    vext.8 q8, q4, q4, #10
+    veor q8, q4, q8
+    vext.8 q9, q8, q8, #2
+    vext.8 q10, q8, q8, #14
     veor q4, q4, q10
-    veor q4, q4, q8
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #10
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    vext.8 q11, q8, q8, #14
+    veor q4, q4, q9
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #10
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    vext.8 q11, q9, q9, #14
     veor q0, q0, q11
     veor q0, q0, q10
-    veor q8, q10, q8
+    veor q9, q10, q9
     vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
+    veor q10, q8, q10
     vext.8 q11, q6, q6, #10
     veor q11, q6, q11
     vext.8 q12, q11, q11, #2
@@ -2349,18 +2349,18 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q12, q4
     vext.8 q12, q3, q3, #6
     veor q12, q13, q12
-    vext.8 q13, q9, q9, #10
-    veor q13, q9, q13
+    vext.8 q13, q7, q7, #10
+    veor q13, q7, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q9, q9, q15
-    veor q9, q9, q14
+    veor q7, q7, q15
+    veor q7, q7, q14
     veor q13, q14, q13
     veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
+    veor q8, q9, q8
+    veor q9, q13, q8
     vext.8 q12, q1, q1, #6
-    veor q8, q8, q12
+    veor q9, q9, q12
     vext.8 q12, q5, q5, #10
     veor q12, q5, q12
     vext.8 q13, q12, q12, #2
@@ -2368,9 +2368,9 @@ slicewise_groestl_neon7bs_c512:
     veor q5, q5, q14
     veor q5, q5, q13
     veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
     vext.8 q12, q2, q2, #10
     veor q12, q2, q12
     vext.8 q13, q12, q12, #2
@@ -2379,35 +2379,28 @@ slicewise_groestl_neon7bs_c512:
     veor q2, q2, q13
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q8, q8, q10
-    veor q1, q8, q1
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
+    veor q9, q9, q10
+    veor q1, q9, q1
+    vext.8 q9, q5, q5, #6
+    veor q9, q12, q9
     vext.8 q11, q2, q2, #6
-    veor q7, q7, q11
+    veor q8, q8, q11
     veor q2, q10, q2
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vorr q7, q4, q4
-    vorr q4, q5, q5
-    vorr q5, q2, q2
-    vorr q2, q1, q1
-    vorr q1, q3, q3
-    vorr q3, q8, q8
-    vswp q6, q0
-    vuzp.8 q5, q3
-    veor q5, q5, q3
-    vuzp.8 q4, q2
-    veor q4, q4, q2
-    vuzp.8 q1, q7
-    veor q1, q1, q7
-    vuzp.8 q0, q6
-    veor q0, q0, q6
+    veor q7, q9, q7
+    veor q5, q8, q5
+    vuzp.8 q2, q7
+    veor q2, q2, q7
+    vuzp.8 q5, q1
+    veor q5, q5, q1
+    vuzp.8 q3, q4
+    veor q3, q3, q4
+    vuzp.8 q6, q0
+    veor q6, q6, q0
     vldmia sp, {d16-d23}
-    veor q8, q8, q5
-    veor q9, q9, q4
-    veor q10, q10, q1
-    veor q11, q11, q0
+    veor q8, q8, q2
+    veor q9, q9, q5
+    veor q10, q10, q3
+    veor q11, q11, q6
     subs r2, r2, #1
     bne .Lc512_loop
     vstmia sp, {d16-d23}
@@ -2697,14 +2690,14 @@ slicewise_groestl_neon7bs_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     vldmia sp, {d16-d31}
-    veor q8, q8, q5
-    veor q9, q9, q4
-    veor q10, q10, q1
-    veor q11, q11, q0
-    veor q12, q12, q3
-    veor q13, q13, q2
-    veor q14, q14, q7
-    veor q15, q15, q6
+    veor q8, q8, q0
+    veor q9, q9, q6
+    veor q10, q10, q3
+    veor q11, q11, q4
+    veor q12, q12, q7
+    veor q13, q13, q5
+    veor q14, q14, q2
+    veor q15, q15, q1
     vstmia sp, {d16-d31}
     subs r2, r2, #1
     bne .Lc1024_loop
@@ -2856,9 +2849,10 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
-    vswp q5, q0
-    vswp q4, q1
-    vswp q3, q2
+    vswp q5, q4
+    vswp q4, q3
+    vswp q2, q7
+    vswp q1, q6
     vswp q7, q6
     vldmia sp, {d16-d31}
     veor q0, q0, q8
@@ -14571,42 +14565,42 @@ slicewise_groestl_neon7vp_o1024:
     vand q4, q11, q14
     veor q3, q4, q3
     veor q4, q9, q10
-    veor q7, q7, q4
-    veor q9, q3, q7
-    veor q4, q4, q5
-    veor q1, q1, q4
-    veor q5, q13, q1
+    veor q5, q4, q5
+    veor q1, q1, q5
+    veor q9, q13, q1
+    veor q4, q7, q4
+    veor q7, q3, q4
     veor q1, q2, q1
     veor q2, q8, q15
     veor q0, q0, q6
     veor q6, q12, q0
-    veor q7, q6, q7
-    veor q5, q5, q6
-    veor q5, q2, q5
-    vld1.64 {d20-d23}, [r3]!
-    vshl.u16 q6, q2, q10
-    vshl.u16 q2, q2, q11
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q10
-    vshl.u16 q5, q5, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q4, q10
-    vshl.u16 q4, q4, q11
-    vorr q4, q6, q4
-    vshl.u16 q6, q9, q10
-    vshl.u16 q8, q9, q11
-    vorr q6, q6, q8
-    vshl.u16 q8, q7, q10
-    vshl.u16 q7, q7, q11
-    vorr q7, q8, q7
-    vshl.u16 q8, q1, q10
-    vshl.u16 q1, q1, q11
-    vorr q1, q8, q1
-    vshl.u16 q8, q0, q10
-    vshl.u16 q0, q0, q11
-    vorr q0, q8, q0
-    vshl.u16 q8, q3, q10
-    vshl.u16 q3, q3, q11
+    veor q4, q6, q4
+    veor q6, q9, q6
+    veor q6, q2, q6
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
     vorr q3, q8, q3
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
@@ -14634,46 +14628,46 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q12, q3, q3, #6
     veor q11, q11, q12
     veor q0, q11, q0
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
+    veor q6, q6, q12
     veor q12, q13, q12
     vext.8 q13, q2, q2, #6
     veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
+    veor q5, q5, q13
     veor q13, q14, q13
     veor q3, q12, q3
-    vext.8 q12, q5, q5, #6
+    vext.8 q12, q6, q6, #6
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #4
-    veor q13, q6, q13
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q6, q6, q13
+    veor q7, q7, q13
     veor q13, q14, q13
     veor q2, q12, q2
     veor q8, q9, q8
     veor q9, q13, q8
-    vext.8 q12, q4, q4, #6
+    vext.8 q12, q5, q5, #6
     veor q9, q9, q12
-    vext.8 q12, q7, q7, #4
-    veor q12, q7, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q7, q7, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #6
+    veor q6, q9, q6
+    vext.8 q9, q7, q7, #6
     veor q9, q12, q9
     vext.8 q12, q1, q1, #4
     veor q12, q1, q12
@@ -14684,296 +14678,66 @@ slicewise_groestl_neon7vp_o1024:
     veor q12, q13, q12
     veor q10, q10, q11
     veor q9, q9, q10
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
     veor q9, q12, q9
     vext.8 q11, q1, q1, #6
     veor q8, q8, q11
     veor q1, q10, q1
-    veor q6, q9, q6
-    veor q7, q8, q7
+    veor q7, q9, q7
+    veor q4, q8, q4
     vldmia r3!, {d16-d31}
-    veor q7, q7, q12
+    veor q4, q4, q12
     veor q1, q1, q13
     veor q3, q3, q15
-    veor q4, q4, q10
+    veor q5, q5, q10
     veor q2, q2, q8
     veor q0, q0, q14
     veor q15, q2, q0
-    veor q6, q6, q11
-    veor q5, q5, q9
-    veor q5, q5, q3
-    veor q4, q4, q5
-    veor q14, q6, q4
-    veor q6, q7, q14
-    veor q13, q0, q5
-    veor q12, q7, q13
-    veor q11, q2, q6
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q6
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q7, q7, q15
-    vorr q8, q8, q9
-    veor q9, q7, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q6, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q7, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q6, q12, q6
-    veor q0, q6, q0
-    vand q7, q14, q7
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q6, q12, q6
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q6
-    veor q12, q7, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q7, q7, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q6
-    vand q6, q11, q14
-    veor q2, q6, q2
-    veor q6, q9, q10
+    veor q7, q7, q11
+    veor q6, q6, q9
+    veor q6, q6, q3
     veor q5, q5, q6
-    veor q9, q2, q5
-    veor q4, q6, q4
-    veor q6, q7, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
-    veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q6
+    veor q12, q4, q13
+    veor q11, q2, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
     veor q8, q13, q7
     vstmia r4, {d16-d31}
     vand q14, q8, q9
-    veor q5, q5, q15
+    veor q4, q4, q15
     vorr q8, q8, q9
-    veor q9, q5, q13
+    veor q9, q4, q13
     vand q11, q11, q13
-    vorr q13, q12, q2
+    vorr q13, q12, q3
     veor q13, q13, q14
     vand q14, q15, q10
     vorr q15, q15, q10
     veor q11, q15, q11
     veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
     vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
+    vand q9, q7, q5
     veor q12, q15, q9
     veor q9, q14, q9
     veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
     veor q10, q14, q10
     veor q10, q13, q10
-    vorr q13, q1, q9
+    vorr q13, q0, q9
     veor q14, q14, q15
-    vand q15, q5, q8
+    vand q15, q4, q8
     veor q13, q13, q15
     veor q11, q11, q12
     vand q12, q11, q6
@@ -14984,25 +14748,25 @@ slicewise_groestl_neon7vp_o1024:
     vmvn q14, q12
     vbsl q11, q14, q13
     vbif q14, q10, q6
-    vand q3, q11, q3
+    vand q2, q11, q2
     vbif q15, q13, q12
-    vand q2, q15, q2
+    vand q3, q15, q3
     vorn q6, q6, q13
     vbit q10, q6, q12
     veor q6, q15, q10
     veor q12, q11, q14
     vand q9, q12, q9
-    vand q1, q12, q1
+    vand q0, q12, q0
     veor q12, q12, q6
-    vand q4, q12, q4
+    vand q5, q12, q5
     vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
     vldmia r10, {d24-d27}
-    vand q3, q11, q12
+    vand q2, q11, q12
     veor q11, q15, q11
     vand q12, q6, q13
     veor q7, q12, q7
@@ -15012,2613 +14776,2831 @@ slicewise_groestl_neon7vp_o1024:
     vand q13, q15, q13
     vand q12, q12, q14
     veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
-    veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
+    veor q12, q4, q12
     veor q13, q2, q13
     vld1.64 {d28-d29}, [r12]
     vand q14, q10, q14
-    veor q6, q6, q14
+    veor q4, q4, q14
     vldmia r6, {d28-d31}
-    vand q5, q5, q14
+    vand q6, q6, q14
     vand q10, q10, q15
     veor q10, q10, q12
     veor q3, q3, q10
     vldmia r4, {d28-d31}
     vand q15, q11, q15
     veor q15, q15, q3
-    veor q5, q8, q5
+    veor q6, q8, q6
     veor q2, q2, q7
     vand q7, q11, q14
     veor q2, q7, q2
     veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
     veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
+    veor q4, q4, q5
+    veor q9, q13, q4
     veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    veor q14, q14, q15
-    vand q15, q5, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q6
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q2, q15, q2
-    vorn q6, q6, q13
-    vbit q10, q6, q12
-    veor q6, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q6
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q6, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
-    veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q2, q7, q2
-    veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
     veor q1, q1, q3
     veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
     vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
     vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
-    veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    veor q14, q14, q15
-    vand q15, q5, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q6
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q2, q15, q2
-    vorn q6, q6, q13
-    vbit q10, q6, q12
-    veor q6, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q6
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q6, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
     vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
     veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q2, q7, q2
-    veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
     vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
-    veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    veor q14, q14, q15
-    vand q15, q5, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q6
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q2, q15, q2
-    vorn q6, q6, q13
-    vbit q10, q6, q12
-    veor q6, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q6
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q6, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
-    veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q2, q7, q2
-    veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
-    veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    veor q14, q14, q15
-    vand q15, q5, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q6
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q2, q15, q2
-    vorn q6, q6, q13
-    vbit q10, q6, q12
-    veor q6, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q6
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q6, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
-    veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q2, q7, q2
-    veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #4
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q2, q2, q7
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #4
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q1, q1, q8
-    veor q8, q10, q8
-    vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q6, q6, q11
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
-    veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q5, q5, q12
-    veor q0, q0, q13
-    veor q2, q2, q15
-    veor q4, q4, q10
-    veor q6, q6, q7
-    veor q1, q1, q14
-    veor q15, q6, q1
-    veor q7, q8, q11
-    veor q3, q3, q9
-    veor q3, q3, q2
-    veor q4, q4, q3
-    veor q14, q7, q4
-    veor q7, q5, q14
-    veor q13, q1, q3
-    veor q12, q5, q13
-    veor q11, q6, q7
-    veor q10, q2, q11
-    veor q1, q1, q11
-    veor q3, q4, q10
-    veor q9, q2, q3
-    vand q6, q3, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q6, q8, q6
-    veor q0, q0, q12
-    veor q8, q10, q0
-    veor q0, q2, q0
-    vand q15, q9, q0
-    veor q4, q4, q0
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q6, q6, q9
-    veor q9, q10, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    veor q14, q14, q15
-    vand q15, q5, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q6
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vand q3, q11, q3
-    vbif q15, q13, q12
-    vand q2, q15, q2
-    vorn q6, q6, q13
-    vbit q10, q6, q12
-    veor q6, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q6
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q1, q7, q1
-    vand q5, q14, q5
-    vand q0, q14, q0
-    veor q4, q0, q4
-    veor q0, q0, q3
-    vldmia r10, {d24-d27}
-    vand q3, q11, q12
-    veor q11, q15, q11
-    vand q12, q6, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q5, q12
-    veor q13, q3, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q6, q6, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q2, q2, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q2
-    veor q6, q8, q6
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q3, q7, q3
-    veor q7, q9, q10
-    veor q6, q6, q7
-    veor q9, q3, q6
-    veor q4, q7, q4
-    veor q5, q5, q4
-    veor q7, q13, q5
-    veor q1, q1, q5
-    veor q5, q8, q15
-    veor q0, q0, q2
-    veor q2, q12, q0
-    veor q6, q2, q6
-    veor q2, q7, q2
-    veor q2, q5, q2
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q7, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q7, q3
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q10, q8
-    vext.8 q10, q0, q0, #6
-    veor q10, q7, q10
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vext.8 q12, q11, q11, #2
-    veor q11, q11, q12
-    vext.8 q11, q11, q11, #4
-    veor q5, q5, q11
-    veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
-    veor q11, q11, q12
-    veor q0, q11, q0
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q12, q12, q13
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
-    veor q13, q14, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q5, q12, q5
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q2, q8, q2
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q6, q6, #6
-    veor q8, q12, q8
-    vext.8 q11, q1, q1, #6
-    veor q7, q7, q11
-    veor q1, q10, q1
-    veor q8, q8, q9
-    veor q6, q7, q6
-    vldmia r3!, {d14-d15}
-    vldmia r3!, {d18-d31}
-    veor q6, q6, q12
-    veor q1, q1, q13
-    veor q3, q3, q15
-    veor q4, q4, q10
-    veor q5, q5, q7
-    veor q0, q0, q14
-    veor q15, q5, q0
-    veor q7, q8, q11
-    veor q2, q2, q9
-    veor q2, q2, q3
-    veor q4, q4, q2
-    veor q14, q7, q4
-    veor q7, q6, q14
-    veor q13, q0, q2
-    veor q12, q6, q13
-    veor q11, q5, q7
-    veor q10, q3, q11
-    veor q0, q0, q11
-    veor q2, q4, q10
-    veor q9, q3, q2
-    vand q5, q2, q14
-    veor q8, q13, q7
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q11, q15, q11
-    veor q5, q8, q5
-    veor q1, q1, q12
-    veor q8, q10, q1
-    veor q1, q3, q1
-    vand q15, q9, q1
-    veor q4, q4, q1
-    vst1.64 {d18-d19}, [r12]
-    vand q9, q7, q4
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q5, q5, q9
-    veor q9, q10, q4
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    veor q14, q14, q15
-    vand q15, q6, q8
-    veor q13, q13, q15
-    veor q11, q11, q12
-    vand q12, q11, q5
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vand q2, q11, q2
-    vbif q15, q13, q12
-    vand q3, q15, q3
-    vorn q5, q5, q13
-    vbit q10, q5, q12
-    veor q5, q15, q10
-    veor q12, q11, q14
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q5
-    vand q4, q12, q4
-    vand q7, q12, q7
-    veor q0, q7, q0
-    vand q6, q14, q6
-    vand q1, q14, q1
-    veor q4, q1, q4
-    veor q1, q1, q2
-    vldmia r10, {d24-d27}
-    vand q2, q11, q12
-    veor q11, q15, q11
-    vand q12, q5, q13
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q8, q12, q8
-    vldmia r8, {d26-d29}
-    vand q13, q15, q13
-    vand q12, q12, q14
-    veor q12, q12, q7
-    veor q12, q6, q12
-    veor q13, q2, q13
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q5, q5, q14
-    vand q10, q10, q15
-    veor q10, q10, q12
-    veor q3, q3, q10
-    vldmia r4, {d28-d31}
-    vand q15, q11, q15
-    veor q15, q15, q3
-    veor q5, q8, q5
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q2, q7, q2
-    veor q7, q9, q10
-    veor q5, q5, q7
-    veor q9, q2, q5
-    veor q4, q7, q4
-    veor q6, q6, q4
-    veor q7, q13, q6
-    veor q0, q0, q6
-    veor q6, q8, q15
-    veor q1, q1, q3
-    veor q3, q12, q1
-    veor q5, q3, q5
-    veor q3, q7, q3
-    veor q3, q6, q3
-    vld1.64 {d14-d17}, [r3]!
-    vshl.u16 q10, q6, q7
-    vshl.u16 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u16 q10, q3, q7
-    vshl.u16 q3, q3, q8
-    vorr q3, q10, q3
-    vshl.u16 q10, q4, q7
-    vshl.u16 q4, q4, q8
-    vorr q4, q10, q4
-    vshl.u16 q10, q9, q7
-    vshl.u16 q9, q9, q8
-    vorr q9, q10, q9
-    vshl.u16 q10, q5, q7
-    vshl.u16 q5, q5, q8
-    vorr q5, q10, q5
-    vshl.u16 q10, q0, q7
-    vshl.u16 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q7
-    vshl.u16 q1, q1, q8
-    vorr q1, q10, q1
-    vshl.u16 q7, q2, q7
-    vshl.u16 q2, q2, q8
-    vorr q2, q7, q2
-    vext.8 q7, q2, q2, #10
-    veor q7, q2, q7
-    vext.8 q8, q7, q7, #2
-    vext.8 q10, q7, q7, #14
-    veor q2, q2, q10
     veor q2, q2, q8
-    veor q7, q8, q7
-    vext.8 q8, q1, q1, #10
-    veor q8, q1, q8
-    vext.8 q10, q8, q8, #2
-    vext.8 q11, q8, q8, #14
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q11
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q3, q3, q12
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q6, q6, q12
+    veor q0, q0, q13
+    veor q2, q2, q15
+    veor q5, q5, q10
+    veor q4, q4, q8
+    veor q1, q1, q14
+    veor q15, q4, q1
+    veor q7, q7, q11
+    veor q3, q3, q9
+    veor q3, q3, q2
+    veor q5, q5, q3
+    veor q14, q7, q5
+    veor q7, q6, q14
+    veor q13, q1, q3
+    veor q12, q6, q13
+    veor q11, q4, q7
+    veor q10, q2, q11
+    veor q1, q1, q11
+    veor q3, q5, q10
+    veor q9, q2, q3
+    vand q4, q3, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q4, q8, q4
+    veor q0, q0, q12
+    veor q8, q10, q0
+    veor q0, q2, q0
+    vand q15, q9, q0
+    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    veor q14, q14, q15
+    vand q15, q6, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q4
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vand q3, q11, q3
+    vbif q15, q13, q12
+    vand q2, q15, q2
+    vorn q4, q4, q13
+    vbit q10, q4, q12
+    veor q4, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q1, q7, q1
+    vand q6, q14, q6
+    vand q0, q14, q0
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vldmia r10, {d24-d27}
+    vand q3, q11, q12
+    veor q11, q15, q11
+    vand q12, q4, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q6, q12
+    veor q13, q3, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q4, q4, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q2, q2, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q2
+    veor q4, q8, q4
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q3, q7, q3
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q6, q6, q5
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q0, q0, q2
+    veor q2, q12, q0
+    veor q4, q2, q4
+    veor q2, q9, q2
+    veor q2, q6, q2
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q8, q3
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q0, q0, #4
+    veor q9, q0, q9
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    veor q9, q10, q9
+    vext.8 q10, q0, q0, #6
+    veor q10, q8, q10
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vext.8 q12, q11, q11, #2
+    veor q11, q11, q12
+    vext.8 q11, q11, q11, #4
+    veor q6, q6, q11
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #6
+    veor q11, q11, q12
+    veor q0, q11, q0
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q6, q12, q6
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q4, q4, #6
+    veor q9, q12, q9
+    vext.8 q11, q1, q1, #6
+    veor q8, q8, q11
+    veor q1, q10, q1
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q12
+    veor q1, q1, q13
+    veor q3, q3, q15
+    veor q5, q5, q10
+    veor q6, q6, q8
+    veor q0, q0, q14
+    veor q15, q6, q0
+    veor q7, q7, q11
+    veor q2, q2, q9
+    veor q2, q2, q3
+    veor q5, q5, q2
+    veor q14, q7, q5
+    veor q7, q4, q14
+    veor q13, q0, q2
+    veor q12, q4, q13
+    veor q11, q6, q7
+    veor q10, q3, q11
+    veor q0, q0, q11
+    veor q2, q5, q10
+    veor q9, q3, q2
+    vand q6, q2, q14
+    veor q8, q13, q7
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q11, q15, q11
+    veor q6, q8, q6
+    veor q1, q1, q12
+    veor q8, q10, q1
+    veor q1, q3, q1
+    vand q15, q9, q1
+    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    veor q14, q14, q15
+    vand q15, q4, q8
+    veor q13, q13, q15
+    veor q11, q11, q12
+    vand q12, q11, q6
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vand q2, q11, q2
+    vbif q15, q13, q12
+    vand q3, q15, q3
+    vorn q6, q6, q13
+    vbit q10, q6, q12
+    veor q6, q15, q10
+    veor q12, q11, q14
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q5, q12, q5
+    vand q7, q12, q7
+    veor q0, q7, q0
+    vand q4, q14, q4
+    vand q1, q14, q1
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vldmia r10, {d24-d27}
+    vand q2, q11, q12
+    veor q11, q15, q11
+    vand q12, q6, q13
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q8, q12, q8
+    vldmia r8, {d26-d29}
+    vand q13, q15, q13
+    vand q12, q12, q14
+    veor q12, q12, q7
+    veor q12, q4, q12
+    veor q13, q2, q13
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q6, q6, q14
+    vand q10, q10, q15
+    veor q10, q10, q12
+    veor q3, q3, q10
+    vldmia r4, {d28-d31}
+    vand q15, q11, q15
+    veor q15, q15, q3
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q2, q7, q2
+    veor q7, q9, q10
+    veor q5, q7, q5
+    veor q4, q4, q5
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q1, q1, q3
+    veor q3, q12, q1
+    veor q6, q3, q6
+    veor q3, q9, q3
+    veor q3, q4, q3
+    vld1.64 {d16-d19}, [r3]!
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q8, q2
+    vext.8 q8, q2, q2, #10
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    vext.8 q10, q8, q8, #14
+    veor q2, q2, q10
+    veor q2, q2, q9
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #10
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    vext.8 q11, q9, q9, #14
     veor q1, q1, q11
     veor q1, q1, q10
-    veor q8, q10, q8
+    veor q9, q10, q9
     vext.8 q10, q1, q1, #6
-    veor q10, q7, q10
-    vext.8 q11, q6, q6, #10
-    veor q11, q6, q11
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #10
+    veor q11, q4, q11
     vext.8 q12, q11, q11, #2
     vext.8 q13, q11, q11, #14
-    veor q6, q6, q13
-    veor q6, q6, q12
+    veor q4, q4, q13
+    veor q4, q4, q12
     veor q11, q12, q11
     vext.8 q12, q2, q2, #6
     veor q11, q11, q12
@@ -17630,40 +17612,40 @@ slicewise_groestl_neon7vp_o1024:
     veor q3, q3, q14
     veor q3, q3, q13
     veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
+    vext.8 q13, q4, q4, #6
     veor q12, q12, q13
-    vext.8 q13, q4, q4, #10
-    veor q13, q4, q13
+    vext.8 q13, q5, q5, #10
+    veor q13, q5, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q4, q4, q15
-    veor q4, q4, q14
+    veor q5, q5, q15
+    veor q5, q5, q14
     veor q13, q14, q13
     veor q2, q12, q2
     vext.8 q12, q3, q3, #6
     veor q12, q13, q12
-    vext.8 q13, q9, q9, #10
-    veor q13, q9, q13
+    vext.8 q13, q7, q7, #10
+    veor q13, q7, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q9, q9, q15
-    veor q9, q9, q14
+    veor q7, q7, q15
+    veor q7, q7, q14
     veor q13, q14, q13
-    veor q6, q12, q6
-    veor q7, q8, q7
-    veor q8, q13, q7
-    vext.8 q12, q4, q4, #6
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #10
-    veor q12, q5, q12
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #10
+    veor q12, q6, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
-    veor q5, q5, q14
-    veor q5, q5, q13
+    veor q6, q6, q14
+    veor q6, q6, q13
     veor q12, q13, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    veor q8, q12, q8
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
     vext.8 q12, q0, q0, #10
     veor q12, q0, q12
     vext.8 q13, q12, q12, #2
@@ -17672,23 +17654,15 @@ slicewise_groestl_neon7vp_o1024:
     veor q0, q0, q13
     veor q12, q13, q12
     veor q10, q10, q11
-    veor q8, q8, q10
-    veor q4, q8, q4
-    vext.8 q8, q5, q5, #6
-    veor q8, q12, q8
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
     vext.8 q11, q0, q0, #6
-    veor q7, q7, q11
+    veor q8, q8, q11
     veor q0, q10, q0
-    veor q8, q8, q9
-    veor q5, q7, q5
-    vorr q7, q2, q2
-    vorr q2, q4, q4
-    vorr q4, q5, q5
-    vorr q5, q0, q0
-    vorr q0, q6, q6
-    vorr q6, q1, q1
-    vorr q1, q3, q3
-    vorr q3, q8, q8
+    veor q7, q9, q7
+    veor q6, q8, q6
     bx lr
     .p2align 4
 .Lneon7_rc512:
