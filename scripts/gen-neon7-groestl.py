@@ -47,13 +47,17 @@ Register allocation over the whole unrolled permutation is Belady's (evict the v
 furthest in the future; spill slots addressed by dedicated pointer registers, so that every
 spill or reload is one instruction), in two passes: the second keeps the values the first
 spilled side by side in the high registers and stores a run of them with one VSTM when the
-first is evicted (see `allocate`). The script interprets the code it writes (an emulator of
+first is evicted (see `allocate`); a reload takes the value of the neighbouring slot with it (one
+VLDM into two consecutive registers, `reload_pair`) when the register beside it is free or holds
+a value with a copy in memory used later, and a round's constants go into one run of free
+registers when there is one. The script interprets the code it writes (an emulator of
 the instructions used) against a reference Grøstl on random inputs before writing the file.
 
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
+  NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
 """
 import itertools
 import os
