@@ -934,6 +934,7 @@ ALLOC_END = []  # where the last allocation left its outputs (a register, or Non
 
 
 PAIR_RELOADS = os.environ.get("NEON7_PAIR", "1") == "1"
+RELOAD_RUN = int(os.environ.get("NEON7_RUN", "2"))  # the most values one reload VLDM takes
 
 
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
@@ -1060,42 +1061,46 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
         return best
 
     def reload_pair(s, i, keep):
-        """Reloads s together with the value in a neighbouring slot (one VLDM into two free
-        consecutive registers), when that value is needed later and is not in a register: it
-        stays clean, so evicting it later costs nothing."""
-        free = [r for r in range(16) if r not in occ]
+        """Reloads s together with the values in neighbouring slots (one VLDM into consecutive
+        registers, up to RELOAD_RUN of them), when those values are needed later and are not in
+        a register, and each register is free or holds a value with a copy in memory used later
+        than the one it receives (evicting that costs nothing). The values reloaded with s stay
+        clean, so evicting them later costs nothing too."""
         by_slot = {k: v for v, k in slot.items()}
+        ks = slot[s]
         best = None
-        for dk in (1, -1):
-            w = by_slot.get(slot[s] + dk)
-            if w is None or w in reg or next_use(w, i) is None:
-                continue
-            nw = next_use(w, i)
-            for r in free:
-                lo = r if dk == 1 else r - 1
-                if lo < 0 or lo + 1 > 15:
+        for n in range(RELOAD_RUN, 1, -1):
+            for k0 in range(ks - n + 1, ks + 1):
+                vals = [by_slot.get(k) for k in range(k0, k0 + n)]
+                if any(v is None or (v != s and (v in reg or next_use(v, i) is None)) for v in vals):
                     continue
-                # the other register: free, or holding a clean value used after w (Belady
-                # would rather have w there; evicting it costs nothing)
-                o = lo + 1 if lo == r else lo
-                if lo in occ and lo + 1 in occ:
-                    continue
-                if o in occ:
-                    c = occ[o]
-                    if c in keep or c not in slot or (next_use(c, i) or 10**9) <= nw:
-                        continue
-                if best is None or nw < best[0]:
-                    best = (nw, lo, dk, w)
+                for r0 in range(0, 17 - n):
+                    ok = True
+                    for j, v in enumerate(vals):
+                        r = r0 + j
+                        if r not in occ:
+                            continue
+                        c = occ[r]
+                        if v == s or c in keep or c not in slot or (next_use(c, i) or 10**9) <= next_use(v, i):
+                            ok = False
+                            break
+                    if ok:
+                        key = (n, -sum(next_use(v, i) for v in vals if v != s))
+                        if best is None or key > best[0]:
+                            best = (key, r0, k0, vals)
+            if best is not None:
+                break
         if best is None:
             return False
-        _, lo, dk, w = best
-        for x in (lo, lo + 1):
+        _, r0, k0, vals = best
+        n = len(vals)
+        for x in range(r0, r0 + n):
             if x in occ:
                 del reg[occ.pop(x)]
-        a, b = (s, w) if dk == 1 else (w, s)
-        lines.append(f"vldmia {slot_reg(slot[a])}, {{d{2 * lo}-d{2 * lo + 3}}}")
-        reg[a], reg[b] = lo, lo + 1
-        occ[lo], occ[lo + 1] = a, b
+        lines.append(f"vldmia {slot_reg(k0)}, {{d{2 * r0}-d{2 * (r0 + n) - 1}}}")
+        for j, v in enumerate(vals):
+            reg[v] = r0 + j
+            occ[r0 + j] = v
         return True
 
     def release(v):
