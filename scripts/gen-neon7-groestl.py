@@ -47,13 +47,17 @@ Register allocation over the whole unrolled permutation is Belady's (evict the v
 furthest in the future; spill slots addressed by dedicated pointer registers, so that every
 spill or reload is one instruction), in two passes: the second keeps the values the first
 spilled side by side in the high registers and stores a run of them with one VSTM when the
-first is evicted (see `allocate`). The script interprets the code it writes (an emulator of
+first is evicted (see `allocate`); a reload takes the value of the neighbouring slot with it (one
+VLDM into two consecutive registers, `reload_pair`) when the register beside it is free or holds
+a value with a copy in memory used later, and a round's constants go into one run of free
+registers when there is one. The script interprets the code it writes (an emulator of
 the instructions used) against a reference Grøstl on random inputs before writing the file.
 
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
+  NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
 """
 import itertools
 import os
@@ -929,6 +933,10 @@ def qd(q):
 ALLOC_END = []  # where the last allocation left its outputs (a register, or None: in memory)
 
 
+PAIR_RELOADS = os.environ.get("NEON7_PAIR", "1") == "1"
+RELOAD_RUN = int(os.environ.get("NEON7_RUN", "2"))  # the most values one reload VLDM takes
+
+
 def allocate(p, live_in, outs, final_regs, slot_regs=None):
     """Belady allocation of the straight-line program `p` on q0-q15. live_in: value -> register;
     outs: values that must end in final_regs. Returns (lines, constant values in load order).
@@ -1052,6 +1060,49 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
                 evict(x, i)
         return best
 
+    def reload_pair(s, i, keep):
+        """Reloads s together with the values in neighbouring slots (one VLDM into consecutive
+        registers, up to RELOAD_RUN of them), when those values are needed later and are not in
+        a register, and each register is free or holds a value with a copy in memory used later
+        than the one it receives (evicting that costs nothing). The values reloaded with s stay
+        clean, so evicting them later costs nothing too."""
+        by_slot = {k: v for v, k in slot.items()}
+        ks = slot[s]
+        best = None
+        for n in range(RELOAD_RUN, 1, -1):
+            for k0 in range(ks - n + 1, ks + 1):
+                vals = [by_slot.get(k) for k in range(k0, k0 + n)]
+                if any(v is None or (v != s and (v in reg or next_use(v, i) is None)) for v in vals):
+                    continue
+                for r0 in range(0, 17 - n):
+                    ok = True
+                    for j, v in enumerate(vals):
+                        r = r0 + j
+                        if r not in occ:
+                            continue
+                        c = occ[r]
+                        if v == s or c in keep or c not in slot or (next_use(c, i) or 10**9) <= next_use(v, i):
+                            ok = False
+                            break
+                    if ok:
+                        key = (n, -sum(next_use(v, i) for v in vals if v != s))
+                        if best is None or key > best[0]:
+                            best = (key, r0, k0, vals)
+            if best is not None:
+                break
+        if best is None:
+            return False
+        _, r0, k0, vals = best
+        n = len(vals)
+        for x in range(r0, r0 + n):
+            if x in occ:
+                del reg[occ.pop(x)]
+        lines.append(f"vldmia {slot_reg(k0)}, {{d{2 * r0}-d{2 * (r0 + n) - 1}}}")
+        for j, v in enumerate(vals):
+            reg[v] = r0 + j
+            occ[r0 + j] = v
+        return True
+
     def release(v):
         if v in reg:
             del occ[reg.pop(v)]
@@ -1078,7 +1129,10 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
             vals = [d] + partner.get(d, [])
             while 16 - len(occ) < len(vals):
                 evict(free_reg(i, set()), i)
-            regs = sorted(r for r in range(16) if r not in occ)[:len(vals)]
+            free = [r for r in range(16) if r not in occ]
+            # One run of consecutive free registers long enough when there is one (one VLDM).
+            whole = [r for r in free if all(r + j in free for j in range(len(vals)))]
+            regs = list(range(whole[0], whole[0] + len(vals))) if whole else free[:len(vals)]
             for v, r in zip(vals, regs):
                 reg[v] = r
                 occ[r] = v
@@ -1098,6 +1152,9 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
         keep = set(srcs)
         for s in srcs:
             if s not in reg:
+                pair = PAIR_RELOADS and reload_pair(s, i, keep)
+                if pair:
+                    continue
                 r = free_reg(i, keep)
                 lines.append(f"vld1.64 {qd(r)}, [{slot_reg(slot[s])}]")
                 reg[s] = r
@@ -1268,29 +1325,30 @@ BODY = {True: ".Lneon7_perm1024"}  # the P|Q body is inline in c512
 PENDING_PLANES = {}  # wide -> planes of the NOT constant a body leaves (set by generate)
 
 
-def masks():
-    """The swap masks 0x33 and 0x55 (their complements are VBIF's business)."""
-    return ["vmov.i8 q8, #0x33", "vmov.i8 q10, #0x55"]
+def masks(m=(8, 10)):
+    """The swap masks 0x33 and 0x55 (their complements are VBIF's business), in q(m[0]), q(m[1])."""
+    return [f"vmov.i8 q{m[0]}, #0x33", f"vmov.i8 q{m[1]}, #0x55"]
 
 
-def swapmove(a, b, sh):
+def swapmove(a, b, sh, masks=(8, 10)):
     """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
     with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
     if sh == 4:
         return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
-    m = {2: 8, 1: 10}[sh]
+    m = {2: masks[0], 1: masks[1]}[sh]
     return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{m}",
             f"vbif q{a}, q13, q{m}"]
 
 
-def transpose(a, inverse=False):
+def transpose(a, inverse=False, m=(8, 10)):
     """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
     the word index (three swap stages on q registers; two VSWP re-pair the words for the last
-    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q8-q13."""
+    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q12, q13
+    and the masks in q(m[0]), q(m[1])."""
     s4 = swapmove(a, a + 2, 4) + swapmove(a + 1, a + 3, 4)
-    s2 = swapmove(a, a + 1, 2) + swapmove(a + 2, a + 3, 2)
+    s2 = swapmove(a, a + 1, 2, m) + swapmove(a + 2, a + 3, 2, m)
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
-    s1 = swapmove(a, a + 1, 1) + swapmove(a + 2, a + 3, 1)
+    s1 = swapmove(a, a + 1, 1, m) + swapmove(a + 2, a + 3, 1, m)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
 
 
@@ -1341,9 +1399,11 @@ def fn_c512(frame, pos, body):
     L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
-    L += ["cmp r2, #0", "beq .Lc512_done", ".Lc512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks() + transpose(0) + basis_d()
-    L += ["vldmia sp, {d8-d15}"] + [f"veor q{4 + i}, q{4 + i}, q{i}" for i in range(4)]
+    # Between blocks h stays in q8-q11 (the transposition's masks in q14, q15): it is stored
+    # once per block for the feed-forward and loaded once after the body.
+    L += ["cmp r2, #0", "beq .Lc512_done", "vldmia sp, {d16-d23}", ".Lc512_loop:"]
+    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks((14, 15)) + transpose(0, m=(14, 15)) + basis_d()
+    L += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
     L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     L += body
     pairs = [(pos[SIG[2 * i]], pos[SIG[2 * i + 1]]) for i in range(4)]  # registers of h's d pairs
@@ -1351,7 +1411,7 @@ def fn_c512(frame, pos, body):
         L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
     L += unzipped_frame_fix(frame, [a for a, _ in pairs])
     L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
-    L += ["vstmia sp, {d16-d23}", "subs r2, r2, #1", "bne .Lc512_loop", ".Lc512_done:"]
+    L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
     return L + epilogue(name, fb)
@@ -2247,7 +2307,7 @@ def a8_schedule(lines):
 # variants follow it, `sbox_variant`) in the order found by `--search` (simulated annealing over
 # topological orders, cost = Belady spills and reloads), then improved by `--refine` (cost =
 # instructions of `allocate` on the rounds' variants).
-SBOX_ORDER = [0, 4, 5, 12, 2, 7, 1, 13, 8, 9, 15, 18, 3, 11, 6, 14, 16, 19, 21, 10, 24, 25, 26, 33, 27, 28, 34, 35, 45, 17, 49, 40, 30, 39, 37, 46, 47, 41, 22, 23, 29, 32, 31, 48, 50, 38, 55, 56, 57, 58, 59, 43, 20, 36, 53, 51, 52, 60, 42, 44, 54, 68, 61, 62, 63, 65, 69, 80, 66, 88, 67, 71, 64, 85, 73, 76, 75, 70, 83, 74, 82, 103, 91, 79, 92, 118, 107, 84, 90, 93, 86, 89, 101, 94, 95, 81, 114, 77, 72, 87, 100, 78, 112, 113, 96, 97, 108, 98, 99, 102, 115, 104, 116, 105, 119, 106, 109, 110, 111, 117]  # --refine: 1346 instructions in 11 rounds
+SBOX_ORDER = [0, 4, 5, 12, 2, 7, 1, 13, 15, 10, 8, 6, 14, 16, 3, 11, 9, 18, 24, 25, 26, 19, 21, 27, 28, 30, 34, 35, 46, 33, 49, 17, 45, 20, 40, 48, 50, 37, 39, 41, 47, 22, 32, 23, 36, 29, 38, 51, 55, 56, 31, 57, 58, 59, 42, 53, 43, 44, 52, 60, 68, 54, 61, 62, 63, 65, 64, 79, 69, 80, 66, 67, 71, 70, 83, 92, 74, 82, 91, 118, 85, 76, 103, 107, 88, 72, 90, 93, 73, 75, 89, 84, 94, 95, 100, 86, 101, 81, 77, 96, 97, 78, 98, 114, 112, 87, 113, 102, 104, 105, 106, 115, 116, 119, 99, 108, 109, 117, 110, 111]  # --refine with NEON7_COST=body: P|Q body 2272, wide body 3206
 
 
 def ordered_template():
@@ -2274,7 +2334,7 @@ def search(iters, seeds):
     print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
 
 
-def refine(seconds, seed):
+def refine(seconds, seed, body=False):
     """Simulated annealing from SBOX_ORDER over random keys: each op has a priority, and the
     order is the list schedule that always takes the ready op of highest priority; a step moves
     one to three priorities. Cost: instructions of the two-pass allocation of one round, summed
@@ -2306,10 +2366,16 @@ def refine(seconds, seed):
         SBOX_ORDER = [index[op[0]] for op in order]
         VARIANTS.clear()
         BASE_RANKS.clear()
+        if body:
+            # The bodies as written: Grøstl-224/256's first, Grøstl-384/512's as a tie-break.
+            USED.clear()
+            n512, n1024 = len(gen_perm(False)[0]), len(gen_perm(True)[0])
+            return n512 + n1024 / 1000
         total = 0
         for key in rounds:
             q, vouts = sbox_variant(*key)[:2]
-            total += len(allocate(q, {i: i for i in range(8)}, vouts, None)[0])
+            lines = allocate(q, {i: i for i in range(8)}, vouts, None)[0]
+            total += len(lines) + 100 * sum("slot" in ln for ln in lines)
         return total
 
     rng = random.Random(seed)
@@ -2324,11 +2390,12 @@ def refine(seconds, seed):
             v = rng.choice(sorted(ids))
             new[v] += rng.gauss(0, 8)
         nc = cost(order_of(new))
-        if nc <= c or rng.random() < pow(2.718, c - nc):
+        if nc <= c or rng.random() < pow(2.718, (c - nc) / (0.3 if body else 1)):
             cur, c = new, nc
             if c < bc:
                 best, bc = cur, c
                 print(f"seed {seed}: {c}", file=sys.stderr)
+                print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions in {len(rounds)} rounds", file=sys.stderr, flush=True)
     print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions in {len(rounds)} rounds")
 
 
@@ -2341,7 +2408,7 @@ def generate():
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])
     for body, cols in ((body512, 8), (body1024, 16)):  # a VLDM of round constants per free-register run
-        assert sum(ln.startswith("vldmia r3!") for ln in body) <= ROUNDS[cols] + 2
+        assert sum(ln.startswith("vldmia r3!") for ln in body) <= 2 * ROUNDS[cols]
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
@@ -2393,7 +2460,8 @@ def generate():
 
 def main():
     if "--refine" in sys.argv:
-        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")))
+        refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
+               os.environ.get("NEON7_COST") == "body")
         return
     if "--search" in sys.argv:
         seeds = [int(x) for x in os.environ.get("NEON7_SEEDS", "1 2 3").split()]

@@ -3,8 +3,8 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2312 instructions for 10 rounds (110 spills and reloads);
-@ P or Q 1024 body: 3262 instructions for 14 rounds (154 spills and reloads).
+@ P|Q 512 body: 2272 instructions for 10 rounds (70 spills and reloads);
+@ P or Q 1024 body: 3206 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
 @ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
 @ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
@@ -74,11 +74,12 @@ slicewise_groestl_neon7bs_c512:
     movt lr, #65535
     cmp r2, #0
     beq .Lc512_done
+    vldmia sp, {d16-d23}
 .Lc512_loop:
     vld1.8 {d0-d3}, [r1]!
     vld1.8 {d4-d7}, [r1]!
-    vmov.i8 q8, #0x33
-    vmov.i8 q10, #0x55
+    vmov.i8 q14, #0x33
+    vmov.i8 q15, #0x55
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -87,29 +88,29 @@ slicewise_groestl_neon7bs_c512:
     vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
-    vbit q1, q12, q8
-    vbif q0, q13, q8
+    vbit q1, q12, q14
+    vbif q0, q13, q14
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
-    vbit q3, q12, q8
-    vbif q2, q13, q8
+    vbit q3, q12, q14
+    vbif q2, q13, q14
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
-    vbit q1, q12, q10
-    vbif q0, q13, q10
+    vbit q1, q12, q15
+    vbif q0, q13, q15
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
-    vbit q3, q12, q10
-    vbif q2, q13, q10
+    vbit q3, q12, q15
+    vbif q2, q13, q15
     veor d3, d3, d7
     veor d0, d0, d7
-    vldmia sp, {d8-d15}
-    veor q4, q4, q0
-    veor q5, q5, q1
-    veor q6, q6, q2
-    veor q7, q7, q3
+    veor q4, q8, q0
+    veor q5, q9, q1
+    veor q6, q10, q2
+    veor q7, q11, q3
+    vstmia sp, {d16-d23}
 .Lc512_zip:
     vzip.8 q4, q0
     vzip.8 q5, q1
@@ -117,155 +118,151 @@ slicewise_groestl_neon7bs_c512:
     vzip.8 q7, q3
     vldmia r3!, {d16-d21}
     veor q7, q7, q8
-    veor q6, q6, q9
     veor q2, q2, q10
+    veor q6, q6, q9
     veor q15, q7, q3
     veor q6, q6, q2
     veor q1, q1, q6
-    veor q14, q3, q6
-    veor q0, q0, q1
-    veor q13, q5, q14
-    veor q6, q5, q0
-    veor q4, q4, q13
-    veor q11, q7, q6
-    veor q12, q14, q6
-    veor q10, q2, q11
-    veor q3, q3, q11
-    veor q9, q1, q10
+    veor q13, q3, q6
+    veor q14, q0, q1
+    veor q12, q5, q13
+    veor q0, q5, q14
     veor q5, q5, q15
-    veor q8, q2, q9
-    vorn q7, q8, q12
+    veor q11, q7, q0
+    veor q8, q13, q0
+    veor q10, q2, q11
+    veor q4, q4, q12
+    veor q6, q1, q10
+    veor q3, q3, q11
+    veor q9, q2, q6
+    vbic q7, q6, q14
     vstmia r4, {d16-d31}
-    vbic q8, q8, q12
-    vbic q12, q11, q14
-    vorn q11, q10, q15
-    vbic q9, q9, q0
-    vbic q15, q10, q15
-    veor q7, q7, q9
-    veor q9, q11, q12
-    veor q11, q2, q4
-    veor q4, q10, q4
-    veor q1, q1, q11
-    veor q14, q5, q14
-    veor q12, q10, q1
-    vorr q10, q13, q2
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q8, q10, q8
-    vand q10, q6, q1
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q7, q7, q13
-    vbic q13, q12, q3
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q5, q4
-    vorn q14, q12, q3
-    vand q10, q9, q7
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q7, q13
-    vbic q0, q9, q0
-    vbif q13, q8, q10
-    vbit q8, q15, q7
-    veor q10, q14, q13
-    vand q5, q8, q5
-    veor q7, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q4, q7, q4
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q1, q15, q1
-    vand q6, q15, q6
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vbic q3, q8, q3
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q7, q7, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q3, q6, q3
-    vbic q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q2, q14, q2
-    veor q6, q11, q6
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vbic q11, q13, q11
-    veor q7, q7, q6
-    veor q11, q5, q11
-    veor q5, q5, q7
-    vld1.64 {d14-d15}, [r6]
-    vand q7, q10, q7
-    vld1.64 {d20-d21}, [r7]
+    vbic q14, q9, q8
+    vorn q8, q9, q8
+    veor q9, q5, q13
+    vbic q11, q11, q13
+    vorr q13, q12, q2
+    veor q7, q8, q7
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q4
+    veor q4, q2, q4
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q4
+    veor q11, q15, q11
+    vbic q15, q4, q9
+    vand q9, q0, q1
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q0, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q0, q0, q6
-    veor q6, q10, q5
-    vld1.64 {d30-d31}, [r4]
-    vbic q13, q9, q13
-    vand q9, q9, q15
-    veor q2, q2, q6
-    veor q7, q4, q7
-    veor q8, q8, q2
-    veor q2, q9, q2
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q4, q2
-    veor q4, q12, q6
-    veor q5, q5, q8
-    veor q1, q4, q1
-    veor q6, q7, q4
-    veor q7, q11, q1
-    veor q0, q13, q0
-    veor q3, q3, q7
-    veor q7, q14, q7
-    veor q4, q0, q6
-    veor q7, q7, q5
-    veor q5, q5, q6
-    veor q7, q2, q7
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q6, q6, q7
-    vshl.u8 q7, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
     veor q11, q11, q12
-    vorr q1, q7, q1
-    vshl.u8 q7, q4, q9
+    veor q7, q7, q9
+    veor q9, q10, q1
+    vand q12, q11, q7
+    vbic q10, q9, q3
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q9, q3
+    vand q15, q5, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q7
+    vorn q7, q7, q13
+    vand q6, q11, q6
+    vbit q10, q7, q12
+    veor q12, q11, q14
+    veor q7, q15, q10
+    vand q9, q12, q9
+    vbic q3, q12, q3
+    veor q12, q12, q7
+    vand q4, q14, q4
+    vand q1, q12, q1
+    vand q0, q12, q0
+    vldmia r10, {d24-d27}
+    veor q1, q4, q1
+    veor q4, q4, q6
+    vbic q6, q11, q12
+    vbic q12, q7, q13
+    veor q3, q0, q3
+    veor q0, q12, q0
+    veor q12, q10, q14
+    vand q5, q14, q5
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vbic q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vbic q14, q10, q14
+    veor q12, q12, q0
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q5, q12
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q6, q13
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q0, q6, q0
+    vbic q6, q11, q14
+    veor q2, q2, q10
+    veor q0, q6, q0
+    veor q6, q9, q10
+    vand q15, q11, q15
+    veor q1, q6, q1
+    veor q15, q15, q2
+    veor q7, q8, q7
+    veor q5, q5, q1
+    veor q2, q4, q2
+    veor q9, q13, q5
+    veor q6, q7, q6
+    veor q4, q12, q2
+    veor q7, q0, q6
+    veor q3, q3, q5
+    veor q5, q8, q15
+    veor q6, q4, q6
+    veor q4, q9, q4
+    vld1.64 {d16-d19}, [r3]!
+    veor q4, q5, q4
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q9
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u8 q4, q4, q10
-    veor q2, q2, q11
-    vorr q4, q7, q4
-    vshl.u8 q7, q5, q9
-    vshl.u8 q5, q5, q10
+    vshl.u8 q7, q7, q9
+    veor q5, q5, q11
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
     veor q11, q12, q11
-    vorr q5, q7, q5
-    vshl.u8 q7, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q7, q3
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q0, q9
-    vshl.u8 q0, q0, q10
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u8 q10, q2, q8
+    vshl.u8 q8, q0, q8
+    vshl.u8 q0, q0, q9
+    vshl.u8 q2, q2, q9
     vorr q0, q8, q0
+    vorr q2, q10, q2
     vext.8 q8, q0, q0, #4
     veor q8, q0, q8
     vext.8 q9, q8, q8, #2
@@ -273,24 +270,24 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q8, q8, q8, #4
     veor q0, q0, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q2, q2, #4
     vext.8 q12, q0, q0, #6
-    veor q9, q7, q9
+    veor q9, q2, q9
     veor q11, q11, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q2, q2, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q6, q6, q12
-    vext.8 q10, q7, q7, #6
+    veor q4, q4, q12
+    vext.8 q10, q2, q2, #6
     veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
+    vext.8 q13, q5, q5, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
@@ -298,33 +295,33 @@ slicewise_groestl_neon7bs_c512:
     veor q10, q10, q11
     veor q13, q1, q13
     veor q0, q12, q0
-    vext.8 q12, q6, q6, #6
-    veor q7, q11, q7
+    vext.8 q12, q4, q4, #6
+    veor q2, q11, q2
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
     veor q12, q13, q12
-    vext.8 q13, q4, q4, #4
-    veor q13, q4, q13
-    veor q2, q12, q2
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q5, q12, q5
     vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q4, q4, q13
+    veor q7, q7, q13
     veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    veor q6, q9, q6
-    vext.8 q9, q4, q4, #6
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
+    veor q6, q6, q12
     veor q12, q13, q12
     veor q9, q12, q9
     vext.8 q12, q3, q3, #4
@@ -333,7 +330,7 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q12, q12, #2
     veor q1, q9, q1
     veor q12, q12, q13
-    vext.8 q9, q5, q5, #6
+    vext.8 q9, q6, q6, #6
     vext.8 q12, q12, q12, #4
     veor q3, q3, q12
     veor q12, q13, q12
@@ -341,1785 +338,386 @@ slicewise_groestl_neon7bs_c512:
     veor q9, q12, q9
     veor q3, q10, q3
     veor q8, q8, q11
-    veor q4, q9, q4
-    veor q5, q8, q5
+    veor q7, q9, q7
+    veor q6, q8, q6
     vldmia r3!, {d16-d29}
-    veor q6, q6, q9
     veor q0, q0, q14
-    veor q4, q4, q10
-    veor q6, q6, q0
-    veor q5, q5, q11
-    veor q1, q1, q6
-    veor q7, q7, q13
-    veor q4, q4, q1
-    veor q2, q2, q8
-    veor q14, q7, q6
-    veor q6, q5, q4
-    veor q3, q3, q12
-    veor q11, q2, q6
-    veor q15, q2, q7
-    veor q10, q0, q11
-    veor q13, q5, q14
-    veor q9, q1, q10
-    veor q12, q14, q6
-    veor q8, q0, q9
-    veor q7, q7, q11
-    vand q2, q12, q8
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    vorn q11, q10, q15
-    vorr q9, q9, q4
-    veor q3, q3, q13
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q0, q3
-    veor q5, q5, q15
-    veor q1, q1, q11
-    vbic q15, q10, q15
-    veor q3, q10, q3
-    veor q12, q10, q1
-    vorr q10, q13, q0
-    veor q14, q5, q14
-    veor q8, q10, q8
-    vorr q10, q6, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q13, q15, q10
-    veor q10, q14, q10
+    veor q4, q4, q9
+    veor q7, q7, q10
+    veor q4, q4, q0
+    veor q6, q6, q11
+    veor q1, q1, q4
+    veor q5, q5, q8
+    veor q14, q7, q1
     veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q3, q5
-    vorn q14, q7, q12
-    vorr q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q8, q9
-    veor q13, q13, q15
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    vbit q10, q15, q2
-    veor q8, q14, q13
-    vbic q2, q10, q5
-    veor q5, q13, q10
-    vand q11, q10, q11
-    veor q10, q9, q10
-    vbic q3, q3, q5
-    veor q15, q10, q8
-    vbic q12, q10, q12
-    vorr q1, q15, q1
-    vorr q6, q15, q6
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q10, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q5, q11, q5
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q6, q7
-    vorr q11, q8, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q0, q14, q0
-    veor q6, q11, q6
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vorr q11, q13, q11
-    veor q5, q5, q6
-    veor q11, q2, q11
-    veor q2, q2, q5
-    vld1.64 {d10-d11}, [r6]
-    vbic q5, q5, q8
-    vld1.64 {d16-d17}, [r7]
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q11, q5, q7
+    veor q8, q13, q7
+    veor q10, q0, q11
+    veor q3, q3, q12
+    veor q4, q1, q10
+    veor q15, q5, q2
+    veor q12, q6, q13
+    veor q9, q0, q4
+    vorr q5, q4, q14
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q3, q3, q12
+    veor q2, q2, q11
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q0
+    veor q5, q8, q5
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q3
+    veor q3, q0, q3
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q3
+    veor q11, q15, q11
+    vbic q15, q3, q9
+    vorr q9, q7, q1
+    veor q12, q15, q9
     veor q9, q14, q9
-    vbic q8, q8, q13
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q6
-    veor q6, q8, q2
-    vld1.64 {d30-d31}, [r4]
-    vbic q13, q9, q13
-    vbic q9, q9, q15
-    veor q0, q0, q6
-    veor q5, q3, q5
-    veor q8, q10, q0
-    veor q0, q9, q0
-    vld1.64 {d18-d21}, [r3]!
-    veor q0, q3, q0
-    veor q3, q12, q6
-    veor q2, q2, q8
+    veor q11, q11, q12
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vorr q12, q11, q5
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vand q5, q5, q13
+    vbit q15, q13, q12
+    vbit q5, q10, q12
+    veor q12, q11, q14
+    veor q10, q15, q5
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vbic q4, q11, q4
+    vorr q1, q12, q1
+    vand q3, q14, q3
+    vorr q7, q12, q7
+    vldmia r10, {d24-d27}
     veor q1, q3, q1
-    veor q4, q13, q4
-    veor q6, q11, q1
-    veor q5, q5, q3
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q4, q5
-    veor q6, q6, q2
-    veor q2, q2, q5
-    veor q6, q0, q6
-    vshl.u8 q5, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q5, q0
-    vshl.u8 q5, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vorr q5, q5, q6
-    vshl.u8 q6, q1, q9
+    veor q3, q3, q4
+    vbic q4, q11, q12
+    vorr q12, q10, q13
+    veor q2, q7, q2
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q6, q14, q6
+    vldmia r8, {d26-d29}
+    vbic q8, q8, q12
+    vbic q12, q14, q12
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q12, q12, q7
+    vand q0, q15, q0
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q5, q15, q5
+    vbic q10, q14, q10
+    vldmia r4, {d28-d31}
+    veor q5, q5, q12
+    vbic q15, q11, q15
+    veor q0, q0, q5
+    veor q5, q9, q5
+    veor q13, q4, q13
+    veor q1, q5, q1
+    veor q15, q15, q0
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q6, q6, q1
+    veor q0, q3, q0
+    veor q4, q7, q4
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q3, q12, q0
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q5, q3, q5
+    veor q3, q7, q3
+    vld1.64 {d14-d17}, [r3]!
+    veor q3, q6, q3
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
     vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
+    vshl.u8 q1, q1, q8
     veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q3, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
     vext.8 q11, q11, q11, #4
-    vshl.u8 q3, q3, q10
-    veor q0, q0, q11
-    vorr q3, q6, q3
-    vshl.u8 q6, q2, q9
-    vshl.u8 q2, q2, q10
+    vshl.u8 q9, q9, q8
+    veor q6, q6, q11
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
     veor q11, q12, q11
-    vorr q2, q6, q2
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q0, q0, q8
+    vorr q4, q7, q4
+    vorr q0, q10, q0
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
     vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    veor q8, q0, q8
     veor q11, q11, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
     vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q5, q5, q12
-    vext.8 q10, q7, q7, #6
+    veor q8, q10, q8
+    veor q3, q3, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
+    vext.8 q13, q6, q6, #6
+    veor q10, q7, q10
+    veor q7, q8, q7
     veor q12, q12, q13
     vext.8 q13, q1, q1, #4
     veor q10, q10, q11
     veor q13, q1, q13
     veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    veor q7, q11, q7
+    vext.8 q12, q3, q3, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
     veor q12, q13, q12
-    vext.8 q13, q3, q3, #4
-    veor q13, q3, q13
-    veor q0, q12, q0
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    veor q6, q12, q6
     vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q3, q3, q13
+    veor q9, q9, q13
     veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    veor q5, q9, q5
-    vext.8 q9, q3, q3, #6
+    veor q8, q13, q7
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q8, q5, q5, #6
     vext.8 q12, q12, q12, #4
     veor q2, q2, q12
     veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q2, q2, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q3, q9, q3
-    veor q2, q8, q2
-    vldmia r3!, {d16-d27}
-    veor q5, q5, q9
-    veor q4, q4, q13
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q2, q10, q2
+    veor q7, q7, q11
+    veor q8, q8, q9
+    vldmia r3!, {d18-d29}
+    veor q4, q4, q14
     veor q3, q3, q10
-    veor q5, q5, q4
-    veor q2, q2, q11
-    veor q1, q1, q5
-    veor q7, q7, q12
-    veor q3, q3, q1
-    veor q0, q0, q8
-    veor q14, q7, q5
-    veor q5, q2, q3
-    veor q15, q0, q7
-    veor q11, q0, q5
-    veor q13, q2, q14
-    veor q10, q4, q11
-    veor q12, q14, q5
-    veor q9, q1, q10
-    veor q7, q7, q11
-    veor q8, q4, q9
-    veor q6, q6, q13
-    vorr q0, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q2, q2, q15
-    veor q0, q0, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    vand q15, q15, q10
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q14, q2, q14
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
+    veor q5, q7, q5
+    veor q3, q3, q4
+    veor q7, q8, q11
+    veor q1, q1, q3
+    veor q5, q5, q12
+    veor q14, q7, q1
+    veor q6, q6, q9
+    veor q7, q5, q14
     veor q0, q0, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q2, q6
-    vorn q14, q7, q12
-    vand q10, q9, q0
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q0, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q0
-    veor q10, q14, q13
-    vand q0, q8, q2
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    veor q8, q9, q8
-    vbic q6, q2, q6
-    veor q15, q8, q10
-    vbic q12, q8, q12
-    vbic q1, q15, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q4, q6, q4
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q3, q2
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q5, q5, q10
-    veor q4, q4, q3
-    veor q7, q7, q13
-    veor q1, q1, q4
-    veor q0, q0, q11
-    veor q14, q7, q4
-    veor q4, q5, q1
-    veor q2, q2, q8
-    veor q5, q0, q4
-    veor q6, q6, q12
-    veor q11, q2, q5
-    veor q15, q2, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q1, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vand q2, q12, q8
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    vorn q11, q10, q15
-    vorr q9, q9, q4
-    veor q6, q6, q13
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q1, q1, q11
-    vbic q15, q10, q15
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    vorn q14, q7, q12
-    vorr q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q8, q9
-    veor q13, q13, q15
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    vbit q10, q15, q2
-    veor q8, q14, q13
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    veor q10, q9, q10
-    vbic q6, q6, q2
-    veor q15, q10, q8
-    vbic q12, q10, q12
-    vorr q1, q15, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q10, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vorr q11, q8, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vorr q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    vld1.64 {d16-d17}, [r7]
-    veor q9, q14, q9
-    vbic q8, q8, q13
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q8, q0
-    vld1.64 {d30-d31}, [r4]
-    vbic q13, q9, q13
-    vbic q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q3, q6, q3
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q4, q2
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d27}
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q5, q5, q10
-    veor q3, q3, q4
-    veor q7, q7, q12
-    veor q1, q1, q3
-    veor q0, q0, q11
-    veor q14, q7, q3
-    veor q3, q5, q1
-    veor q2, q2, q8
-    veor q5, q0, q3
-    veor q15, q2, q7
-    veor q11, q2, q5
-    veor q13, q0, q14
+    veor q11, q6, q7
+    veor q13, q0, q3
     veor q10, q4, q11
-    veor q12, q14, q5
-    veor q9, q1, q10
-    veor q7, q7, q11
-    veor q8, q4, q9
-    veor q6, q6, q13
-    vorr q2, q12, q8
+    veor q8, q13, q7
+    veor q3, q1, q10
+    veor q15, q6, q0
+    veor q12, q5, q13
+    veor q9, q4, q3
+    vand q6, q3, q14
     vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q0, q0, q15
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    vand q15, q15, q10
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    vorn q14, q7, q12
-    vand q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q2, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q2
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    veor q8, q9, q8
-    vbic q6, q2, q6
-    veor q15, q8, q10
-    vbic q12, q8, q12
-    vbic q1, q15, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q4, q6, q4
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q3, q2
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q5, q5, q10
-    veor q4, q4, q3
-    veor q7, q7, q13
-    veor q1, q1, q4
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q2, q2, q12
     veor q0, q0, q11
-    veor q14, q7, q4
-    veor q4, q5, q1
-    veor q2, q2, q8
-    veor q5, q0, q4
-    veor q6, q6, q12
-    veor q11, q2, q5
-    veor q15, q2, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q1, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vand q2, q12, q8
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    vorn q11, q10, q15
-    vorr q9, q9, q4
-    veor q6, q6, q13
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q1, q1, q11
-    vbic q15, q10, q15
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    vorn q14, q7, q12
-    vorr q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q8, q9
-    veor q13, q13, q15
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    vbit q10, q15, q2
-    veor q8, q14, q13
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    veor q10, q9, q10
-    vbic q6, q6, q2
-    veor q15, q10, q8
-    vbic q12, q10, q12
-    vorr q1, q15, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q10, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vorr q11, q8, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vorr q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    vld1.64 {d16-d17}, [r7]
-    veor q9, q14, q9
-    vbic q8, q8, q13
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q8, q0
-    vld1.64 {d30-d31}, [r4]
-    vbic q13, q9, q13
-    vbic q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q3, q6, q3
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q4, q2
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q2
+    veor q2, q4, q2
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d27}
-    veor q3, q3, q9
-    veor q4, q4, q13
-    veor q5, q5, q10
-    veor q3, q3, q4
-    veor q7, q7, q12
-    veor q1, q1, q3
-    veor q0, q0, q11
-    veor q14, q7, q3
-    veor q3, q5, q1
-    veor q2, q2, q8
-    veor q5, q0, q3
-    veor q15, q2, q7
-    veor q11, q2, q5
-    veor q13, q0, q14
-    veor q10, q4, q11
-    veor q12, q14, q5
-    veor q9, q1, q10
-    veor q7, q7, q11
-    veor q8, q4, q9
-    veor q6, q6, q13
-    vorr q2, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q0, q0, q15
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    vand q15, q15, q10
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vbic q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q0, q6
-    vorn q14, q7, q12
-    vand q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q2, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q2
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q2, q13, q8
-    vbic q11, q8, q11
-    veor q8, q9, q8
-    vbic q6, q2, q6
-    veor q15, q8, q10
-    vbic q12, q8, q12
-    vbic q1, q15, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q4, q6, q4
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q3, q2
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d29}
-    veor q4, q4, q9
-    veor q3, q3, q14
-    veor q5, q5, q10
-    veor q4, q4, q3
-    veor q7, q7, q13
-    veor q1, q1, q4
-    veor q0, q0, q11
-    veor q14, q7, q4
-    veor q4, q5, q1
-    veor q2, q2, q8
-    veor q5, q0, q4
-    veor q6, q6, q12
-    veor q11, q2, q5
-    veor q15, q2, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q1, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vand q2, q12, q8
-    vstmia r4, {d16-d31}
-    vorr q8, q12, q8
-    vand q12, q11, q14
-    vorn q11, q10, q15
-    vorr q9, q9, q4
-    veor q6, q6, q13
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q1, q1, q11
-    vbic q15, q10, q15
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vorr q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vbic q14, q11, q14
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    vorn q14, q7, q12
-    vorr q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q8, q9
-    veor q13, q13, q15
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q13, q2, q13
-    vbic q4, q9, q4
-    vbit q13, q8, q10
-    vbit q10, q15, q2
-    veor q8, q14, q13
-    vbic q0, q10, q0
-    veor q2, q13, q10
-    vand q11, q10, q11
-    veor q10, q9, q10
-    vbic q6, q6, q2
-    veor q15, q10, q8
-    vbic q12, q10, q12
-    vorr q1, q15, q1
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vbic q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q10, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q11, q2
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vorr q11, q8, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vorr q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vbic q2, q2, q8
-    vld1.64 {d16-d17}, [r7]
-    veor q9, q14, q9
-    vbic q8, q8, q13
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q8, q0
-    vld1.64 {d30-d31}, [r4]
-    vmov.i16 q8, #0xff00
-    vbic q13, q9, q13
-    veor q5, q5, q8
-    vbic q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q10, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q3, q6, q3
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q4, q2
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
-    veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d23}
-    veor q3, q3, q9
-    veor q4, q4, q11
-    veor q1, q1, q10
-    veor q3, q3, q4
-    veor q2, q2, q8
-    veor q1, q1, q3
-    veor q14, q7, q3
-    veor q3, q5, q1
-    veor q15, q2, q7
-    veor q5, q0, q3
-    veor q13, q0, q14
-    veor q11, q2, q5
-    veor q12, q14, q5
-    veor q10, q4, q11
-    veor q7, q7, q11
-    veor q9, q1, q10
-    veor q6, q6, q13
-    veor q8, q4, q9
-    veor q0, q0, q15
-    vorr q2, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vorr q12, q11, q14
-    vand q11, q15, q10
-    vand q9, q9, q3
+    vand q14, q15, q10
     vorr q15, q15, q10
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q6, q10, q6
-    veor q1, q1, q11
-    veor q14, q0, q14
-    veor q12, q10, q1
-    vorr q10, q13, q4
-    vst1.64 {d28-d29}, [r12]
-    vorr q14, q14, q11
-    veor q8, q10, q8
-    vbic q10, q1, q5
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorn q14, q7, q12
-    vorr q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q8, q9
-    veor q13, q13, q15
-    vorn q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q8
-    vbsl q9, q13, q10
-    vbit q14, q13, q10
-    vand q13, q2, q13
-    vand q3, q9, q3
-    vbit q13, q8, q10
-    vbit q10, q15, q2
-    veor q8, q14, q13
-    vand q0, q10, q0
-    veor q2, q13, q10
-    vbic q11, q10, q11
-    veor q10, q9, q10
-    vbic q6, q6, q2
-    veor q15, q10, q8
-    vbic q12, q10, q12
-    vbic q1, q1, q15
-    vorr q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vand q7, q10, q7
-    veor q10, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vorr q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vorr q11, q8, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vorr q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vorr q2, q8, q2
-    vld1.64 {d16-d17}, [r7]
+    veor q1, q1, q2
+    veor q11, q15, q11
+    vbic q15, q9, q2
+    vbic q9, q7, q1
+    veor q12, q15, q9
     veor q9, q14, q9
-    vorr q8, q13, q8
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q8, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q10, q4
-    vmov.i16 q10, #0xff00
-    veor q4, q9, q4
-    veor q1, q5, q1
-    veor q2, q6, q2
-    veor q8, q8, q10
-    vld1.64 {d18-d21}, [r3]!
-    veor q4, q6, q4
-    veor q6, q11, q1
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q3, q2
-    veor q6, q4, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q4, q9
-    vshl.u8 q4, q4, q10
-    vorr q2, q2, q4
-    vshl.u8 q4, q6, q9
-    vshl.u8 q6, q6, q10
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q4, q4, q6
-    vshl.u8 q6, q1, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q10
     veor q11, q11, q12
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vand q12, q11, q6
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    vbic q15, q5, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q3, q11, q3
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vbic q2, q14, q2
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vand q3, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q5, q14, q5
+    vldmia r8, {d26-d29}
+    vbic q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q4, q15, q4
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q5, q12
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q4, q4, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q1, q7, q1
+    veor q6, q8, q6
+    veor q5, q5, q1
+    veor q2, q2, q4
+    veor q15, q15, q4
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q4, q12, q2
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q6, q4, q6
+    veor q4, q9, q4
+    vld1.64 {d16-d19}, [r3]!
+    veor q4, q5, q4
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q9
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u8 q5, q5, q10
-    veor q2, q2, q11
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
+    vshl.u8 q7, q7, q9
+    veor q5, q5, q11
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q3, q9
-    vshl.u8 q3, q3, q10
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q8
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vshl.u8 q2, q2, q9
     vorr q3, q8, q3
+    vorr q2, q10, q2
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -2127,9 +725,9 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q2, q2, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q2, q9
     veor q11, q11, q12
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
@@ -2138,13 +736,13 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q2, q2, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q2, q2, #6
     veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
+    vext.8 q13, q5, q5, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
@@ -2153,196 +751,1559 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q1, q13
     veor q3, q12, q3
     vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
+    veor q2, q11, q2
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
     veor q13, q14, q13
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q2, q12, q2
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q5, q12, q5
     vext.8 q12, q1, q1, #6
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
+    veor q7, q7, q13
     veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
+    veor q6, q6, q12
     veor q12, q13, q12
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q1, q9, q1
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
+    veor q3, q3, q14
+    veor q4, q4, q9
+    veor q7, q7, q10
+    veor q4, q4, q3
+    veor q6, q6, q11
+    veor q1, q1, q4
+    veor q5, q5, q8
+    veor q14, q7, q1
+    veor q2, q2, q13
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q11, q5, q7
+    veor q8, q13, q7
+    veor q10, q3, q11
+    veor q0, q0, q12
+    veor q4, q1, q10
+    veor q15, q5, q2
+    veor q12, q6, q13
+    veor q9, q3, q4
+    vorr q5, q4, q14
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q2, q2, q11
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q5, q8, q5
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q3, q0
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q0
+    veor q11, q15, q11
+    vbic q15, q0, q9
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vorr q12, q11, q5
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vand q5, q5, q13
+    vbit q15, q13, q12
+    vbit q5, q10, q12
+    veor q12, q11, q14
+    veor q10, q15, q5
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vbic q4, q11, q4
+    vorr q1, q12, q1
+    vand q0, q14, q0
+    vorr q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vbic q4, q11, q12
+    vorr q12, q10, q13
+    veor q2, q7, q2
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q6, q14, q6
+    vldmia r8, {d26-d29}
+    vbic q8, q8, q12
+    vbic q12, q14, q12
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q5, q15, q5
+    vbic q10, q14, q10
+    vldmia r4, {d28-d31}
+    veor q5, q5, q12
+    veor q13, q4, q13
+    veor q3, q3, q5
+    veor q5, q9, q5
+    vbic q15, q11, q15
+    veor q1, q5, q1
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q6, q6, q1
+    veor q0, q0, q3
+    veor q15, q15, q3
+    veor q4, q7, q4
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q3, q12, q0
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q5, q3, q5
+    veor q3, q7, q3
+    vld1.64 {d14-d17}, [r3]!
+    veor q3, q6, q3
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q8
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q9, q9, q8
+    veor q6, q6, q11
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    veor q11, q12, q11
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q0, q0, q8
+    vorr q4, q7, q4
+    vorr q0, q10, q0
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    vext.8 q12, q4, q4, #6
+    veor q8, q0, q8
+    veor q11, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q10, q8
+    veor q3, q3, q12
+    vext.8 q10, q0, q0, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q10, q7, q10
+    veor q7, q8, q7
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q0, q11, q0
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    veor q6, q12, q6
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q8, q13, q7
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q8, q5, q5, #6
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q2, q10, q2
+    veor q7, q7, q11
+    veor q8, q8, q9
+    vldmia r3!, {d18-d29}
+    veor q4, q4, q14
+    veor q3, q3, q10
+    veor q5, q7, q5
+    veor q3, q3, q4
+    veor q7, q8, q11
+    veor q1, q1, q3
+    veor q5, q5, q12
+    veor q14, q7, q1
+    veor q6, q6, q9
+    veor q7, q5, q14
+    veor q0, q0, q13
+    veor q11, q6, q7
+    veor q13, q0, q3
+    veor q10, q4, q11
+    veor q8, q13, q7
+    veor q3, q1, q10
+    veor q15, q6, q0
+    veor q12, q5, q13
+    veor q9, q4, q3
+    vand q6, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q0, q0, q11
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q2
+    veor q2, q4, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q1, q1, q2
+    veor q11, q15, q11
+    vbic q15, q9, q2
+    vbic q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vand q12, q11, q6
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    vbic q15, q5, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q3, q11, q3
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vbic q2, q14, q2
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vand q3, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q5, q14, q5
+    vldmia r8, {d26-d29}
+    vbic q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q4, q15, q4
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q5, q12
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q4, q4, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q1, q7, q1
+    veor q6, q8, q6
+    veor q5, q5, q1
+    veor q2, q2, q4
+    veor q15, q15, q4
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q4, q12, q2
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q6, q4, q6
+    veor q4, q9, q4
+    vld1.64 {d16-d19}, [r3]!
+    veor q4, q5, q4
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q9
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q7, q7, q9
+    veor q5, q5, q11
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    veor q11, q12, q11
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q8
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vshl.u8 q2, q2, q9
+    vorr q3, q8, q3
+    vorr q2, q10, q2
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q2, q2, #4
+    vext.8 q12, q3, q3, #6
+    veor q9, q2, q9
+    veor q11, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
+    veor q4, q4, q12
+    vext.8 q10, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q2, q11, q2
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q5, q12, q5
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q9, q13, q8
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d25}
-    veor q4, q4, q9
-    veor q3, q3, q12
-    veor q1, q1, q10
-    veor q4, q4, q3
-    veor q2, q2, q8
-    veor q1, q1, q4
-    veor q14, q7, q4
-    veor q4, q5, q1
-    veor q6, q6, q11
-    veor q5, q0, q4
-    veor q15, q2, q7
-    veor q11, q2, q5
-    veor q13, q0, q14
-    veor q10, q3, q11
-    veor q12, q14, q5
-    veor q9, q1, q10
-    veor q7, q7, q11
-    veor q8, q3, q9
-    veor q6, q6, q13
-    vorn q2, q8, q12
-    vstmia r4, {d16-d31}
-    vbic q8, q8, q12
-    vbic q12, q11, q14
-    vorn q11, q10, q15
-    vand q9, q9, q4
-    veor q0, q0, q15
-    veor q2, q2, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    vbic q15, q10, q15
-    veor q1, q1, q11
-    veor q6, q10, q6
-    veor q12, q10, q1
-    vorn q10, q3, q13
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q1
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q2, q2, q13
-    vbic q13, q12, q7
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vbic q13, q6, q0
-    vorn q14, q12, q7
-    vand q10, q9, q2
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q2, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q2
-    veor q10, q14, q13
-    vbic q0, q8, q0
-    veor q2, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q2, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q1, q15, q1
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q1, q11, q1
-    vbic q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vbic q2, q2, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vbic q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vbic q15, q14, q15
-    vand q11, q13, q11
-    veor q2, q2, q5
-    veor q11, q0, q11
-    veor q0, q0, q2
-    vld1.64 {d4-d5}, [r6]
-    vand q2, q10, q2
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
+    veor q3, q3, q14
+    veor q4, q4, q9
+    veor q7, q7, q10
+    veor q4, q4, q3
+    veor q6, q6, q11
+    veor q1, q1, q4
+    veor q5, q5, q8
+    veor q14, q7, q1
+    veor q2, q2, q13
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q11, q5, q7
+    veor q8, q13, q7
+    veor q10, q3, q11
+    veor q0, q0, q12
+    veor q4, q1, q10
+    veor q15, q5, q2
+    veor q12, q6, q13
+    veor q9, q3, q4
+    vorr q5, q4, q14
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q2, q2, q11
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q5, q8, q5
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q3, q0
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q0
+    veor q11, q15, q11
+    vbic q15, q0, q9
+    vorr q9, q7, q1
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vbic q13, q9, q13
-    vand q9, q9, q15
+    veor q11, q11, q12
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vorr q12, q11, q5
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vand q5, q5, q13
+    vbit q15, q13, q12
+    vbit q5, q10, q12
+    veor q12, q11, q14
+    veor q10, q15, q5
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vbic q4, q11, q4
+    vorr q1, q12, q1
+    vand q0, q14, q0
+    vorr q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vbic q4, q11, q12
+    vorr q12, q10, q13
+    veor q2, q7, q2
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q6, q14, q6
+    vldmia r8, {d26-d29}
+    vbic q8, q8, q12
+    vbic q12, q14, q12
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q5, q15, q5
+    vbic q10, q14, q10
+    vldmia r4, {d28-d31}
+    veor q5, q5, q12
+    veor q13, q4, q13
     veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3], lr
+    veor q5, q9, q5
+    vbic q15, q11, q15
     veor q1, q5, q1
-    veor q2, q6, q2
+    veor q10, q8, q10
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q6, q6, q1
+    veor q0, q0, q3
+    veor q15, q15, q3
+    veor q4, q7, q4
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q3, q12, q0
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q5, q3, q5
+    veor q3, q7, q3
+    vld1.64 {d14-d17}, [r3]!
     veor q3, q6, q3
-    veor q6, q11, q1
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q8
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q9, q9, q8
+    veor q6, q6, q11
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    veor q11, q12, q11
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q0, q0, q8
+    vorr q4, q7, q4
+    vorr q0, q10, q0
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    vext.8 q12, q4, q4, #6
+    veor q8, q0, q8
+    veor q11, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q8, q8, q8, #4
     veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q2, q2, q5
-    veor q6, q6, q0
-    veor q5, q4, q2
-    veor q6, q3, q6
-    veor q0, q0, q2
-    vshl.u8 q2, q3, q9
-    vshl.u8 q3, q3, q10
-    vorr q2, q2, q3
-    vshl.u8 q3, q6, q9
-    vshl.u8 q6, q6, q10
-    vorr q3, q3, q6
-    vshl.u8 q6, q1, q9
-    vshl.u8 q1, q1, q10
-    vorr q1, q6, q1
-    vshl.u8 q6, q5, q9
-    vshl.u8 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u8 q6, q0, q9
-    vshl.u8 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u8 q6, q7, q9
-    vshl.u8 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u8 q7, q8, q9
-    vshl.u8 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u8 q8, q4, q9
-    vshl.u8 q4, q4, q10
+    vext.8 q12, q12, q12, #4
+    veor q8, q10, q8
+    veor q3, q3, q12
+    vext.8 q10, q0, q0, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q10, q7, q10
+    veor q7, q8, q7
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q0, q11, q0
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    veor q6, q12, q6
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q8, q13, q7
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q8, q5, q5, #6
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q2, q10, q2
+    veor q7, q7, q11
+    veor q8, q8, q9
+    vldmia r3!, {d18-d29}
+    veor q4, q4, q14
+    veor q3, q3, q10
+    veor q5, q7, q5
+    veor q3, q3, q4
+    veor q7, q8, q11
+    veor q1, q1, q3
+    veor q5, q5, q12
+    veor q14, q7, q1
+    veor q6, q6, q9
+    veor q7, q5, q14
+    veor q0, q0, q13
+    veor q11, q6, q7
+    veor q13, q0, q3
+    veor q10, q4, q11
+    veor q8, q13, q7
+    veor q3, q1, q10
+    veor q15, q6, q0
+    veor q12, q5, q13
+    veor q9, q4, q3
+    vand q6, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q5, q5, q15
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q0, q0, q11
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vorr q13, q12, q4
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q2
+    veor q2, q4, q2
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q1, q1, q2
+    veor q11, q15, q11
+    vbic q15, q9, q2
+    vbic q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vand q12, q11, q6
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    vbic q15, q5, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q3, q11, q3
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vbic q2, q14, q2
+    vbic q1, q12, q1
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vand q3, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q5, q14, q5
+    vldmia r8, {d26-d29}
+    vbic q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q4, q15, q4
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q5, q12
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q4, q4, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q1, q7, q1
+    veor q6, q8, q6
+    veor q5, q5, q1
+    veor q2, q2, q4
+    veor q15, q15, q4
+    veor q9, q13, q5
+    veor q6, q6, q7
+    veor q4, q12, q2
+    veor q7, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q6, q4, q6
+    veor q4, q9, q4
+    vld1.64 {d16-d19}, [r3]!
+    veor q4, q5, q4
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q9
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q7, q7, q9
+    veor q5, q5, q11
+    vorr q7, q10, q7
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    veor q11, q12, q11
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q8
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vshl.u8 q2, q2, q9
+    vorr q3, q8, q3
+    vorr q2, q10, q2
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q3, q3, q8
+    veor q8, q9, q8
+    vext.8 q9, q2, q2, #4
+    vext.8 q12, q3, q3, #6
+    veor q9, q2, q9
+    veor q11, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
+    veor q4, q4, q12
+    vext.8 q10, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q2, q11, q2
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q5, q12, q5
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q9, q13, q8
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    veor q4, q9, q4
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    veor q9, q9, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q9, q1
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d29}
+    veor q3, q3, q14
+    veor q4, q4, q9
+    veor q7, q7, q10
+    veor q4, q4, q3
+    veor q6, q6, q11
+    veor q1, q1, q4
+    veor q5, q5, q8
+    veor q14, q7, q1
+    veor q2, q2, q13
+    veor q7, q6, q14
+    veor q13, q2, q4
+    veor q11, q5, q7
+    veor q8, q13, q7
+    veor q10, q3, q11
+    veor q0, q0, q12
+    veor q4, q1, q10
+    veor q15, q5, q2
+    veor q12, q6, q13
+    veor q9, q3, q4
+    vorr q5, q4, q14
+    vstmia r4, {d16-d31}
+    vorr q14, q8, q9
+    veor q6, q6, q15
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q2, q2, q11
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q5, q8, q5
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q3, q0
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q0
+    veor q11, q15, q11
+    vbic q15, q0, q9
+    vorr q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vorr q12, q11, q5
+    vbic q10, q2, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q2, q9
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q5
+    vand q5, q5, q13
+    vbit q15, q13, q12
+    vbit q5, q10, q12
+    veor q12, q11, q14
+    veor q10, q15, q5
+    vbic q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q10
+    vbic q4, q11, q4
+    vorr q1, q12, q1
+    vand q0, q14, q0
+    vorr q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vbic q4, q11, q12
+    vorr q12, q10, q13
+    veor q2, q7, q2
+    veor q7, q12, q7
+    veor q12, q5, q14
+    vbic q6, q14, q6
+    vldmia r8, {d26-d29}
+    vbic q8, q8, q12
+    vbic q12, q14, q12
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q5, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vbic q5, q15, q5
+    vbic q10, q14, q10
+    veor q5, q5, q12
+    vmov.i16 q14, #0xff00
+    veor q13, q4, q13
+    veor q5, q5, q14
+    vldmia r4, {d28-d31}
+    vbic q15, q11, q15
+    veor q3, q3, q5
+    veor q5, q9, q5
+    veor q10, q8, q10
+    veor q1, q5, q1
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q6, q6, q1
+    veor q0, q0, q3
+    veor q15, q15, q3
+    veor q4, q7, q4
+    veor q7, q13, q6
+    veor q5, q10, q5
+    veor q3, q12, q0
+    veor q9, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q5, q3, q5
+    veor q3, q7, q3
+    vld1.64 {d14-d17}, [r3]!
+    veor q3, q6, q3
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q7
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q8
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q9, q9, q8
+    veor q6, q6, q11
+    vorr q9, q10, q9
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    veor q11, q12, q11
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q0, q0, q8
+    vorr q4, q7, q4
+    vorr q0, q10, q0
+    vext.8 q7, q4, q4, #4
+    veor q7, q4, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q4, q4, q7
+    veor q7, q8, q7
+    vext.8 q8, q0, q0, #4
+    vext.8 q12, q4, q4, #6
+    veor q8, q0, q8
+    veor q11, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q8, q8, q8, #4
+    veor q0, q0, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q10, q8
+    veor q3, q3, q12
+    vext.8 q10, q0, q0, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q10, q7, q10
+    veor q7, q8, q7
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q4, q12, q4
+    vext.8 q12, q3, q3, #6
+    veor q0, q11, q0
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    veor q6, q12, q6
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q8, q13, q7
+    veor q8, q8, q12
+    vext.8 q12, q5, q5, #4
+    veor q12, q5, q12
+    veor q3, q8, q3
+    vext.8 q8, q9, q9, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q5, q5, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q8, q5, q5, #6
+    vext.8 q12, q12, q12, #4
+    veor q2, q2, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q11, q2, q2, #6
+    veor q2, q10, q2
+    veor q7, q7, q11
+    veor q8, q8, q9
+    vldmia r3!, {d18-d25}
+    veor q4, q4, q12
+    veor q3, q3, q10
+    veor q1, q1, q11
+    veor q3, q3, q4
+    veor q5, q7, q5
+    veor q1, q1, q3
+    veor q6, q6, q9
+    veor q14, q8, q1
+    veor q13, q0, q3
+    veor q7, q5, q14
+    veor q15, q6, q0
+    veor q11, q6, q7
+    veor q8, q13, q7
+    veor q10, q4, q11
+    veor q12, q5, q13
+    veor q3, q1, q10
+    veor q5, q5, q15
+    veor q9, q4, q3
+    vand q6, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q0, q0, q11
+    veor q9, q5, q13
+    vorr q11, q11, q13
+    vorr q13, q12, q4
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q2
+    veor q2, q4, q2
+    veor q13, q13, q14
+    vorr q14, q15, q10
+    vand q15, q15, q10
+    veor q1, q1, q2
+    veor q11, q15, q11
+    vorr q15, q9, q2
+    vbic q9, q1, q7
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q6, q6, q9
+    veor q9, q10, q1
+    vorr q12, q11, q6
+    vbic q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q0, q9
+    vand q15, q5, q8
+    veor q13, q13, q15
+    vorn q15, q10, q11
+    veor q13, q13, q14
+    vorn q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q10
+    vbsl q11, q13, q12
+    vbif q14, q12, q6
+    vand q6, q6, q13
+    vbit q15, q13, q12
+    vbit q6, q10, q12
+    veor q12, q11, q14
+    veor q10, q15, q6
+    vbic q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q10
+    vand q3, q11, q3
+    vbic q1, q1, q12
+    vbic q2, q14, q2
+    vorr q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q2, q1
+    veor q2, q2, q3
+    vand q3, q11, q12
+    vorr q12, q10, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q6, q14
+    vand q5, q14, q5
+    vldmia r8, {d26-d29}
+    vbic q8, q8, q12
+    vorr q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vorr q14, q6, q14
+    veor q12, q12, q7
+    vand q4, q15, q4
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q5, q12
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vorr q6, q6, q15
+    vorr q10, q10, q14
+    vldmia r4, {d28-d31}
+    veor q6, q6, q12
+    vand q15, q11, q15
+    veor q4, q4, q6
+    veor q6, q9, q6
+    veor q15, q15, q4
+    veor q1, q6, q1
+    veor q2, q2, q4
+    vmov.i16 q4, #0xff00
+    veor q13, q3, q13
+    veor q10, q8, q10
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q5, q5, q1
+    veor q2, q2, q4
+    veor q3, q7, q3
+    veor q7, q13, q5
+    veor q6, q10, q6
+    veor q4, q12, q2
+    veor q9, q3, q6
+    veor q0, q0, q5
+    veor q5, q8, q15
+    veor q6, q4, q6
+    veor q4, q7, q4
+    vld1.64 {d14-d17}, [r3]!
+    veor q4, q5, q4
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vext.8 q11, q5, q5, #4
+    veor q11, q5, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q1, q7
+    vext.8 q12, q11, q11, #2
+    vshl.u8 q1, q1, q8
+    veor q11, q11, q12
+    vorr q1, q10, q1
+    vshl.u8 q10, q9, q7
+    vext.8 q11, q11, q11, #4
+    vshl.u8 q9, q9, q8
+    veor q5, q5, q11
+    vorr q9, q10, q9
+    vshl.u8 q10, q6, q7
+    vshl.u8 q6, q6, q8
+    veor q11, q12, q11
+    vorr q6, q10, q6
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q2, q7
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vshl.u8 q2, q2, q8
+    vorr q3, q7, q3
+    vorr q2, q10, q2
+    vext.8 q7, q3, q3, #4
+    veor q7, q3, q7
+    vext.8 q8, q7, q7, #2
+    veor q7, q7, q8
+    vext.8 q7, q7, q7, #4
+    veor q3, q3, q7
+    veor q7, q8, q7
+    vext.8 q8, q2, q2, #4
+    vext.8 q12, q3, q3, #6
+    veor q8, q2, q8
+    veor q11, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q10, q8
+    veor q4, q4, q12
+    vext.8 q10, q2, q2, #6
+    veor q12, q13, q12
+    vext.8 q13, q5, q5, #6
+    veor q10, q7, q10
+    veor q7, q8, q7
+    veor q12, q12, q13
+    vext.8 q13, q1, q1, #4
+    veor q10, q10, q11
+    veor q13, q1, q13
+    veor q3, q12, q3
+    vext.8 q12, q4, q4, #6
+    veor q2, q11, q2
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q9, q9, #4
+    veor q13, q9, q13
+    veor q5, q12, q5
+    vext.8 q12, q1, q1, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q9, q9, q13
+    veor q13, q14, q13
+    veor q8, q13, q7
+    veor q8, q8, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    veor q4, q8, q4
+    vext.8 q8, q9, q9, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    veor q8, q8, q10
+    vext.8 q13, q12, q12, #2
+    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q8, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    veor q8, q12, q8
+    vext.8 q11, q0, q0, #6
+    veor q0, q10, q0
+    veor q7, q7, q11
+    veor q8, q8, q9
+    vldmia r3!, {d18-d27}
+    veor q3, q3, q13
+    veor q4, q4, q10
+    veor q1, q1, q11
+    veor q4, q4, q3
+    veor q6, q7, q6
+    veor q1, q1, q4
+    veor q5, q5, q9
+    veor q14, q8, q1
+    veor q13, q2, q4
+    veor q7, q6, q14
+    veor q0, q0, q12
+    veor q11, q5, q7
+    veor q8, q13, q7
+    veor q10, q3, q11
+    veor q15, q5, q2
+    veor q4, q1, q10
+    veor q12, q6, q13
+    veor q9, q3, q4
+    vand q5, q4, q14
+    vstmia r4, {d16-d31}
+    vbic q14, q9, q8
+    veor q6, q6, q15
+    vorn q8, q9, q8
+    veor q0, q0, q12
+    veor q2, q2, q11
+    veor q9, q6, q13
+    vbic q11, q11, q13
+    vorn q13, q3, q12
+    veor q5, q8, q5
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q3, q0
+    veor q13, q13, q14
+    vbic q14, q10, q15
+    vorn q15, q10, q15
+    veor q1, q1, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q1
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q5, q5, q9
+    veor q9, q10, q1
+    vand q12, q11, q5
+    vbic q10, q9, q2
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorn q13, q9, q2
+    vbic q15, q8, q6
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q5
+    vorn q5, q5, q13
+    vand q4, q11, q4
+    vbit q10, q5, q12
+    veor q12, q11, q14
+    veor q5, q15, q10
+    vand q9, q12, q9
+    vbic q2, q12, q2
+    veor q12, q12, q5
+    vand q0, q14, q0
+    vand q1, q12, q1
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q1, q0, q1
+    veor q0, q0, q4
+    vand q4, q11, q12
+    vbic q12, q5, q13
+    veor q2, q7, q2
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vbic q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vbic q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vbic q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q4, q13
+    vand q5, q5, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q4, q4, q7
+    vbic q7, q11, q14
+    veor q3, q3, q10
+    veor q4, q7, q4
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q1, q7, q1
+    veor q5, q8, q5
+    veor q6, q6, q1
+    veor q0, q0, q3
+    veor q15, q15, q3
+    veor q9, q13, q6
+    veor q5, q5, q7
+    veor q3, q12, q0
+    veor q7, q4, q5
+    veor q2, q2, q6
+    veor q6, q8, q15
+    veor q5, q3, q5
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3], lr
+    veor q3, q6, q3
+    vshl.u8 q10, q6, q8
+    vshl.u8 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u8 q10, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u8 q10, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u8 q10, q7, q8
+    vshl.u8 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u8 q10, q0, q8
+    vshl.u8 q8, q4, q8
+    vshl.u8 q4, q4, q9
+    vshl.u8 q0, q0, q9
     vorr q4, q8, q4
+    vorr q0, q10, q0
     vext.8 q8, q4, q4, #10
     veor q8, q4, q8
     vext.8 q10, q8, q8, #14
@@ -2350,20 +2311,20 @@ slicewise_groestl_neon7bs_c512:
     veor q4, q4, q10
     veor q4, q4, q9
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #10
-    veor q9, q7, q9
+    vext.8 q9, q0, q0, #10
+    veor q9, q0, q9
     vext.8 q11, q9, q9, #14
-    veor q7, q7, q11
-    vext.8 q11, q2, q2, #10
-    veor q11, q2, q11
+    veor q0, q0, q11
+    vext.8 q11, q6, q6, #10
+    veor q11, q6, q11
     vext.8 q10, q9, q9, #2
-    veor q7, q7, q10
+    veor q0, q0, q10
     vext.8 q13, q11, q11, #14
     veor q9, q10, q9
     vext.8 q12, q11, q11, #2
-    veor q2, q2, q13
-    veor q2, q2, q12
-    vext.8 q10, q7, q7, #6
+    veor q6, q6, q13
+    veor q6, q6, q12
+    vext.8 q10, q0, q0, #6
     veor q11, q12, q11
     vext.8 q12, q4, q4, #6
     veor q10, q8, q10
@@ -2372,13 +2333,13 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q12, q3, q3, #10
     veor q12, q3, q12
     veor q10, q10, q11
-    veor q7, q11, q7
+    veor q0, q11, q0
     vext.8 q14, q12, q12, #14
     vext.8 q13, q12, q12, #2
     veor q3, q3, q14
     veor q3, q3, q13
     veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
+    vext.8 q13, q6, q6, #6
     veor q12, q12, q13
     vext.8 q13, q1, q1, #10
     veor q13, q1, q13
@@ -2388,61 +2349,61 @@ slicewise_groestl_neon7bs_c512:
     vext.8 q15, q13, q13, #14
     veor q13, q14, q13
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
+    vext.8 q13, q7, q7, #10
     veor q1, q1, q15
-    veor q13, q5, q13
+    veor q13, q7, q13
     veor q1, q1, q14
-    veor q2, q12, q2
+    veor q6, q12, q6
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
     veor q13, q14, q13
     veor q9, q13, q8
     vext.8 q12, q1, q1, #6
-    veor q5, q5, q15
+    veor q7, q7, q15
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #10
-    veor q5, q5, q14
-    veor q12, q0, q12
+    vext.8 q12, q5, q5, #10
+    veor q7, q7, q14
+    veor q12, q5, q12
     veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
     veor q12, q13, q12
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #10
-    veor q0, q0, q14
-    veor q12, q6, q12
-    veor q0, q0, q13
+    vext.8 q12, q2, q2, #10
+    veor q5, q5, q14
+    veor q12, q2, q12
+    veor q5, q5, q13
     veor q9, q9, q10
     vext.8 q14, q12, q12, #14
     veor q1, q9, q1
     vext.8 q13, q12, q12, #2
-    veor q6, q6, q14
-    veor q6, q6, q13
-    vext.8 q9, q0, q0, #6
+    veor q2, q2, q14
+    veor q2, q2, q13
+    vext.8 q9, q5, q5, #6
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
+    vext.8 q11, q2, q2, #6
     veor q9, q12, q9
-    veor q6, q10, q6
+    veor q2, q10, q2
     veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vuzp.8 q6, q5
-    veor q6, q6, q5
-    vuzp.8 q0, q1
-    veor q0, q0, q1
-    vuzp.8 q3, q4
-    veor q3, q3, q4
+    veor q7, q9, q7
+    veor q5, q8, q5
     vuzp.8 q2, q7
     veor q2, q2, q7
+    vuzp.8 q5, q1
+    veor q5, q5, q1
+    vuzp.8 q3, q4
+    veor q3, q3, q4
+    vuzp.8 q6, q0
+    veor q6, q6, q0
     vldmia sp, {d16-d23}
-    veor q8, q8, q6
-    veor q9, q9, q0
+    veor q8, q8, q2
+    veor q9, q9, q5
     veor q10, q10, q3
-    veor q11, q11, q2
-    vstmia sp, {d16-d23}
+    veor q11, q11, q6
     subs r2, r2, #1
     bne .Lc512_loop
+    vstmia sp, {d16-d23}
 .Lc512_done:
     vldmia sp, {d0-d7}
     vmvn d1, d1
@@ -2729,14 +2690,14 @@ slicewise_groestl_neon7bs_c1024:
     veor q6, q6, q14
     veor q7, q7, q15
     vldmia sp, {d16-d31}
-    veor q8, q8, q6
-    veor q9, q9, q0
-    veor q10, q10, q4
-    veor q11, q11, q1
-    veor q12, q12, q5
-    veor q13, q13, q2
-    veor q14, q14, q3
-    veor q15, q15, q7
+    veor q8, q8, q0
+    veor q9, q9, q6
+    veor q10, q10, q3
+    veor q11, q11, q4
+    veor q12, q12, q7
+    veor q13, q13, q5
+    veor q14, q14, q2
+    veor q15, q15, q1
     vstmia sp, {d16-d31}
     subs r2, r2, #1
     bne .Lc1024_loop
@@ -2888,11 +2849,11 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
-    vswp q5, q1
-    vswp q3, q2
-    vswp q2, q1
-    vswp q1, q0
-    vswp q0, q6
+    vswp q5, q4
+    vswp q4, q3
+    vswp q2, q7
+    vswp q1, q6
+    vswp q7, q6
     vldmia sp, {d16-d31}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -14498,393 +14459,614 @@ slicewise_groestl_neon7vp_o1024:
 .Lneon7_perm1024:
     vldmia r3!, {d16-d31}
     veor q3, q3, q8
-    veor q2, q2, q9
     veor q6, q6, q15
-    veor q7, q7, q14
-    veor q2, q2, q6
+    veor q2, q2, q9
     veor q5, q5, q10
+    veor q2, q2, q6
     veor q4, q4, q11
-    veor q14, q7, q2
-    veor q2, q5, q2
+    veor q5, q5, q2
     veor q1, q1, q12
-    veor q4, q4, q2
+    veor q7, q7, q14
+    veor q14, q4, q5
     veor q0, q0, q13
-    veor q5, q1, q4
+    veor q4, q1, q14
+    veor q13, q7, q2
+    veor q11, q3, q4
     veor q15, q3, q7
-    veor q11, q3, q5
-    veor q13, q1, q14
     veor q10, q6, q11
-    veor q12, q14, q5
-    veor q9, q2, q10
-    veor q7, q7, q11
-    veor q8, q6, q9
-    veor q0, q0, q13
-    vorr q3, q12, q8
+    veor q8, q13, q4
+    veor q3, q5, q10
+    veor q12, q1, q13
+    veor q9, q6, q3
+    veor q2, q7, q11
+    vand q7, q3, q14
     vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
+    vand q14, q8, q9
     veor q1, q1, q15
-    veor q3, q3, q9
-    veor q9, q11, q12
-    veor q11, q6, q0
-    vand q15, q15, q10
-    veor q2, q2, q11
-    veor q0, q10, q0
-    veor q12, q10, q2
-    vorr q10, q13, q6
-    veor q14, q1, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q3, q3, q13
-    vand q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q1, q0
-    vorr q14, q7, q12
-    vand q10, q9, q3
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q3, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q3
-    veor q10, q14, q13
-    vand q1, q8, q1
-    veor q3, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q0, q3, q0
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q3, q3, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q6, q14, q6
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q3, q3, q5
-    veor q11, q1, q11
-    veor q1, q1, q3
-    vld1.64 {d6-d7}, [r6]
-    vand q3, q10, q3
-    vld1.64 {d20-d21}, [r7]
+    vorr q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q1, q13
+    vand q11, q11, q13
+    vorr q13, q12, q6
+    veor q7, q8, q7
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q6, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q4, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q1
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q6, q6, q5
-    veor q5, q12, q5
-    veor q8, q8, q6
-    veor q6, q9, q6
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q3, q0, q3
-    veor q0, q0, q6
-    veor q6, q11, q2
-    veor q1, q1, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q3, q3, q5
-    veor q6, q6, q1
-    veor q5, q4, q3
-    veor q6, q0, q6
-    veor q1, q1, q3
-    vshl.u16 q3, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q3, q0
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q0, q0, #4
-    veor q11, q0, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q7, q7, q9
+    veor q9, q10, q5
+    vand q12, q11, q7
+    vand q10, q2, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q2, q9
+    vand q15, q1, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q7
+    vorn q7, q7, q13
+    vand q3, q11, q3
+    vbit q10, q7, q12
+    veor q12, q11, q14
+    veor q7, q15, q10
+    vand q9, q12, q9
+    vand q2, q12, q2
+    veor q12, q12, q7
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q4, q12, q4
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q7, q13
+    veor q2, q4, q2
+    veor q4, q12, q4
+    veor q12, q10, q14
+    vand q1, q14, q1
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q4
+    vand q6, q15, q6
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q1, q12
+    veor q1, q1, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q4
+    vand q4, q11, q14
+    veor q6, q6, q10
+    veor q3, q4, q3
+    veor q4, q9, q10
+    vand q15, q11, q15
+    veor q5, q4, q5
+    veor q7, q8, q7
+    veor q1, q1, q5
+    veor q0, q0, q6
+    veor q15, q15, q6
+    veor q9, q13, q1
+    veor q4, q7, q4
+    veor q6, q12, q0
+    veor q7, q3, q4
+    veor q1, q2, q1
+    veor q2, q8, q15
+    veor q4, q6, q4
+    veor q6, q9, q6
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q2, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q2, q10, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vext.8 q11, q2, q2, #4
+    veor q11, q2, q11
+    vorr q6, q10, q6
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q0, q0, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q1, q9
-    vshl.u16 q1, q1, q10
+    vshl.u16 q7, q7, q9
+    veor q2, q2, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q1, q6, q1
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
+    vorr q3, q8, q3
+    vorr q0, q10, q0
+    vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q0, q0, #4
+    vext.8 q12, q3, q3, #6
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    veor q6, q6, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q0, q0, #6
+    vext.8 q13, q2, q2, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q0, q12, q0
-    vext.8 q12, q2, q2, #6
+    veor q3, q12, q3
+    vext.8 q12, q6, q6, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q2, q12, q2
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
+    veor q6, q9, q6
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q12, q12, q12, #4
+    veor q4, q4, q12
+    veor q12, q13, q12
+    veor q9, q12, q9
     vext.8 q12, q1, q1, #4
     veor q12, q1, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
+    veor q9, q9, q10
     vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
     veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
     vext.8 q12, q12, q12, #4
     veor q1, q1, q12
     veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q3
+    veor q7, q7, q11
+    veor q5, q5, q6
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q2, q2, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q2, q7
+    veor q13, q0, q6
+    veor q10, q3, q11
+    veor q15, q2, q0
+    veor q2, q5, q10
+    veor q8, q13, q7
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    veor q11, q12, q11
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    veor q8, q8, q9
+    vext.8 q8, q8, q8, #4
+    veor q2, q2, q8
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
+    veor q11, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q12, q3, q12
+    vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q1, q1, #6
+    vext.8 q9, q9, q9, #4
+    veor q1, q1, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
+    veor q3, q3, q12
+    vext.8 q10, q1, q1, #6
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
+    veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q9, q13, q8
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #4
+    veor q12, q6, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    veor q9, q9, q10
+    vext.8 q13, q12, q12, #2
     veor q5, q9, q5
-    veor q1, q8, q1
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
     vldmia r3!, {d16-d31}
+    veor q2, q2, q15
     veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q1, q1, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q0, q0, q8
-    veor q5, q1, q3
-    veor q6, q6, q13
-    veor q11, q0, q5
-    veor q15, q0, q7
-    veor q10, q4, q11
-    veor q13, q1, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
     veor q7, q7, q11
-    vorr q0, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q0, q0, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q1, q1, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q1, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
     veor q0, q0, q13
-    vand q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q1, q6
-    vorr q14, q7, q12
-    vand q10, q9, q0
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q0, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q0
-    veor q10, q14, q13
-    vand q0, q8, q1
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -14892,242 +15074,238 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q6, q6, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q9
-    veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q2, q2, q9
+    veor q5, q5, q10
+    veor q2, q2, q3
+    veor q7, q7, q11
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q2, q2, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
     veor q11, q11, q12
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -15136,221 +15314,217 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q1, q1, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q1, q1, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
-    veor q9, q9, q10
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
+    veor q7, q7, q11
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
+    veor q0, q0, q13
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -15358,242 +15532,238 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q6, q6, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q9
-    veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q2, q2, q9
+    veor q5, q5, q10
+    veor q2, q2, q3
+    veor q7, q7, q11
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q2, q2, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
     veor q11, q11, q12
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -15602,221 +15772,217 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q1, q1, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q1, q1, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
-    veor q9, q9, q10
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
+    veor q7, q7, q11
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
+    veor q0, q0, q13
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -15824,242 +15990,238 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q6, q6, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q9
-    veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q2, q2, q9
+    veor q5, q5, q10
+    veor q2, q2, q3
+    veor q7, q7, q11
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q2, q2, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
     veor q11, q11, q12
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -16068,221 +16230,217 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q1, q1, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q1, q1, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
-    veor q9, q9, q10
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
+    veor q7, q7, q11
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
+    veor q0, q0, q13
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -16290,242 +16448,238 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q6, q6, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q9
-    veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q2, q2, q9
+    veor q5, q5, q10
+    veor q2, q2, q3
+    veor q7, q7, q11
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q2, q2, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
     veor q11, q11, q12
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -16534,221 +16688,217 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q1, q1, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q1, q1, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
-    veor q9, q9, q10
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
+    veor q7, q7, q11
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
+    veor q0, q0, q13
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -16756,242 +16906,238 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
     vext.8 q10, q9, q9, #2
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q0, q0, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q6, q6, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
+    veor q3, q12, q3
     vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
+    vext.8 q12, q4, q4, #4
+    veor q12, q4, q12
     veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
+    veor q4, q4, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q4, q4, q9
-    veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q2, q2, q9
+    veor q5, q5, q10
+    veor q2, q2, q3
+    veor q7, q7, q11
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
+    veor q1, q1, q13
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
     veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
+    veor q4, q4, q5
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vext.8 q11, q4, q4, #4
+    veor q11, q4, q11
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
     vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    vshl.u16 q7, q7, q9
+    veor q4, q4, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #4
+    veor q8, q2, q8
     vext.8 q9, q8, q8, #2
     veor q8, q8, q9
     vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
+    veor q2, q2, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #4
+    vext.8 q12, q2, q2, #6
+    veor q9, q1, q9
     veor q11, q11, q12
     vext.8 q12, q3, q3, #4
     veor q12, q3, q12
@@ -17000,221 +17146,217 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
     vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
+    veor q1, q1, q9
     vext.8 q12, q12, q12, #4
     veor q9, q10, q9
     veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
+    vext.8 q10, q1, q1, #6
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
     vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
     veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q1, q11, q1
     vext.8 q14, q13, q13, #2
     veor q13, q13, q14
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
     veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q4, q12, q4
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
     veor q9, q13, q8
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
     vext.8 q12, q6, q6, #4
     veor q12, q6, q12
-    veor q9, q9, q10
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
     veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
     vext.8 q12, q12, q12, #4
     veor q6, q6, q12
     veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
     veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
     veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
+    vext.8 q13, q12, q12, #2
+    veor q5, q9, q5
+    veor q12, q12, q13
+    vext.8 q9, q6, q6, #6
+    vext.8 q12, q12, q12, #4
+    veor q0, q0, q12
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q3, q3, q9
+    veor q5, q5, q10
+    veor q3, q3, q2
+    veor q7, q7, q11
+    veor q5, q5, q3
+    veor q6, q6, q12
+    veor q1, q1, q14
+    veor q14, q7, q5
+    veor q4, q4, q8
+    veor q7, q6, q14
+    veor q0, q0, q13
+    veor q11, q4, q7
+    veor q13, q1, q3
+    veor q10, q2, q11
+    veor q8, q13, q7
+    veor q3, q5, q10
+    veor q15, q4, q1
+    veor q12, q6, q13
+    veor q9, q2, q3
+    vand q4, q3, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q6, q6, q15
+    vorr q8, q8, q9
+    veor q0, q0, q12
     veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
+    veor q9, q6, q13
+    vand q11, q11, q13
+    vorr q13, q12, q2
+    veor q4, q8, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q0
+    veor q0, q2, q0
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q0
+    veor q11, q15, q11
+    vand q15, q9, q0
+    vand q9, q7, q5
+    veor q12, q15, q9
+    veor q9, q14, q9
+    veor q11, q11, q12
+    veor q4, q4, q9
+    veor q9, q10, q5
+    vand q12, q11, q4
+    vand q10, q1, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q1, q9
+    vand q15, q6, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q4
+    vorn q4, q4, q13
+    vand q3, q11, q3
+    vbit q10, q4, q12
+    veor q12, q11, q14
+    veor q4, q15, q10
+    vand q9, q12, q9
+    vand q1, q12, q1
+    veor q12, q12, q4
+    vand q0, q14, q0
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q0, q5
+    veor q0, q0, q3
+    vand q3, q11, q12
+    vand q12, q4, q13
+    veor q1, q7, q1
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q6, q14, q6
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q2, q15, q2
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q6, q12
+    veor q6, q6, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q3, q13
+    vand q4, q4, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q3, q3, q7
+    vand q7, q11, q14
+    veor q2, q2, q10
+    veor q3, q7, q3
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q4, q8, q4
+    veor q6, q6, q5
+    veor q0, q0, q2
+    veor q15, q15, q2
+    veor q9, q13, q6
+    veor q4, q4, q7
+    veor q2, q12, q0
+    veor q7, q3, q4
+    veor q1, q1, q6
+    veor q6, q8, q15
+    veor q4, q2, q4
+    veor q2, q9, q2
+    vld1.64 {d16-d19}, [r3]!
+    veor q2, q6, q2
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vext.8 q11, q6, q6, #4
+    veor q11, q6, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q5, q8
+    vext.8 q12, q11, q11, #2
+    vshl.u16 q5, q5, q9
+    veor q11, q11, q12
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vext.8 q11, q11, q11, #4
+    vshl.u16 q7, q7, q9
+    veor q6, q6, q11
+    vorr q7, q10, q7
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
+    vorr q4, q10, q4
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q0, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q0, q0, q9
     vorr q3, q8, q3
+    vorr q0, q10, q0
     vext.8 q8, q3, q3, #4
     veor q8, q3, q8
     vext.8 q9, q8, q8, #2
@@ -17222,542 +17364,305 @@ slicewise_groestl_neon7vp_o1024:
     vext.8 q8, q8, q8, #4
     veor q3, q3, q8
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
+    vext.8 q9, q0, q0, #4
     vext.8 q12, q3, q3, #6
-    veor q9, q7, q9
+    veor q9, q0, q9
     veor q11, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q12, q2, q12
+    vext.8 q10, q9, q9, #2
+    veor q9, q9, q10
+    vext.8 q13, q12, q12, #2
+    veor q12, q12, q13
+    vext.8 q9, q9, q9, #4
+    veor q0, q0, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q10, q9
+    veor q2, q2, q12
+    vext.8 q10, q0, q0, #6
+    veor q12, q13, q12
+    vext.8 q13, q6, q6, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #4
+    veor q10, q10, q11
+    veor q13, q5, q13
+    veor q3, q12, q3
+    vext.8 q12, q2, q2, #6
+    veor q0, q11, q0
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #4
+    veor q13, q7, q13
+    veor q6, q12, q6
+    vext.8 q12, q5, q5, #6
+    vext.8 q14, q13, q13, #2
+    veor q13, q13, q14
+    vext.8 q13, q13, q13, #4
+    veor q7, q7, q13
+    veor q13, q14, q13
+    veor q9, q13, q8
+    veor q9, q9, q12
     vext.8 q12, q4, q4, #4
     veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
+    veor q2, q9, q2
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
     veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
     vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
     veor q4, q4, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
     veor q12, q13, q12
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
+    vext.8 q12, q1, q1, #4
+    veor q12, q1, q12
     veor q9, q9, q10
     vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
     veor q5, q9, q5
-    veor q0, q8, q0
+    veor q12, q12, q13
+    vext.8 q9, q4, q4, #6
+    vext.8 q12, q12, q12, #4
+    veor q1, q1, q12
+    veor q12, q13, q12
+    vext.8 q11, q1, q1, #6
+    veor q9, q12, q9
+    veor q1, q10, q1
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q4, q8, q4
     vldmia r3!, {d16-d31}
-    veor q4, q4, q9
     veor q3, q3, q15
-    veor q2, q2, q10
-    veor q4, q4, q3
-    veor q5, q5, q11
-    veor q7, q7, q14
-    veor q2, q2, q4
-    veor q0, q0, q12
-    veor q14, q7, q4
-    veor q4, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q4
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q3, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q3, q9
-    veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q4
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q3, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q3
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
-    veor q1, q1, q13
-    vand q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q4, q9, q4
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q3, q14, q3
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
-    veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q4, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q4, q4, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
-    veor q3, q3, q5
-    veor q5, q12, q5
-    veor q8, q8, q3
-    veor q3, q9, q3
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q3, q6, q3
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q4, q13, q4
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q4, q1
-    veor q6, q3, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q1, q1, q3
-    vshl.u16 q3, q6, q9
-    vshl.u16 q6, q6, q10
-    vext.8 q11, q1, q1, #4
-    veor q11, q1, q11
-    vorr q3, q3, q6
-    vshl.u16 q6, q2, q9
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q2, q2, q10
-    veor q11, q11, q12
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q5, q5, q10
-    veor q1, q1, q11
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
-    veor q11, q12, q11
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q4, q8, q4
-    vext.8 q8, q4, q4, #4
-    veor q8, q4, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q4, q4, q8
-    veor q8, q9, q8
-    vext.8 q9, q7, q7, #4
-    vext.8 q12, q4, q4, #6
-    veor q9, q7, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q7, q7, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q7, q7, #6
-    veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q2, q2, #4
-    veor q10, q10, q11
-    veor q13, q2, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q7, q11, q7
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q2, q2, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #4
-    veor q13, q5, q13
-    veor q1, q12, q1
-    vext.8 q12, q2, q2, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q3, q9, q3
-    vext.8 q9, q5, q5, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q2, q9, q2
-    veor q12, q12, q13
-    vext.8 q9, q0, q0, #6
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
-    veor q5, q9, q5
-    veor q0, q8, q0
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q9
-    veor q4, q4, q15
-    veor q2, q2, q10
-    veor q3, q3, q4
-    veor q5, q5, q11
-    veor q7, q7, q14
+    veor q2, q2, q9
+    veor q5, q5, q10
     veor q2, q2, q3
-    veor q0, q0, q12
-    veor q14, q7, q3
-    veor q3, q5, q2
-    veor q1, q1, q8
-    veor q5, q0, q3
-    veor q6, q6, q13
-    veor q11, q1, q5
-    veor q15, q1, q7
-    veor q10, q4, q11
-    veor q13, q0, q14
-    veor q9, q2, q10
-    veor q12, q14, q5
-    veor q8, q4, q9
     veor q7, q7, q11
-    vorr q1, q12, q8
-    vstmia r4, {d16-d31}
-    vand q8, q12, q8
-    vand q12, q11, q14
-    vorr q11, q15, q10
-    vand q9, q9, q3
-    veor q6, q6, q13
-    veor q1, q1, q9
-    veor q9, q11, q12
-    veor q11, q4, q6
-    veor q0, q0, q15
-    veor q2, q2, q11
-    vand q15, q15, q10
-    veor q6, q10, q6
-    veor q12, q10, q2
-    vorr q10, q13, q4
-    veor q14, q0, q14
-    veor q8, q10, q8
-    vand q10, q5, q2
-    vst1.64 {d28-d29}, [r12]
-    vand q14, q14, q11
-    veor q13, q15, q10
-    veor q10, q14, q10
+    veor q5, q5, q2
+    veor q4, q4, q12
+    veor q0, q0, q14
+    veor q14, q7, q5
+    veor q6, q6, q8
+    veor q7, q4, q14
     veor q1, q1, q13
-    vand q13, q7, q12
-    veor q9, q9, q10
-    veor q13, q15, q13
-    veor q15, q15, q14
-    veor q8, q8, q13
-    vand q13, q0, q6
-    vorr q14, q7, q12
-    vand q10, q9, q1
-    veor q13, q14, q13
-    vorn q14, q9, q8
-    veor q13, q13, q15
-    vorr q15, q13, q8
-    veor q10, q10, q15
-    vmvn q15, q10
-    vbif q14, q13, q10
-    vbsl q9, q15, q13
-    vorn q13, q1, q13
-    vand q3, q9, q3
-    vbif q13, q8, q10
-    vbit q8, q15, q1
-    veor q10, q14, q13
-    vand q0, q8, q0
-    veor q1, q13, q8
-    vand q11, q8, q11
-    veor q8, q9, q8
-    vand q6, q1, q6
-    veor q15, q8, q10
-    vand q12, q8, q12
-    vand q2, q15, q2
-    vand q5, q15, q5
-    vld1.64 {d30-d31}, [r5]
-    vand q15, q9, q15
-    veor q2, q11, q2
-    vand q7, q8, q7
-    veor q8, q11, q15
-    vld1.64 {d22-d23}, [r10]
-    vand q1, q1, q11
-    vld1.64 {d22-d23}, [r11]
-    veor q7, q5, q7
-    vand q11, q10, q11
-    vld1.64 {d30-d31}, [r9]
-    vand q4, q14, q4
-    veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
-    vand q15, q14, q15
-    vand q11, q13, q11
-    veor q1, q1, q5
-    veor q11, q0, q11
-    veor q0, q0, q1
-    vld1.64 {d2-d3}, [r6]
-    vand q1, q10, q1
-    vld1.64 {d20-d21}, [r7]
+    veor q11, q6, q7
+    veor q13, q0, q2
+    veor q10, q3, q11
+    veor q8, q13, q7
+    veor q2, q5, q10
+    veor q15, q6, q0
+    veor q12, q4, q13
+    veor q9, q3, q2
+    vand q6, q2, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    veor q4, q4, q15
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q0, q0, q11
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vorr q13, q12, q3
+    veor q6, q8, q6
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q10, q1
+    veor q1, q3, q1
+    veor q13, q13, q14
+    vand q14, q15, q10
+    vorr q15, q15, q10
+    veor q5, q5, q1
+    veor q11, q15, q11
+    vand q15, q9, q1
+    vand q9, q7, q5
+    veor q12, q15, q9
     veor q9, q14, q9
-    vand q10, q13, q10
-    veor q14, q3, q15
-    vld1.64 {d26-d27}, [r8]
-    veor q3, q3, q5
-    veor q5, q10, q0
-    vld1.64 {d30-d31}, [r4]
-    vand q13, q9, q13
-    vand q9, q9, q15
+    veor q11, q11, q12
+    veor q6, q6, q9
+    veor q9, q10, q5
+    vand q12, q11, q6
+    vand q10, q0, q9
+    veor q10, q14, q10
+    veor q14, q14, q15
+    veor q10, q13, q10
+    vorr q13, q0, q9
+    vand q15, q4, q8
+    veor q13, q13, q15
+    vorn q15, q11, q10
+    veor q13, q13, q14
+    vorr q14, q13, q10
+    veor q12, q12, q14
+    vmvn q14, q12
+    vbif q15, q13, q12
+    vbsl q11, q14, q13
+    vbif q14, q10, q6
+    vorn q6, q6, q13
+    vand q2, q11, q2
+    vbit q10, q6, q12
+    veor q12, q11, q14
+    veor q6, q15, q10
+    vand q9, q12, q9
+    vand q0, q12, q0
+    veor q12, q12, q6
+    vand q1, q14, q1
+    vand q5, q12, q5
+    vand q7, q12, q7
+    vldmia r10, {d24-d27}
+    veor q5, q1, q5
+    veor q1, q1, q2
+    vand q2, q11, q12
+    vand q12, q6, q13
+    veor q0, q7, q0
+    veor q7, q12, q7
+    veor q12, q10, q14
+    vand q4, q14, q4
+    vldmia r8, {d26-d29}
+    vand q8, q12, q8
+    vand q12, q12, q14
+    vld1.64 {d28-d29}, [r12]
+    vand q14, q10, q14
+    veor q12, q12, q7
+    vand q3, q15, q3
+    veor q11, q15, q11
+    vand q13, q15, q13
+    veor q12, q4, q12
+    veor q4, q4, q14
+    vldmia r6, {d28-d31}
+    vand q10, q10, q15
+    veor q13, q2, q13
+    vand q6, q6, q14
+    vldmia r4, {d28-d31}
+    veor q10, q10, q12
+    veor q2, q2, q7
+    vand q7, q11, q14
+    veor q3, q3, q10
+    veor q2, q7, q2
+    veor q7, q9, q10
+    vand q15, q11, q15
+    veor q5, q7, q5
+    veor q6, q8, q6
     veor q4, q4, q5
-    veor q5, q12, q5
-    veor q8, q8, q4
-    veor q4, q9, q4
-    vld1.64 {d18-d21}, [r3]!
-    veor q2, q5, q2
-    veor q1, q6, q1
-    veor q4, q6, q4
-    veor q6, q11, q2
-    veor q0, q0, q8
-    veor q7, q7, q6
-    veor q6, q14, q6
-    veor q3, q13, q3
-    veor q1, q1, q5
-    veor q6, q6, q0
-    veor q5, q3, q1
-    veor q6, q4, q6
-    veor q0, q0, q1
-    vshl.u16 q1, q4, q9
-    vshl.u16 q4, q4, q10
-    vorr q1, q1, q4
-    vshl.u16 q4, q6, q9
-    vshl.u16 q6, q6, q10
-    vorr q4, q4, q6
-    vshl.u16 q6, q2, q9
-    vshl.u16 q2, q2, q10
-    vorr q2, q6, q2
-    vshl.u16 q6, q5, q9
-    vshl.u16 q5, q5, q10
-    vorr q5, q6, q5
-    vshl.u16 q6, q0, q9
-    vshl.u16 q0, q0, q10
-    vorr q0, q6, q0
-    vshl.u16 q6, q7, q9
-    vshl.u16 q7, q7, q10
-    vorr q6, q6, q7
-    vshl.u16 q7, q8, q9
-    vshl.u16 q8, q8, q10
-    vorr q7, q7, q8
-    vshl.u16 q8, q3, q9
-    vshl.u16 q3, q3, q10
-    vorr q3, q8, q3
-    vext.8 q8, q3, q3, #10
-    veor q8, q3, q8
+    veor q1, q1, q3
+    veor q15, q15, q3
+    veor q9, q13, q4
+    veor q6, q6, q7
+    veor q3, q12, q1
+    veor q7, q2, q6
+    veor q0, q0, q4
+    veor q4, q8, q15
+    veor q6, q3, q6
+    veor q3, q9, q3
+    vld1.64 {d16-d19}, [r3]!
+    veor q3, q4, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q4, q10, q4
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q5, q10, q5
+    vshl.u16 q10, q7, q8
+    vshl.u16 q7, q7, q9
+    vorr q7, q10, q7
+    vshl.u16 q10, q6, q8
+    vshl.u16 q6, q6, q9
+    vorr q6, q10, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q1, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q1, q1, q9
+    vorr q2, q8, q2
+    vorr q1, q10, q1
+    vext.8 q8, q2, q2, #10
+    veor q8, q2, q8
     vext.8 q10, q8, q8, #14
     vext.8 q9, q8, q8, #2
-    veor q3, q3, q10
-    veor q3, q3, q9
+    veor q2, q2, q10
+    veor q2, q2, q9
     veor q8, q9, q8
-    vext.8 q9, q7, q7, #10
-    veor q9, q7, q9
+    vext.8 q9, q1, q1, #10
+    veor q9, q1, q9
     vext.8 q11, q9, q9, #14
-    veor q7, q7, q11
-    vext.8 q11, q1, q1, #10
-    veor q11, q1, q11
+    veor q1, q1, q11
+    vext.8 q11, q4, q4, #10
+    veor q11, q4, q11
     vext.8 q10, q9, q9, #2
-    veor q7, q7, q10
+    veor q1, q1, q10
     vext.8 q13, q11, q11, #14
     veor q9, q10, q9
     vext.8 q12, q11, q11, #2
-    veor q1, q1, q13
-    veor q1, q1, q12
-    vext.8 q10, q7, q7, #6
+    veor q4, q4, q13
+    veor q4, q4, q12
+    vext.8 q10, q1, q1, #6
     veor q11, q12, q11
-    vext.8 q12, q3, q3, #6
+    vext.8 q12, q2, q2, #6
     veor q10, q8, q10
     veor q8, q9, q8
     veor q11, q11, q12
-    vext.8 q12, q4, q4, #10
-    veor q12, q4, q12
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
     veor q10, q10, q11
-    veor q7, q11, q7
+    veor q1, q11, q1
     vext.8 q14, q12, q12, #14
     vext.8 q13, q12, q12, #2
-    veor q4, q4, q14
-    veor q4, q4, q13
+    veor q3, q3, q14
+    veor q3, q3, q13
     veor q12, q13, q12
-    vext.8 q13, q1, q1, #6
+    vext.8 q13, q4, q4, #6
     veor q12, q12, q13
-    vext.8 q13, q2, q2, #10
-    veor q13, q2, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
+    vext.8 q13, q5, q5, #10
+    veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
     veor q13, q14, q13
     veor q12, q13, q12
-    vext.8 q13, q5, q5, #10
-    veor q2, q2, q15
-    veor q13, q5, q13
-    veor q2, q2, q14
-    veor q1, q12, q1
+    vext.8 q13, q7, q7, #10
+    veor q5, q5, q15
+    veor q13, q7, q13
+    veor q5, q5, q14
+    veor q4, q12, q4
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
     veor q13, q14, q13
     veor q9, q13, q8
-    vext.8 q12, q2, q2, #6
-    veor q5, q5, q15
+    vext.8 q12, q5, q5, #6
+    veor q7, q7, q15
     veor q9, q9, q12
-    vext.8 q12, q0, q0, #10
-    veor q5, q5, q14
-    veor q12, q0, q12
-    veor q4, q9, q4
-    vext.8 q9, q5, q5, #6
+    vext.8 q12, q6, q6, #10
+    veor q7, q7, q14
+    veor q12, q6, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
     veor q12, q13, q12
     veor q9, q12, q9
-    vext.8 q12, q6, q6, #10
-    veor q0, q0, q14
-    veor q12, q6, q12
-    veor q0, q0, q13
+    vext.8 q12, q0, q0, #10
+    veor q6, q6, q14
+    veor q12, q0, q12
+    veor q6, q6, q13
     veor q9, q9, q10
     vext.8 q14, q12, q12, #14
-    veor q2, q9, q2
-    vext.8 q13, q12, q12, #2
-    veor q6, q6, q14
-    veor q6, q6, q13
-    vext.8 q9, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q11, q6, q6, #6
-    veor q9, q12, q9
-    veor q6, q10, q6
-    veor q8, q8, q11
     veor q5, q9, q5
-    veor q0, q8, q0
+    vext.8 q13, q12, q12, #2
+    veor q0, q0, q14
+    veor q0, q0, q13
+    vext.8 q9, q6, q6, #6
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
     bx lr
     .p2align 4
 .Lneon7_rc512:
