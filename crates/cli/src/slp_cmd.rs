@@ -627,13 +627,13 @@ fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Progr
         q.meta.algorithm = format!("{}+walk", q.meta.algorithm);
     }
     q.meta.notes.push(format!(
-        "plateau walk from {} XORs (depth {}): {} moves (seed {seed}), {} accepted, {} shorter, {:.1} s",
+        "plateau walk from {} XORs (depth {}): {} moves (seed {seed}), {} accepted, {} shorter, best at move {}",
         before.0,
         before.1,
         st.iters,
         st.accepted,
         st.improvements,
-        start.elapsed().as_secs_f64()
+        st.best_at
     ));
     q
 }

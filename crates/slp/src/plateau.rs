@@ -116,6 +116,9 @@ pub struct WalkStats {
     pub accepted: u64,
     /// Moves that shortened the program.
     pub improvements: u64,
+    /// The move that found the returned program (0: the start): a walk of that many moves
+    /// with the same seed returns the same program.
+    pub best_at: u64,
 }
 
 struct Walk {
@@ -423,6 +426,7 @@ pub fn walk(
                 }
                 best = (len, d);
                 best_set = w.set.clone();
+                stats.best_at = stats.iters;
                 on_improve(&w.program(m, &best_set));
             }
         }
