@@ -139,6 +139,17 @@ struct OptimizeArgs {
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
     start: Option<PathBuf>,
+    /// After the search (and --polish), walk on the plateau of value sets for this many
+    /// seconds (`slicewise_slp::plateau`): remove a value, repair with one new value; respects
+    /// --max-depth.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
+    walk: Option<f64>,
+    /// Walk exactly this many moves instead (reproducible).
+    #[arg(long, value_name = "N")]
+    walk_moves: Option<u64>,
+    /// Seed of the plateau walk (default: --seed).
+    #[arg(long, value_name = "N")]
+    walk_seed: Option<u64>,
     /// After the search (and --polish), polish by SAT-exact window re-synthesis for this many
     /// seconds: convex windows of up to --sat-window gates and --sat-inputs inputs are re-solved
     /// by CaDiCaL for a shorter (or, at random, equally long) replacement; respects --max-depth.
@@ -463,6 +474,9 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     if a.polish.is_some() || !a.polish_rounds.is_empty() {
         p = polish_cli(&a, p, m)?;
     }
+    if a.walk.is_some() || a.walk_moves.is_some() {
+        p = walk_cli(&a, p, m);
+    }
     if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
         p = sat_polish_cli(&a, p, m)?;
     }
@@ -594,6 +608,34 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
     q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}, BP walk {}", a.window(), a.bp_walk()));
     Ok(q)
+}
+
+/// `--walk` / `--walk-moves`: the value-set plateau walk on `p`.
+fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
+    let before = (p.xor_count(), p.depth());
+    let seed = a.walk_seed.unwrap_or(a.seed);
+    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None };
+    let start = std::time::Instant::now();
+    let deadline = a.walk.map(|s| start + Duration::from_secs_f64(s));
+    let quiet = a.out.quiet;
+    let (mut q, st) = slicewise_slp::plateau::walk(m, &p, &o, seed, deadline, &mut |q| {
+        if !quiet {
+            eprintln!("walk: {} XORs, depth {} after {:.1} s", q.xor_count(), q.depth(), start.elapsed().as_secs_f64());
+        }
+    });
+    if (q.xor_count(), q.depth()) < before {
+        q.meta.algorithm = format!("{}+walk", q.meta.algorithm);
+    }
+    q.meta.notes.push(format!(
+        "plateau walk from {} XORs (depth {}): {} moves (seed {seed}), {} accepted, {} shorter, best at move {}",
+        before.0,
+        before.1,
+        st.iters,
+        st.accepted,
+        st.improvements,
+        st.best_at
+    ));
+    q
 }
 
 /// The matrix part of a command line that repeats this input.

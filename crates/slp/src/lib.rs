@@ -3,7 +3,8 @@
 //! * [`parse`]: matrix input (0/1 rows, BP format, hex bytes over GF(2^8), circulants);
 //! * [`program`]: the program format of `test-vectors/slp/README.md`, parsing and verification;
 //! * heuristics: [`paar`], [`bp`] (Boyar–Peralta, RNBP, A1, A2 with incremental distances),
-//!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis);
+//!   [`sxor`] (in-place s-XOR reduction), [`resynth`] (local re-synthesis), [`plateau`] (the
+//!   value-set plateau walk);
 //! * [`search`]: seeded, time-limited, multi-threaded restarts;
 //! * [`split`]: divide and conquer along block involutions (the `split:` arms);
 //! * [`portfolio`]: a bandit over algorithms and re-synthesis budgets, then polishing chains;
@@ -38,6 +39,7 @@ pub mod exact;
 pub mod matrix;
 pub mod paar;
 pub mod parse;
+pub mod plateau;
 pub mod portfolio;
 pub mod program;
 pub mod resynth;

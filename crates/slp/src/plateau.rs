@@ -1,0 +1,507 @@
+//! The value-set plateau walk (issue 33).
+//!
+//! A program is read as the SET of the values it computes (each an XOR of inputs): a set is a
+//! program when, from the inputs, every value in it is the XOR of two values available before
+//! it, and it holds every output. Its XOR count is its size; its depth is the least depth of
+//! any schedule of the set (each value at its least build depth, [`Walk::relax`]).
+//!
+//! One move removes a random non-output value `r`. If the rest still builds every value, the
+//! program lost a gate. Otherwise the values left stuck (`S`) need one repair value `w` that is
+//! buildable now (`w = a ^ b`, `a`, `b` available) and unlocks a stuck value (`w = u ^ a`, `u` in
+//! `S`, `a` available); that finite candidate set holds every single-value repair, and the walk
+//! tries it in random order until one rebuilds all stuck values (and, under a depth bound, keeps
+//! every output within it). The new set has the same size (a plateau move), or fewer values
+//! when the repair leaves some value unused. Moves never go uphill, so the walk's current
+//! program is always one of the shortest it has seen. The idea is the plateau search of
+//! Jean-style value sets described by J. (Joe-b-20/slp-plateau-search, METHODS.md §4); this
+//! is an independent implementation over `u128` values with open-addressing tables.
+
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::matrix::{BitMatrix, Row};
+use crate::program::{Program, outputs_from_values};
+
+/// An open-addressing set of non-zero values with a `u32` payload, cleared in time
+/// proportional to its size.
+struct VMap {
+    keys: Vec<Row>,
+    vals: Vec<u32>,
+    shift: u32,
+    used: Vec<usize>,
+}
+
+impl VMap {
+    fn new(min_cap: usize) -> Self {
+        let cap = (min_cap * 4).next_power_of_two().max(64);
+        VMap { keys: vec![0; cap], vals: vec![0; cap], shift: 64 - cap.trailing_zeros(), used: Vec::new() }
+    }
+
+    #[inline]
+    fn slot(&self, v: Row) -> usize {
+        let x = (v as u64) ^ ((v >> 64) as u64).rotate_left(29);
+        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, v: Row) -> Option<u32> {
+        let m = self.keys.len() - 1;
+        let mut i = self.slot(v);
+        loop {
+            let k = self.keys[i];
+            if k == v {
+                return Some(self.vals[i]);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & m;
+        }
+    }
+
+    #[inline]
+    fn contains(&self, v: Row) -> bool {
+        self.get(v).is_some()
+    }
+
+    /// Inserts or overwrites; `false` if `v` was there.
+    #[inline]
+    fn insert(&mut self, v: Row, val: u32) -> bool {
+        debug_assert!(v != 0);
+        let m = self.keys.len() - 1;
+        let mut i = self.slot(v);
+        loop {
+            let k = self.keys[i];
+            if k == v {
+                self.vals[i] = val;
+                return false;
+            }
+            if k == 0 {
+                self.keys[i] = v;
+                self.vals[i] = val;
+                self.used.push(i);
+                return true;
+            }
+            i = (i + 1) & m;
+        }
+    }
+
+    fn clear(&mut self) {
+        for &i in &self.used {
+            self.keys[i] = 0;
+        }
+        self.used.clear();
+    }
+}
+
+/// Options of [`walk`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct WalkOptions {
+    /// Moves to try (`None`: until the deadline).
+    pub iters: Option<u64>,
+    /// Depth bound on the outputs.
+    pub max_depth: Option<usize>,
+    /// Stop as soon as a program of at most this many XORs is found.
+    pub target: Option<usize>,
+}
+
+/// What a walk did.
+#[derive(Debug, Clone, Default)]
+pub struct WalkStats {
+    /// Moves tried.
+    pub iters: u64,
+    /// Moves that changed the set.
+    pub accepted: u64,
+    /// Moves that shortened the program.
+    pub improvements: u64,
+    /// The move that found the returned program (0: the start): a walk of that many moves
+    /// with the same seed returns the same program.
+    pub best_at: u64,
+}
+
+struct Walk {
+    n: usize,
+    /// Every distinct output of weight ≥ 2.
+    targets: Vec<Row>,
+    is_target: VMap,
+    /// The values (inputs excluded), outputs included.
+    set: Vec<Row>,
+    max_depth: Option<usize>,
+    rng: ChaCha8Rng,
+    // Scratch.
+    avail: VMap,
+    avail_list: Vec<Row>,
+    stuck: Vec<Row>,
+    pairs: VMap,
+    cands: VMap,
+    cand_list: Vec<Row>,
+    trial: Vec<Row>,
+    pend: Vec<Row>,
+    depth: VMap,
+    parent: Vec<(Row, Row)>,
+}
+
+impl Walk {
+    fn new(m: &BitMatrix, p: &Program, max_depth: Option<usize>, seed: u64) -> Walk {
+        let n = m.cols();
+        let mut targets: Vec<Row> = m.row_bits().iter().copied().filter(|r| r.count_ones() >= 2).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let cap = n + p.ops.len() + targets.len() + 8;
+        let mut is_target = VMap::new(targets.len() + 1);
+        for &t in &targets {
+            is_target.insert(t, 1);
+        }
+        let mut set: Vec<Row> = p.values()[n..].iter().copied().filter(|v| v.count_ones() >= 2).collect();
+        set.sort_unstable();
+        set.dedup();
+        Walk {
+            n,
+            targets,
+            is_target,
+            set,
+            max_depth,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x706c_6174_6561_7500),
+            avail: VMap::new(cap),
+            avail_list: Vec::new(),
+            stuck: Vec::new(),
+            pairs: VMap::new(cap * cap / 2),
+            // Candidates are pair sums: never more than `pairs` holds.
+            cands: VMap::new(cap * cap / 2),
+            cand_list: Vec::new(),
+            trial: Vec::new(),
+            pend: Vec::new(),
+            depth: VMap::new(cap),
+            parent: Vec::new(),
+        }
+    }
+
+    /// The closure of the inputs under the set without `skip`: `avail`, `avail_list`, and the
+    /// values it does not reach in `stuck`.
+    fn closure(&mut self, skip: Row) {
+        self.avail.clear();
+        self.avail_list.clear();
+        for i in 0..self.n {
+            self.avail.insert(1 << i, 0);
+            self.avail_list.push(1 << i);
+        }
+        self.stuck.clear();
+        self.stuck.extend(self.set.iter().copied().filter(|&v| v != skip));
+        let mut q = 0;
+        while q < self.avail_list.len() && !self.stuck.is_empty() {
+            let x = self.avail_list[q];
+            q += 1;
+            let mut j = 0;
+            while j < self.stuck.len() {
+                let p = self.stuck[j];
+                if self.avail.contains(p ^ x) {
+                    self.avail.insert(p, 0);
+                    self.avail_list.push(p);
+                    self.stuck.swap_remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+        }
+    }
+
+    /// Whether adding `w` to `avail` rebuilds every stuck value.
+    fn repairs(&mut self, w: Row) -> bool {
+        self.trial.clear();
+        self.trial.push(w);
+        self.pend.clear();
+        self.pend.extend_from_slice(&self.stuck);
+        let mut q = 0;
+        while q < self.trial.len() && !self.pend.is_empty() {
+            let x = self.trial[q];
+            q += 1;
+            let mut j = 0;
+            while j < self.pend.len() {
+                let p = self.pend[j];
+                let y = p ^ x;
+                if self.avail.contains(y) || self.trial.contains(&y) {
+                    self.trial.push(p);
+                    self.pend.swap_remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+        }
+        self.pend.is_empty()
+    }
+
+    /// Least build depth of every value of `set` (in `depth`) with one parent pair each (in
+    /// `parent`, in level order); `None` if some value cannot be built.
+    fn relax(&mut self, set: &[Row]) -> Option<usize> {
+        self.depth.clear();
+        self.parent.clear();
+        let mut level: Vec<Row> = (0..self.n).map(|i| 1 << i).collect();
+        for &v in &level {
+            self.depth.insert(v, 0);
+        }
+        let mut rest: Vec<Row> = set.to_vec();
+        let mut d = 0u32;
+        let mut max = 0;
+        while !rest.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            let mut j = 0;
+            while j < rest.len() {
+                let p = rest[j];
+                let mut found = None;
+                for &a in &level {
+                    if let Some(da) = self.depth.get(p ^ a)
+                        && da < d
+                    {
+                        found = Some(a);
+                        break;
+                    }
+                }
+                if let Some(a) = found {
+                    self.parent.push((a, p ^ a));
+                    next.push(p);
+                    rest.swap_remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+            if next.is_empty() {
+                return None;
+            }
+            for &v in &next {
+                self.depth.insert(v, d);
+            }
+            max = d as usize;
+            level = next;
+        }
+        Some(max)
+    }
+
+    /// Relaxes `set`, checks the depth bound, drops the values no output needs (following the
+    /// least-depth parents) and returns the set and its depth.
+    fn settle(&mut self, set: Vec<Row>) -> Option<(Vec<Row>, usize)> {
+        self.relax(&set)?;
+        let dt = self.targets.iter().map(|&t| self.depth.get(t).unwrap_or(0) as usize).max().unwrap_or(0);
+        if self.max_depth.is_some_and(|b| dt > b) {
+            return None;
+        }
+        // Parents are in level order: a backwards sweep marks the cone of the outputs.
+        let mut need = VMap::new(set.len() + 1);
+        for &t in &self.targets {
+            need.insert(t, 1);
+        }
+        // `parent[i]` belongs to the i-th value relax placed; rebuild that order.
+        let order: Vec<Row> = self.parent.iter().map(|&(a, b)| a ^ b).collect();
+        for (i, &v) in order.iter().enumerate().rev() {
+            if need.contains(v) {
+                let (a, b) = self.parent[i];
+                if a.count_ones() >= 2 {
+                    need.insert(a, 1);
+                }
+                if b.count_ones() >= 2 {
+                    need.insert(b, 1);
+                }
+            }
+        }
+        let kept: Vec<Row> = set.iter().copied().filter(|&v| need.contains(v)).collect();
+        if kept.len() < set.len() {
+            // The kept values are built by the same parents, at the same depths.
+            self.relax(&kept)?;
+        }
+        Some((kept, dt))
+    }
+
+    /// The program of `set` (relaxed): values in level order, outputs attached.
+    fn program(&mut self, m: &BitMatrix, set: &[Row]) -> Program {
+        self.relax(set).expect("a settled set builds");
+        let mut p = Program::new(self.n, m.rows());
+        let mut idx = VMap::new(self.n + set.len() + 1);
+        for i in 0..self.n {
+            idx.insert(1 << i, i as u32);
+        }
+        let mut values: Vec<Row> = (0..self.n).map(|i| 1u128 << i).collect();
+        for &(a, b) in &self.parent.clone() {
+            let s = p.push(idx.get(a).unwrap() as usize, idx.get(b).unwrap() as usize);
+            idx.insert(a ^ b, s as u32);
+            values.push(a ^ b);
+        }
+        outputs_from_values(&mut p, &values, m.row_bits());
+        p
+    }
+
+    /// One move; `Some(new size)` if the set changed.
+    fn step(&mut self) -> Option<usize> {
+        let free: Vec<usize> = (0..self.set.len()).filter(|&i| !self.is_target.contains(self.set[i])).collect();
+        if free.is_empty() {
+            return None;
+        }
+        let r = self.set[free[self.rng.random_range(0..free.len())]];
+        self.closure(r);
+        if self.stuck.is_empty() {
+            let set: Vec<Row> = self.set.iter().copied().filter(|&v| v != r).collect();
+            let (set, _) = self.settle(set)?;
+            self.set = set;
+            return Some(self.set.len());
+        }
+        // Pair sums of the available values.
+        self.pairs.clear();
+        for i in 0..self.avail_list.len() {
+            let a = self.avail_list[i];
+            for &b in &self.avail_list[i + 1..] {
+                self.pairs.insert(a ^ b, 0);
+            }
+        }
+        self.cands.clear();
+        self.cand_list.clear();
+        for &u in &self.stuck {
+            for &a in &self.avail_list {
+                let w = u ^ a;
+                if w != r && !self.avail.contains(w) && self.pairs.contains(w) && self.cands.insert(w, 0) {
+                    self.cand_list.push(w);
+                }
+            }
+        }
+        let mut left = self.cand_list.len();
+        while left > 0 {
+            let k = self.rng.random_range(0..left);
+            let w = self.cand_list[k];
+            self.cand_list.swap(k, left - 1);
+            left -= 1;
+            if !self.repairs(w) {
+                continue;
+            }
+            let mut set: Vec<Row> = self.set.iter().copied().filter(|&v| v != r).collect();
+            set.push(w);
+            if let Some((set, _)) = self.settle(set) {
+                self.set = set;
+                return Some(self.set.len());
+            }
+        }
+        None
+    }
+}
+
+/// Walks on the plateau of `start` (a program for `m`) and returns the shortest program seen
+/// (ties: the shallowest), verified, with the walk's statistics. `deadline` stops it early.
+/// A `start` deeper than `max_depth` is first re-scheduled at its least depth; if that is
+/// still too deep the walk returns `start` unchanged.
+pub fn walk(
+    m: &BitMatrix,
+    start: &Program,
+    o: &WalkOptions,
+    seed: u64,
+    deadline: Option<Instant>,
+    on_improve: &mut dyn FnMut(&Program),
+) -> (Program, WalkStats) {
+    let mut w = Walk::new(m, start, o.max_depth, seed);
+    let mut stats = WalkStats::default();
+    let set = std::mem::take(&mut w.set);
+    let Some((set, d0)) = w.settle(set) else {
+        return (start.clone(), stats);
+    };
+    w.set = set;
+    let mut best = (w.set.len(), d0);
+    let mut best_set = w.set.clone();
+    if (best.0, best.1) < (start.xor_count(), start.depth()) {
+        on_improve(&w.program(m, &best_set));
+    }
+    loop {
+        if o.iters.is_some_and(|n| stats.iters >= n) || o.target.is_some_and(|t| best.0 <= t) {
+            break;
+        }
+        if stats.iters % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        stats.iters += 1;
+        let Some(len) = w.step() else { continue };
+        stats.accepted += 1;
+        if len < best.0 || len == best.0 && o.max_depth.is_none() {
+            let d = w.relax(&w.set.clone()).unwrap_or(usize::MAX);
+            let d = w.targets.iter().map(|&t| w.depth.get(t).unwrap_or(0) as usize).max().unwrap_or(d);
+            if (len, d) < best {
+                if len < best.0 {
+                    stats.improvements += 1;
+                }
+                best = (len, d);
+                best_set = w.set.clone();
+                stats.best_at = stats.iters;
+                on_improve(&w.program(m, &best_set));
+            }
+        }
+    }
+    let mut p = w.program(m, &best_set);
+    if p.verify(m).is_err() || (p.xor_count(), p.depth()) >= (start.xor_count(), start.depth()) {
+        return (start.clone(), stats);
+    }
+    p.meta = start.meta.clone();
+    (p, stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_matrix;
+    use crate::program::Out;
+
+    fn mat(text: &str) -> BitMatrix {
+        parse_matrix(text).unwrap()
+    }
+
+    #[test]
+    fn vmap_basics() {
+        let mut s = VMap::new(256);
+        assert!(s.insert(5, 1));
+        assert!(!s.insert(5, 2));
+        assert_eq!(s.get(5), Some(2));
+        assert!(!s.contains(6));
+        for v in 1..200u128 {
+            s.insert(v << 70 | v, v as u32);
+        }
+        assert_eq!(s.get(7 << 70 | 7), Some(7));
+        s.clear();
+        assert!(!s.contains(5));
+    }
+
+    /// From the naive program of random8_s1 (optimum 12) the walk reaches 12.
+    #[test]
+    fn random8_reaches_the_optimum() {
+        let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
+        let start = Program::naive(&m);
+        let mut reached = Vec::new();
+        for seed in 0..4 {
+            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12) };
+            let (p, _) = walk(&m, &start, &o, seed, None, &mut |_| {});
+            p.verify(&m).unwrap();
+            reached.push(p.xor_count());
+        }
+        assert!(reached.contains(&12), "{reached:?}");
+        assert!(reached.iter().all(|&c| c >= 12), "{reached:?}");
+    }
+
+    /// Each row as a balanced tree of its inputs.
+    fn balanced(m: &BitMatrix) -> Program {
+        let mut p = Program::new(m.cols(), m.rows());
+        for (j, r) in m.row_bits().iter().enumerate() {
+            let mut layer: Vec<usize> = (0..m.cols()).filter(|c| r >> c & 1 == 1).collect();
+            while layer.len() > 1 {
+                layer = layer.chunks(2).map(|c| if c.len() == 2 { p.push(c[0], c[1]) } else { c[0] }).collect();
+            }
+            p.outputs[j] = layer.first().map_or(Out::Zero, |&s| Out::Sig(s));
+        }
+        p
+    }
+
+    /// Under a depth bound every program the walk reports keeps it.
+    #[test]
+    fn depth_bound_is_kept() {
+        let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
+        let start = balanced(&m);
+        assert!(start.depth() <= 3);
+        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None };
+        let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
+        p.verify(&m).unwrap();
+        assert!(p.depth() <= 3);
+    }
+}
