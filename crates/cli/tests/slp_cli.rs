@@ -151,6 +151,30 @@ fn polish_segments_continue_from_the_previous_segment() {
     }
 }
 
+/// `--walk-moves` / `--walk-seed`: reproducible, never longer, verified; bad values refused.
+#[test]
+fn plateau_walk_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = vectors("aes_mixcolumns.txt");
+    let m = m.to_str().unwrap();
+    let base = run(&["slp", "optimize", m, "-a", "paar", "-q"]);
+    assert!(base.status.success(), "{}", stderr(&base));
+    let out = dir.path().join("w.slp");
+    let walk = |o: &str| run(&["slp", "optimize", m, "-a", "paar", "--walk-moves", "300", "--walk-seed", "5", "-q", "-o", o]);
+    let (a, b) = (walk(out.to_str().unwrap()), walk(dir.path().join("w2.slp").to_str().unwrap()));
+    assert!(a.status.success() && b.status.success(), "{} {}", stderr(&a), stderr(&b));
+    let (ta, tb) = (std::fs::read_to_string(&out).unwrap(), std::fs::read_to_string(dir.path().join("w2.slp")).unwrap());
+    assert_eq!(body(&ta), body(&tb));
+    assert!(header_count(&ta) <= header_count(&stdout(&base)));
+    assert!(ta.contains("plateau walk from"), "{ta}");
+    let v = run(&["slp", "verify", m, out.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stdout(&v));
+    for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x")] {
+        let o = run(&["slp", "optimize", m, "-a", "paar", opt, bad, "-q"]);
+        assert!(!o.status.success() && stdout(&o).is_empty() && !stderr(&o).is_empty(), "{opt} {bad} was accepted");
+    }
+}
+
 #[test]
 fn depth_bound() {
     let m = vectors("aes_mixcolumns.txt");
