@@ -135,6 +135,12 @@ struct OptimizeArgs {
     /// Programs made before this option existed repeat with `--bp-walk false`.
     #[arg(long, value_name = "BOOL", num_args = 1, value_parser = clap::value_parser!(bool))]
     bp_walk: Option<bool>,
+    /// Moves of a plateau-walk round after each exact round of the polish chains (--polish and
+    /// the portfolio's chains): the chain goes on from where the walk ends; 0: no walk rounds
+    /// [default: 1000 up to 32x32 matrices, 0 above]. Programs made before this option existed
+    /// repeat with `--walk-polish 0`.
+    #[arg(long, value_name = "MOVES")]
+    walk_polish: Option<u64>,
     /// Start from this program (SLP text) instead of searching: only the polishing phases
     /// (--polish, --sat-polish) run on it.
     #[arg(long, value_name = "PROGRAM")]
@@ -404,6 +410,7 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     a.window = Some(a.window.unwrap_or_else(|| slicewise_slp::portfolio::default_window(input.matrix.rows(), input.matrix.cols())));
     a.plateau = Some(a.plateau.unwrap_or_else(|| slicewise_slp::portfolio::default_plateau(input.matrix.rows(), input.matrix.cols())));
     a.bp_walk = Some(a.bp_walk.unwrap_or_else(|| slicewise_slp::portfolio::default_bp_walk(input.matrix.rows(), input.matrix.cols())));
+    a.walk_polish = Some(a.walk_polish.unwrap_or_else(|| slicewise_slp::portfolio::default_walk_polish(input.matrix.rows(), input.matrix.cols())));
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
@@ -560,9 +567,9 @@ fn sat_polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) ->
     Ok(q)
 }
 
-/// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`, `--bp-walk`.
+/// `--window`, `--no-exact-windows`, `--small-windows`, `--plateau`, `--bp-walk`, `--walk-polish`.
 fn polish_config(a: &OptimizeArgs) -> slicewise_slp::portfolio::PolishConfig {
-    slicewise_slp::portfolio::PolishConfig { window: a.window(), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau(), bp_walk: a.bp_walk() }
+    slicewise_slp::portfolio::PolishConfig { window: a.window(), exact: !a.no_exact_windows, small_windows: a.small_windows, plateau: a.plateau(), bp_walk: a.bp_walk(), walk_moves: a.walk_polish.unwrap_or(0) }
 }
 
 /// A time budget in seconds: non-negative and at most `slicewise_slp::budget::MAX_SECONDS`
@@ -598,7 +605,7 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
         let mut q = slicewise_slp::portfolio::polish_segments(&p, m, &segments, &c, a.max_depth);
         q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
         let list: Vec<String> = segments.iter().map(|(s, r)| format!("{r} rounds from seed {s}")).collect();
-        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}, BP walk {}", list.join(", then "), a.window(), a.bp_walk()));
+        q.meta.notes.push(format!("polished from {before} XORs in segments: {}, windows <= {}, BP walk {}{}", list.join(", then "), a.window(), a.bp_walk(), walk_note(&c)));
         return Ok(q);
     }
     let secs = a.polish.unwrap_or(0.0);
@@ -606,15 +613,20 @@ fn polish_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Res
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
     let (mut q, rounds) = slicewise_slp::portfolio::polish(&p, m, seed, a.polish_rounds.first().copied(), deadline, &c, a.max_depth);
     q.meta.algorithm = format!("{}+polish", q.meta.algorithm);
-    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}, BP walk {}", a.window(), a.bp_walk()));
+    q.meta.notes.push(format!("polished from {before} XORs: {rounds} rounds (seeds {seed}..), windows <= {}, BP walk {}{}", a.window(), a.bp_walk(), walk_note(&c)));
     Ok(q)
+}
+
+/// `, walk rounds of N moves` for the polish note when the chain has plateau-walk rounds.
+fn walk_note(c: &slicewise_slp::portfolio::PolishConfig) -> String {
+    if c.walk_moves > 0 { format!(", walk rounds of {} moves", c.walk_moves) } else { String::new() }
 }
 
 /// `--walk` / `--walk-moves`: the value-set plateau walk on `p`.
 fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
     let before = (p.xor_count(), p.depth());
     let seed = a.walk_seed.unwrap_or(a.seed);
-    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None };
+    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false };
     let start = std::time::Instant::now();
     let deadline = a.walk.map(|s| start + Duration::from_secs_f64(s));
     let quiet = a.out.quiet;

@@ -149,6 +149,27 @@ fn polish_segments_continue_from_the_previous_segment() {
         let o = walk(bad);
         assert!(!o.status.success() && stdout(&o).is_empty(), "--bp-walk {bad:?} was accepted");
     }
+    // --walk-polish N adds plateau-walk rounds to the chain: repeatable, verified, a different
+    // chain from --walk-polish 0; a repeat line that names it.
+    let wp = |v: &str| run(&["slp", "optimize", m, "-a", "rnbp", "--seed", "3", "--runs", "1", "--polish-rounds", "12", "--walk-polish", v, "-q"]);
+    let (w0, w1, w1b) = (wp("0"), wp("300"), wp("300"));
+    assert!(w0.status.success() && w1.status.success(), "{} {}", stderr(&w0), stderr(&w1));
+    assert_eq!(body(&stdout(&w1)), body(&stdout(&w1b)));
+    assert_ne!(body(&stdout(&w0)), body(&stdout(&w1)));
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("wp.slp");
+    std::fs::write(&f, stdout(&w1)).unwrap();
+    let v = run(&["slp", "verify", m, f.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stdout(&v));
+    let auto = run(&["slp", "optimize", m, "--runs", "4", "-j", "1", "--walk-polish", "300", "-q"]);
+    assert!(auto.status.success(), "{}", stderr(&auto));
+    let (line, rep) = repeat_winner(&stdout(&auto));
+    assert!(line.contains("--walk-polish 300") || !line.contains("--polish-rounds"), "{line}");
+    assert_eq!(body(&stdout(&auto)), body(&rep), "{line}");
+    for bad in ["-1", "many", ""] {
+        let o = wp(bad);
+        assert!(!o.status.success() && stdout(&o).is_empty(), "--walk-polish {bad:?} was accepted");
+    }
 }
 
 /// `--walk-moves` / `--walk-seed`: reproducible, never longer, verified; bad values refused.

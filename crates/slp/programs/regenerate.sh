@@ -17,15 +17,16 @@ run() { "$S" slp optimize "$@" -j 1 -q; }
 
 run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 -o $P/proest_mixslices.slp
 run $T/proest_mixslices.txt -a sxor-rows --seed 8004 --runs 1 --resynth 1000 --emit rust --name mix_slices -o crates/proest/src/generated/mixslices.rs
-run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --no-exact-windows --polish-rounds 1300 --window 48 --bp-walk false -o $P/aes_mixcolumns.slp
-run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 7086 --runs 1 --no-exact-windows --polish-rounds 3484 --polish-seed 4000012007154 --window 48 --bp-walk false -o $P/aes_mixcolumns.90.slp
-run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 --bp-walk false -o $P/aes_mixcolumns.89.slp
-run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 37 --runs 1 --polish-rounds 3716 --polish-seed 37 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 -o $P/aes_mixcolumns.88.slp
-run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 --bp-walk false --walk-moves 20000 --walk-seed 3 -o $P/aes_mixcolumns.88.walk.slp
-run $T/aes_invmixcolumns.txt -a sxor --resynth 800 --seed 1157 --runs 1 --polish-rounds 40,2106 --polish-seed 1157,1000003001174 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 -o $P/aes_invmixcolumns.88.slp
+run $T/aes_mixcolumns.txt -a mix --seed 7086 --runs 1 --resynth 300 --no-exact-windows --polish-rounds 1300 --window 48 --bp-walk false --walk-polish 0 -o $P/aes_mixcolumns.slp
+run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 7086 --runs 1 --no-exact-windows --polish-rounds 3484 --polish-seed 4000012007154 --window 48 --bp-walk false --walk-polish 0 -o $P/aes_mixcolumns.90.slp
+run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 --bp-walk false --walk-polish 0 -o $P/aes_mixcolumns.89.slp
+run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 37 --runs 1 --polish-rounds 3716 --polish-seed 37 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 --walk-polish 0 -o $P/aes_mixcolumns.88.slp
+run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 8050 --runs 1 --polish-rounds 80,1520 --polish-seed 8050,2000006008084 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 --walk-polish 1000 -o $P/aes_mixcolumns.88.defaults.slp
+run $T/aes_mixcolumns.txt -a sxor --resynth 800 --seed 10423 --runs 1 --no-exact-windows --polish-rounds 999 --polish-seed 10423 --window 48 --bp-walk false --walk-moves 20000 --walk-seed 3 --walk-polish 0 -o $P/aes_mixcolumns.88.walk.slp
+run $T/aes_invmixcolumns.txt -a sxor --resynth 800 --seed 1157 --runs 1 --polish-rounds 40,2106 --polish-seed 1157,1000003001174 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 --walk-polish 0 -o $P/aes_invmixcolumns.88.slp
 run $T/aes_mixcolumns.txt -a mix --seed 668 --runs 1 --resynth 200 --max-depth 3 --sat-polish-rounds 3000 --sat-bp-every 20 --window 48 -o $P/aes_mixcolumns.depth3.slp
-run $T/aes_mixcolumns.txt -a a2 --resynth 300 --seed 42368 --runs 1 --max-depth 3 --polish-rounds 2596 --polish-seed 42368 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/aes_mixcolumns.depth3.97.slp
-run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 1960 --runs 1 --max-depth 4 --polish-rounds 1346 --polish-seed 35000105002555 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false -o $P/aes_mixcolumns.depth4.93.slp
+run $T/aes_mixcolumns.txt -a a2 --resynth 300 --seed 42368 --runs 1 --max-depth 3 --polish-rounds 2596 --polish-seed 42368 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false --walk-polish 0 -o $P/aes_mixcolumns.depth3.97.slp
+run $T/aes_mixcolumns.txt -a a1 --resynth 300 --seed 1960 --runs 1 --max-depth 4 --polish-rounds 1346 --polish-seed 35000105002555 --small-windows 0 --window 48 --plateau 0.5 --bp-walk false --walk-polish 0 -o $P/aes_mixcolumns.depth4.93.slp
 run $T/aes_mixcolumns.txt -a mix --seed 384 --runs 1 --resynth 200 --max-depth 4 --sat-polish-rounds 3000 --sat-bp-every 20 --window 48 -o $P/aes_mixcolumns.depth4.slp
 run $T/random16_s1.txt -a mix --seed 4040 --runs 1 --resynth 300 -o $P/random16_s1.slp
 run $T/random16_s2.txt -a mix --seed 3540 --runs 1 --resynth 300 -o $P/random16_s2.slp

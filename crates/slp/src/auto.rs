@@ -113,7 +113,7 @@ fn walk_winner(
 ) {
     let walks = if moves.is_some() { 2 } else { o.threads.max(1) as u64 };
     let deadline = time.map(|t| std::time::Instant::now() + t);
-    let wo = crate::plateau::WalkOptions { iters: moves, max_depth, target: None };
+    let wo = crate::plateau::WalkOptions { iters: moves, max_depth, target: None, end: false };
     let start = r.report.program.clone();
     let runs = r.report.runs;
     let best = std::sync::Mutex::new(start.xor_count());
@@ -295,6 +295,9 @@ fn annotate(r: &mut AutoResult, o: &AutoOptions, form: Option<&ByteForm>, max_de
             repeat.push_str(&format!(" --small-windows {} --plateau {}", c.small_windows, c.plateau));
         } else {
             repeat.push_str(" --no-exact-windows");
+        }
+        if c.walk_moves > 0 {
+            repeat.push_str(&format!(" --walk-polish {}", c.walk_moves));
         }
     }
     let budget = match (o.time_limit, o.default_time_limit) {

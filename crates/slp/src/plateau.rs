@@ -105,6 +105,11 @@ pub struct WalkOptions {
     pub max_depth: Option<usize>,
     /// Stop as soon as a program of at most this many XORs is found.
     pub target: Option<usize>,
+    /// Return where the walk ends rather than the best program seen. The count never rises,
+    /// so the end is as short as the best; it is another point of the plateau (a polish
+    /// chain continues from it, [`crate::portfolio::WalkPolisher`]). Ignored when the end is
+    /// longer than `start` (it cannot be) or deeper than the bound.
+    pub end: bool,
 }
 
 /// What a walk did.
@@ -431,6 +436,14 @@ pub fn walk(
             }
         }
     }
+    if o.end && w.set.len() <= start.xor_count() {
+        let end = w.set.clone();
+        let mut p = w.program(m, &end);
+        if p.verify(m).is_ok() && p.xor_count() <= start.xor_count() && o.max_depth.is_none_or(|d| p.depth() <= d) {
+            p.meta = start.meta.clone();
+            return (p, stats);
+        }
+    }
     let mut p = w.program(m, &best_set);
     if p.verify(m).is_err() || (p.xor_count(), p.depth()) >= (start.xor_count(), start.depth()) {
         return (start.clone(), stats);
@@ -471,7 +484,7 @@ mod tests {
         let start = Program::naive(&m);
         let mut reached = Vec::new();
         for seed in 0..4 {
-            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12) };
+            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12), end: false };
             let (p, _) = walk(&m, &start, &o, seed, None, &mut |_| {});
             p.verify(&m).unwrap();
             reached.push(p.xor_count());
@@ -499,7 +512,7 @@ mod tests {
         let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
         let start = balanced(&m);
         assert!(start.depth() <= 3);
-        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None };
+        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None, end: false };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert!(p.depth() <= 3);

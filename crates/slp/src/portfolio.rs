@@ -281,19 +281,28 @@ pub struct PolishConfig {
     pub plateau: f64,
     /// The BP rounds walk on across rounds ([`WindowPolisher::walk`]).
     pub bp_walk: bool,
+    /// Moves of a plateau-walk round ([`WalkPolisher`]) after each exact round; 0: none.
+    pub walk_moves: u64,
 }
 
 impl Default for PolishConfig {
     fn default() -> Self {
-        PolishConfig { window: 48, exact: true, small_windows: 0.5, plateau: PLATEAU, bp_walk: false }
+        PolishConfig { window: 48, exact: true, small_windows: 0.5, plateau: PLATEAU, bp_walk: false, walk_moves: 0 }
     }
 }
 
 impl PolishConfig {
     /// The defaults for a `rows`×`cols` matrix: [`default_window`], exact windows with
-    /// [`default_plateau`], BP rounds that walk on by [`default_bp_walk`].
+    /// [`default_plateau`], BP rounds that walk on by [`default_bp_walk`], plateau-walk rounds
+    /// by [`default_walk_polish`].
     pub fn for_size(rows: usize, cols: usize) -> Self {
-        PolishConfig { window: default_window(rows, cols), plateau: default_plateau(rows, cols), bp_walk: default_bp_walk(rows, cols), ..PolishConfig::default() }
+        PolishConfig {
+            window: default_window(rows, cols),
+            plateau: default_plateau(rows, cols),
+            bp_walk: default_bp_walk(rows, cols),
+            walk_moves: default_walk_polish(rows, cols),
+            ..PolishConfig::default()
+        }
     }
 }
 
@@ -309,7 +318,38 @@ pub fn default_polishers(c: &PolishConfig) -> Vec<Box<dyn Polisher>> {
     if c.exact {
         v.push(Box::new(ExactWindowPolisher { windows: 2000, small: c.small_windows, plateau: c.plateau }));
     }
+    if c.walk_moves > 0 {
+        v.push(Box::new(WalkPolisher { moves: c.walk_moves }));
+    }
     v
+}
+
+/// A round of the value-set plateau walk ([`crate::plateau::walk`]): `moves` moves from the
+/// chain's program, returning where the walk ends (as short as the best it saw, since a move
+/// never lengthens the program) so that the chain goes on from another point of the plateau.
+/// The window polishers rewrite a few gates at a time; a walk move can replace a value that
+/// many outputs share, so the two reach different programs. Matrices of more than 128 columns
+/// are left as they are (the walk holds values as 128-bit rows).
+#[derive(Debug, Clone, Copy)]
+pub struct WalkPolisher {
+    /// Moves per round.
+    pub moves: u64,
+}
+
+impl Polisher for WalkPolisher {
+    fn name(&self) -> String {
+        format!("walk{}", self.moves)
+    }
+    fn keeps_equal(&self) -> bool {
+        true
+    }
+    fn round(&self, p: &Program, m: &BitMatrix, seed: u64, max_depth: Option<usize>) -> Program {
+        if m.cols() > 128 {
+            return p.clone();
+        }
+        let o = crate::plateau::WalkOptions { iters: Some(self.moves), max_depth, target: None, end: true };
+        crate::plateau::walk(m, p, &o, seed, None, &mut |_| {}).0
+    }
 }
 
 /// A chain of polish rounds: round `r` uses seed `seed + r`.
@@ -455,6 +495,15 @@ pub fn default_plateau(rows: usize, cols: usize) -> f64 {
 /// the rounds as they were.
 pub fn default_bp_walk(rows: usize, cols: usize) -> bool {
     rows.max(cols) > 32
+}
+
+/// Moves of a plateau-walk polish round by default ([`WalkPolisher`], `--walk-polish`): 1 000
+/// up to 32×32 (a round then takes about as long as an exact round on AES MixColumns), none
+/// above (not measured there). Measured in issue 33 (docs/slp-history.md): with it, the defaults
+/// reached AES MixColumns' 88 within 600 s, and the benchmark's 16×16 and 32×32 matrices were
+/// better on more matrices than worse, in the same run as without.
+pub fn default_walk_polish(rows: usize, cols: usize) -> u64 {
+    if rows.max(cols) <= 32 { 1000 } else { 0 }
 }
 
 impl PortfolioOptions {
@@ -912,6 +961,32 @@ mod tests {
     use super::*;
     use crate::search::run_once;
 
+    /// A walk round computes the matrix, is never longer, keeps a depth bound, and repeats
+    /// with its seed; a chain with walk rounds keeps only verified programs.
+    #[test]
+    fn walk_polisher_rounds() {
+        let m = crate::parse::parse_matrix(include_str!("../../../test-vectors/slp/random8_s1.txt")).unwrap();
+        let start = Program::naive(&m);
+        let w = WalkPolisher { moves: 400 };
+        let a = w.round(&start, &m, 9, None);
+        a.verify(&m).unwrap();
+        assert!(a.xor_count() <= start.xor_count());
+        assert_eq!(a.ops, w.round(&start, &m, 9, None).ops);
+        let d = start.depth();
+        let b = w.round(&start, &m, 10, Some(d));
+        b.verify(&m).unwrap();
+        assert!(b.depth() <= d);
+        let c = PolishConfig { walk_moves: 400, ..PolishConfig::default() };
+        let pols = default_polishers(&c);
+        assert_eq!(pols.last().unwrap().name(), "walk400");
+        let mut chain = Chain::new(start.clone(), 1, 0);
+        for _ in 0..6 {
+            chain.step(&m, &pols, None);
+        }
+        chain.best.verify(&m).unwrap();
+        assert!(chain.best.xor_count() < start.xor_count());
+    }
+
     /// The exact-windows polisher shortens the naive MixSlices program, also under a depth bound.
     #[cfg(feature = "sat")]
     #[test]
@@ -990,7 +1065,7 @@ mod tests {
 
     /// The default BP polish window: 24 gates up to 32×32 (also for non-square matrices whose
     /// larger side is at most 32), 48 above; the plateau share 0.8 above 16×16; the BP walk
-    /// above 32×32.
+    /// above 32×32; plateau-walk polish rounds up to 32×32.
     #[test]
     fn default_window_and_plateau_by_size() {
         for (r, c, w, pl, walk) in [
@@ -1005,7 +1080,9 @@ mod tests {
             assert_eq!(default_window(r, c), w, "{r}x{c}");
             assert_eq!(default_plateau(r, c), pl, "{r}x{c}");
             assert_eq!(default_bp_walk(r, c), walk, "{r}x{c}");
-            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, plateau: pl, bp_walk: walk, ..PolishConfig::default() });
+            let wm = if walk { 0 } else { 1000 };
+            assert_eq!(default_walk_polish(r, c), wm, "{r}x{c}");
+            assert_eq!(PolishConfig::for_size(r, c), PolishConfig { window: w, plateau: pl, bp_walk: walk, walk_moves: wm, ..PolishConfig::default() });
         }
     }
 

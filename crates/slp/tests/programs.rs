@@ -65,6 +65,7 @@ fn record_programs_meet_their_claims() {
         ("aes_mixcolumns.89.slp", "aes_mixcolumns", 89, 5),
         ("aes_mixcolumns.88.slp", "aes_mixcolumns", 88, 7),
         ("aes_mixcolumns.88.walk.slp", "aes_mixcolumns", 88, 8),
+        ("aes_mixcolumns.88.defaults.slp", "aes_mixcolumns", 88, 7),
         ("aes_mixcolumns.depth3.slp", "aes_mixcolumns", RECORD_AES_DEPTH3, 3),
         ("aes_mixcolumns.depth3.97.slp", "aes_mixcolumns", 97, 3),
         ("aes_mixcolumns.depth4.slp", "aes_mixcolumns", RECORD_AES_DEPTH4, 4),
