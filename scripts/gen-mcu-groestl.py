@@ -234,14 +234,16 @@ def kernel_prog():
     # MixBytes: the word-level program `slicewise slp` found (40 XORs and 16 doublings, against
     # 48 and 16 for the shared-term formula b_{j-3} = 2 (2 x_j + y_{j+4}) + y_{j+1} used before;
     # annealed, the kernel took 665 cycles against 700 with it at 20 000 iterations).
-    m80 = p.const(0x80808080)
+    m01 = p.const(0x01010101)
     k1b = p.const(0x1B)
 
     def mul2(v):
-        h = p.op("and", [v, m80])
-        lo = p.op("xor", [v, h])
-        lo = p.op("lsl", [lo], 1)
-        h = p.op("lsr", [h], 7)
+        # 2v = ((v << 1) & ~0x01010101) ^ ((v >> 7) & 0x01010101) * 0x1b: both shifts have three
+        # operands, so v needs no copy when it is used again (as most are); BICS reuses the mask.
+        h = p.op("lsr", [v], 7)
+        h = p.op("and", [h, m01])
+        lo = p.op("lsl", [v], 1)
+        lo = p.op("bic", [lo, m01])
         h = p.op("mul", [h, k1b])
         return p.op("xor", [lo, h])
 
@@ -538,6 +540,15 @@ class Alloc:
                 other = regs[1]
             self.take(rd, i)
             self.emit(mn, rd, other)
+        elif k == "bic":
+            a, b = srcs
+            if self.dies(a, i) and a not in self.p.consts:
+                rd = regs[0]
+            else:
+                rd = self.dest(i, [], lock)
+                self.emit("movs", rd, regs[0])
+            self.take(rd, i)
+            self.emit("bics", rd, regs[1])
         elif k in ("lsr", "lsl", "not"):
             rd = self.dest(i, [(srcs[0], regs[0])], lock)
             if k == "not":
@@ -608,6 +619,9 @@ def simulate(code, regs, mem):
         elif mn in ("eors", "ands", "orrs"):
             a, b = regs[ins[1]], regs[ins[2]]
             regs[ins[1]] = a ^ b if mn == "eors" else (a & b if mn == "ands" else a | b)
+            cyc += 1
+        elif mn == "bics":
+            regs[ins[1]] = regs[ins[1]] & ~regs[ins[2]] & M32
             cyc += 1
         elif mn == "mvns":
             regs[ins[1]] = ~regs[ins[2]] & M32
@@ -1434,16 +1448,35 @@ def list_order(p, q=PARAMS):
     return [ident[id(o)] for o in c.ops]
 
 
-def anneal(iters, seed, log=None):
+def repair(p, order):
+    """`order` made a topological order of p's ops (a stable sort: each op as early as its
+    place in `order` and its predecessors allow), e.g. an order file of an earlier kernel."""
+    preds, _ = op_deps(p)
+    rank = {v: j for j, v in enumerate(order)}
+    done, out = set(), []
+    pending = sorted(range(len(p.ops)), key=lambda i: rank.get(i, len(order)))
+    while pending:
+        i = next(i for i in pending if preds[i] <= done)
+        pending.remove(i)
+        done.add(i)
+        out.append(i)
+    return out
+
+
+def anneal(iters, seed, log=None, start=None):
     """Simulated annealing over the kernel's static order (one op moved to another place
     between its last predecessor and its first successor) and, one move in ten, one of the
     allocator's parameters; the cost is the allocated kernel's M0 cycles. Starts from the list
-    scheduler's order and PARAMS; deterministic for (iters, seed)."""
+    scheduler's order and PARAMS (with --from-order, from the order file's, repaired);
+    deterministic for (iters, seed)."""
     p = kernel_prog()
     preds, succs = op_deps(p)
     n = len(p.ops)
-    order = list_order(p)
-    q = {k: PARAMS[k] for k in ALLOC_KEYS}
+    if start is None:
+        order = list_order(p)
+        q = {k: PARAMS[k] for k in ALLOC_KEYS}
+    else:
+        order, q = repair(p, start[0]), {k: start[1][k] for k in ALLOC_KEYS}
     choices = dict(weight=range(1, 9), window=range(4, 13), hi_far=(40, 80, 120, 160, 240, 320, 10 ** 9),
                    kill=(0.5, 1, 1.5, 2), full=(0, 1, 2, 4), steal=range(0, 13))
     def cost(order, q):
@@ -1486,16 +1519,22 @@ def anneal(iters, seed, log=None):
     return best
 
 
-def load_order(p):
-    """(order, parameters) from the order file, or the list scheduler's order and PARAMS."""
-    if not os.path.exists(ORDER):
-        return list_order(p), dict(PARAMS)
+def read_order():
+    """(order, parameters) as the order file has them."""
     q, order = dict(PARAMS), []
     for line in open(ORDER):
         if line.startswith("# params: "):
             q.update(ast.literal_eval(line[len("# params: "):]))
         elif not line.startswith("#"):
             order += [int(x) for x in line.split()]
+    return order, q
+
+
+def load_order(p):
+    """(order, parameters) from the order file, or the list scheduler's order and PARAMS."""
+    if not os.path.exists(ORDER):
+        return list_order(p), dict(PARAMS)
+    order, q = read_order()
     preds, _ = op_deps(p)
     pos = {v: j for j, v in enumerate(order)}
     assert sorted(order) == list(range(len(p.ops))), "order file: not a permutation of the kernel's ops"
@@ -1514,11 +1553,13 @@ def main():
     if "--anneal" in args:
         iters = int(args[args.index("--anneal") + 1])
         seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
-        c, order, q = anneal(iters, seed, log=lambda m: print(m, flush=True))
+        start = read_order() if "--from-order" in args else None
+        c, order, q = anneal(iters, seed, log=lambda m: print(m, flush=True), start=start)
         with open(ORDER, "w") as f:
             f.write("# The mcu Thumb-1 kernel's static order (indices of kernel_prog()'s ops) and the\n")
             f.write("# allocator's parameters, found by simulated annealing: %d M0 cycles.\n" % c)
-            f.write("# command: scripts/gen-mcu-groestl.py --anneal %d --seed %d\n" % (iters, seed))
+            f.write("# command: scripts/gen-mcu-groestl.py --anneal %d --seed %d%s\n"
+                    % (iters, seed, " --from-order (the previous file)" if start else ""))
             f.write("# params: %r\n" % q)
             for k in range(0, len(order), 24):
                 f.write(" ".join(str(x) for x in order[k:k + 24]) + "\n")

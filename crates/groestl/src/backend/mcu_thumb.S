@@ -2,12 +2,12 @@
 @ output transformation (512- and 1024-bit) for ARMv6-M (Thumb-1), the `mcu` backend: state
 @ row-major in the frame, S-box as the Boyar-Peralta circuit on bit planes: no table, no
 @ data-dependent branch or address.
-@ Kernel (SubBytes + MixBytes of one part): 583 instructions, 649 cycles (Cortex-M0), spill slots:
+@ Kernel (SubBytes + MixBytes of one part): 569 instructions, 632 cycles (Cortex-M0), spill slots:
 @ the part's 8 words and 4 more.
-@ P512: 13930 cycles for the rounds (passes + kernels; loops not counted).
-@ P1024: 39074 cycles for the rounds (passes + kernels; loops not counted).
-@ Q512: 14090 cycles for the rounds (passes + kernels; loops not counted).
-@ Q1024: 39522 cycles for the rounds (passes + kernels; loops not counted).
+@ P512: 13590 cycles for the rounds (passes + kernels; loops not counted).
+@ P1024: 38122 cycles for the rounds (passes + kernels; loops not counted).
+@ Q512: 13750 cycles for the rounds (passes + kernels; loops not counted).
+@ Q1024: 38570 cycles for the rounds (passes + kernels; loops not counted).
 @ void slicewise_groestl_mcu_compress{512,1024}(uint64_t *h, const uint8_t *blocks, size_t n),
 @ n >= 1; void slicewise_groestl_mcu_output{512,1024}(uint64_t *h): AAPCS, r4-r11 restored.
 @ Stack: 152 bytes (512), at most 244 (1024; the frame is aligned to 16 bytes).
@@ -398,592 +398,578 @@ slicewise_groestl_mcu_common512:
     bl .L512_call
     add sp, #4
 .L512_part:
-    ldr r0, [sp, #36]
-    ldr r1, [sp, #28]
+    ldr r0, [sp, #20]
+    ldr r1, [sp, #36]
     lsrs r2, r0, #1
     ldr r3, [sp, #44]
-    eors r2, r3
-    ldr r4, =0x55555555
-    ands r2, r4
-    ldr r5, [sp, #20]
-    ldr r6, [sp, #60]
-    eors r3, r2
-    lsrs r7, r5, #1
-    eors r7, r1
-    ands r7, r4
-    eors r1, r7
-    lsls r7, r7, #1
-    eors r5, r7
-    lsls r2, r2, #1
-    ldr r7, [sp, #52]
-    mov r8, r1
-    lsrs r1, r7, #1
-    eors r0, r2
-    eors r1, r6
-    ands r1, r4
-    eors r6, r1
-    lsls r1, r1, #1
-    eors r7, r1
-    lsrs r1, r3, #2
-    eors r1, r6
-    ldr r2, =0x33333333
-    ands r1, r2
-    eors r6, r1
-    lsls r1, r1, #2
-    eors r3, r1
-    ldr r1, [sp, #12]
-    mov r9, r3
-    ldr r3, [sp, #4]
-    mov r10, r6
-    lsrs r6, r3, #1
-    eors r6, r1
-    ands r6, r4
-    lsrs r4, r0, #2
-    eors r4, r7
-    ands r4, r2
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r0, r4
-    eors r1, r6
-    lsls r6, r6, #1
-    eors r3, r6
-    lsrs r4, r3, #2
-    eors r4, r5
-    ands r4, r2
-    eors r5, r4
-    lsls r4, r4, #2
-    eors r3, r4
-    lsrs r4, r1, #2
-    mov r6, r8
-    eors r4, r6
-    ands r4, r2
-    eors r6, r4
-    lsrs r2, r5, #4
-    eors r2, r7
-    lsls r4, r4, #2
-    eors r1, r4
-    ldr r4, =0x0f0f0f0f
-    ands r2, r4
-    eors r7, r2
-    lsls r2, r2, #4
-    eors r5, r2
-    lsrs r2, r6, #4
-    mov r8, r5
-    mov r5, r10
-    eors r2, r5
-    ands r2, r4
-    eors r5, r2
-    lsls r2, r2, #4
-    mov r10, r5
-    lsrs r5, r1, #4
-    eors r6, r2
-    mov r2, r9
-    eors r5, r2
-    ands r5, r4
-    eors r2, r5
-    lsls r5, r5, #4
-    eors r2, r7
-    mov r9, r2
-    lsrs r2, r3, #4
-    eors r1, r5
-    eors r2, r0
-    ands r2, r4
-    eors r0, r2
-    lsls r2, r2, #4
-    eors r3, r2
-    mov r2, r8
-    eors r2, r0
-    mov r5, r10
-    eors r5, r1
-    movs r4, r5
-    eors r4, r2
-    eors r6, r4
-    eors r7, r6
-    mov r11, r5
-    mov r5, r8
-    eors r6, r5
-    mov r12, r2
-    mov r2, r10
-    eors r5, r2
-    eors r2, r0
-    mov r8, r2
-    movs r2, r4
-    ands r2, r6
-    mov lr, r4
-    mov r4, r9
+    lsrs r4, r1, #1
     eors r4, r3
-    eors r0, r4
-    eors r1, r4
-    str r4, [sp, #60]
-    movs r4, r0
-    ands r4, r3
-    eors r4, r2
-    str r0, [sp, #52]
-    movs r0, r1
-    eors r0, r5
-    str r4, [sp, #12]
-    movs r4, r6
-    eors r4, r3
-    str r5, [sp, #20]
-    movs r5, r0
-    ands r5, r4
-    str r4, [sp, #44]
-    mov r4, r9
-    eors r4, r6
-    str r6, [sp, #28]
-    mov r6, r8
-    eors r6, r7
-    eors r5, r2
-    movs r2, r4
-    eors r2, r6
-    str r0, [sp, #36]
-    movs r0, r3
-    eors r0, r6
-    str r3, [sp, #4]
-    mov r3, r12
-    ands r3, r2
-    str r2, [sp, #68]
-    mov r2, r9
-    eors r2, r6
-    mov r9, r0
-    mov r0, r8
-    ands r0, r6
-    eors r3, r0
-    eors r5, r3
-    eors r5, r7
-    mov r7, r10
-    str r6, [sp, #72]
-    movs r6, r7
-    eors r6, r2
-    str r6, [sp, #76]
-    ldr r6, [sp, #60]
-    eors r7, r6
-    ands r6, r1
-    mov r10, r1
-    mov r1, r11
-    ands r1, r2
-    eors r6, r1
-    eors r6, r3
-    mov r3, r9
-    ands r3, r7
-    eors r3, r1
-    mov r1, r11
-    eors r1, r2
-    eors r6, r1
-    ldr r1, [sp, #20]
-    str r2, [sp, #80]
-    movs r2, r4
-    eors r2, r1
-    ands r1, r4
-    eors r1, r0
-    eors r3, r1
-    ldr r0, [sp, #12]
-    eors r0, r1
-    eors r0, r2
-    movs r1, r5
-    ands r1, r6
-    eors r5, r0
-    movs r2, r0
-    eors r2, r1
-    str r4, [sp, #12]
-    ldr r4, [sp, #76]
-    eors r3, r4
-    eors r1, r3
-    movs r4, r6
-    eors r4, r3
-    ands r2, r4
-    eors r2, r3
-    eors r6, r2
-    movs r4, r1
-    eors r4, r2
-    ands r3, r4
-    eors r6, r3
-    eors r3, r1
-    ands r1, r5
-    eors r1, r0
-    ands r3, r1
-    eors r5, r3
-    ands r7, r1
-    mov r0, r9
-    ands r0, r1
-    ldr r3, [sp, #52]
-    ands r3, r2
-    mov r4, r10
+    ldr r5, =0x55555555
     ands r4, r5
+    ldr r6, [sp, #28]
+    eors r2, r6
+    ands r2, r5
+    eors r6, r2
+    ldr r7, [sp, #60]
+    mov r8, r6
+    lsls r6, r4, #1
+    eors r1, r6
+    eors r3, r4
+    ldr r4, [sp, #52]
+    lsrs r6, r4, #1
+    eors r6, r7
+    ands r6, r5
+    eors r7, r6
+    lsls r6, r6, #1
+    eors r4, r6
+    lsls r2, r2, #1
+    eors r0, r2
+    lsrs r2, r3, #2
+    eors r2, r7
+    ldr r6, =0x33333333
+    ands r2, r6
+    eors r7, r2
+    lsls r2, r2, #2
     mov r9, r7
     ldr r7, [sp, #4]
-    ands r7, r2
-    eors r4, r0
-    mov r10, r4
-    ldr r4, [sp, #36]
-    ands r4, r6
-    eors r3, r4
-    eors r0, r7
-    str r0, [sp, #52]
-    movs r0, r1
-    eors r0, r2
-    eors r1, r5
-    eors r2, r6
-    str r3, [sp, #36]
-    mov r3, r11
-    ands r3, r1
+    eors r3, r2
+    ldr r2, [sp, #12]
+    mov r10, r3
+    lsrs r3, r7, #1
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #1
     eors r7, r3
-    mov r11, r7
-    mov r7, lr
-    ands r7, r2
-    eors r7, r4
-    ldr r4, [sp, #44]
-    ands r4, r6
-    eors r6, r5
-    mov lr, r4
-    mov r4, r10
+    lsrs r3, r1, #2
     eors r3, r4
-    mov r4, r8
-    ands r4, r0
-    mov r8, r7
-    ldr r7, [sp, #72]
-    ands r7, r0
-    eors r0, r6
-    str r3, [sp, #44]
-    ldr r3, [sp, #28]
-    ands r2, r3
-    ldr r3, [sp, #80]
-    ands r1, r3
-    eors r2, r1
-    ldr r3, [sp, #60]
-    ands r5, r3
-    mov r3, r12
-    ands r3, r0
+    ands r3, r6
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r6
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r7, r5
     eors r4, r3
-    mov r12, r3
-    ldr r3, [sp, #68]
-    ands r0, r3
-    eors r7, r0
-    eors r1, r7
-    ldr r3, [sp, #12]
+    lsls r3, r3, #2
+    eors r1, r3
+    lsrs r3, r2, #2
+    mov r5, r8
+    eors r3, r5
+    ands r3, r6
+    eors r5, r3
+    lsls r3, r3, #2
+    eors r2, r3
+    lsrs r3, r0, #4
+    eors r3, r4
+    ldr r6, =0x0f0f0f0f
+    ands r3, r6
+    eors r4, r3
+    lsls r3, r3, #4
+    eors r0, r3
+    lsrs r3, r5, #4
+    mov r8, r0
+    mov r0, r9
+    eors r3, r0
     ands r3, r6
     eors r0, r3
-    movs r3, r5
-    eors r3, r4
+    lsls r3, r3, #4
+    mov r9, r0
+    lsrs r0, r2, #4
+    eors r5, r3
+    mov r3, r10
     eors r0, r3
-    eors r5, r1
-    mov r7, r8
+    ands r0, r6
+    eors r3, r0
+    eors r3, r4
+    lsls r0, r0, #4
+    mov r10, r3
+    lsrs r3, r7, #4
+    eors r2, r0
+    eors r3, r1
+    ands r3, r6
+    eors r1, r3
+    lsls r3, r3, #4
     eors r7, r3
-    eors r1, r7
-    mov r3, lr
-    eors r3, r7
-    ldr r7, [sp, #20]
-    ands r6, r7
-    mov r7, r11
-    eors r7, r2
-    eors r4, r7
-    mov r8, r1
-    mov r1, r9
-    eors r1, r7
-    eors r1, r0
-    mov r7, r10
-    eors r7, r4
-    mov r4, r12
-    eors r4, r6
-    ldr r6, [sp, #44]
+    mov r0, r8
+    eors r0, r1
+    mov r3, r9
+    eors r3, r2
+    movs r6, r3
     eors r6, r0
-    mvns r6, r6
-    mvns r7, r7
+    eors r5, r6
+    eors r4, r5
+    mov r11, r3
+    mov r3, r8
+    eors r5, r3
+    mov r12, r0
+    mov r0, r9
+    eors r3, r0
+    eors r0, r1
+    mov r8, r0
+    movs r0, r6
+    ands r0, r5
+    mov lr, r6
+    mov r6, r10
+    eors r6, r7
+    eors r2, r6
+    eors r1, r6
+    str r6, [sp, #52]
+    movs r6, r2
+    eors r6, r3
+    str r3, [sp, #60]
+    movs r3, r1
+    ands r3, r7
+    eors r3, r0
+    str r1, [sp, #12]
+    movs r1, r5
+    eors r1, r7
+    str r3, [sp, #20]
+    mov r3, r10
+    eors r3, r5
+    str r5, [sp, #28]
+    movs r5, r6
+    ands r5, r1
+    eors r5, r0
+    mov r0, r8
+    eors r0, r4
+    str r1, [sp, #44]
+    movs r1, r3
+    eors r1, r0
+    str r6, [sp, #36]
+    movs r6, r7
+    eors r6, r0
+    str r7, [sp, #4]
+    mov r7, r10
+    eors r7, r0
+    mov r10, r6
+    mov r6, r8
+    ands r6, r0
+    str r0, [sp, #68]
+    mov r0, r12
+    ands r0, r1
+    eors r0, r6
+    eors r5, r0
+    eors r5, r4
+    mov r4, r9
+    str r1, [sp, #72]
+    movs r1, r4
+    eors r1, r7
+    str r5, [sp, #76]
+    ldr r5, [sp, #52]
+    eors r4, r5
+    ands r5, r2
+    mov r9, r2
+    mov r2, r11
+    ands r2, r7
+    eors r5, r2
+    eors r5, r0
+    mov r0, r10
+    ands r0, r4
+    eors r0, r2
+    mov r2, r11
+    eors r2, r7
+    eors r5, r2
+    ldr r2, [sp, #60]
+    str r7, [sp, #80]
+    movs r7, r2
+    ands r7, r3
+    eors r7, r6
+    eors r0, r7
+    eors r2, r3
+    eors r0, r1
+    ldr r1, [sp, #20]
+    eors r1, r7
+    eors r1, r2
+    movs r2, r5
+    eors r2, r0
+    ldr r6, [sp, #76]
+    movs r7, r6
+    ands r7, r5
+    eors r6, r1
+    str r3, [sp, #20]
+    movs r3, r1
+    eors r3, r7
+    ands r3, r2
+    eors r3, r0
+    eors r7, r0
+    eors r5, r3
+    movs r2, r7
+    eors r2, r3
+    ands r0, r2
+    eors r5, r0
+    eors r0, r7
+    ands r7, r6
+    eors r7, r1
+    ands r4, r7
+    ldr r1, [sp, #12]
+    ands r1, r3
+    ands r0, r7
+    eors r6, r0
+    mov r0, r10
+    ands r0, r7
+    mov r2, r9
+    ands r2, r6
+    mov r9, r4
+    ldr r4, [sp, #4]
+    ands r4, r3
+    eors r2, r0
+    eors r0, r4
+    mov r10, r0
+    movs r0, r3
+    eors r0, r5
+    str r2, [sp, #12]
+    ldr r2, [sp, #36]
+    ands r2, r5
+    eors r1, r2
+    eors r3, r7
+    eors r7, r6
+    str r1, [sp, #36]
+    mov r1, lr
+    ands r1, r0
+    eors r1, r2
+    ldr r2, [sp, #28]
+    ands r0, r2
+    mov r2, r8
+    ands r2, r3
+    mov r8, r1
+    ldr r1, [sp, #44]
+    ands r1, r5
+    eors r5, r6
+    mov lr, r1
+    ldr r1, [sp, #52]
+    ands r6, r1
+    movs r1, r3
+    eors r1, r5
+    str r6, [sp, #52]
+    ldr r6, [sp, #68]
+    ands r3, r6
+    mov r6, r11
+    ands r6, r7
+    eors r4, r6
+    mov r11, r6
+    ldr r6, [sp, #80]
+    ands r7, r6
+    eors r0, r7
+    eors r4, r0
+    mov r6, r12
+    ands r6, r1
+    eors r2, r6
+    mov r12, r0
+    ldr r0, [sp, #72]
+    ands r1, r0
+    eors r3, r1
+    eors r7, r3
+    mov r0, r9
+    eors r0, r4
+    ldr r3, [sp, #20]
+    ands r3, r5
+    eors r1, r3
+    eors r4, r2
+    ldr r3, [sp, #60]
+    ands r5, r3
+    eors r6, r5
+    ldr r3, [sp, #52]
+    eors r2, r3
+    eors r1, r2
+    eors r0, r1
+    eors r3, r7
+    mov r5, r8
+    eors r5, r2
+    eors r7, r5
+    mov r2, lr
+    eors r2, r5
+    ldr r5, [sp, #12]
+    eors r4, r5
+    mov r8, r7
     b 7f
     .ltorg
 7:
-    eors r2, r3
-    ldr r0, [sp, #52]
-    eors r0, r3
-    ldr r3, [sp, #36]
-    eors r3, r1
-    eors r1, r5
-    eors r4, r1
-    eors r5, r2
-    lsrs r1, r7, #1
-    eors r1, r6
-    mvns r5, r5
-    mov r9, r5
-    ldr r5, =0x55555555
-    ands r1, r5
-    eors r6, r1
-    lsls r1, r1, #1
-    mov r10, r4
-    lsrs r4, r3, #1
-    eors r4, r0
-    eors r7, r1
-    ands r4, r5
-    eors r0, r4
-    lsls r4, r4, #1
-    eors r3, r4
-    lsrs r1, r6, #2
-    eors r1, r0
-    ldr r4, =0x33333333
-    ands r1, r4
-    eors r0, r1
-    lsls r1, r1, #2
-    mov r11, r0
-    lsrs r0, r7, #2
-    eors r6, r1
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsrs r1, r2, #1
-    lsls r0, r0, #2
-    eors r7, r0
-    mov r0, r10
-    mvns r0, r0
-    eors r1, r0
-    ands r1, r5
-    eors r0, r1
-    lsls r1, r1, #1
-    eors r2, r1
-    mov r1, r9
-    mov r10, r3
-    lsrs r3, r1, #1
-    mov r1, r8
-    eors r3, r1
-    ands r3, r5
-    eors r1, r3
-    lsls r3, r3, #1
-    mov r5, r9
-    eors r5, r3
-    lsrs r3, r0, #2
-    eors r3, r1
-    ands r3, r4
-    eors r1, r3
-    lsls r3, r3, #2
-    eors r0, r3
-    lsrs r3, r2, #2
-    eors r3, r5
-    ands r3, r4
-    lsrs r4, r6, #4
-    eors r4, r0
-    eors r5, r3
-    lsls r3, r3, #2
-    eors r2, r3
-    ldr r3, =0x0f0f0f0f
-    ands r4, r3
-    eors r0, r4
-    lsls r4, r4, #4
-    mov r8, r0
-    lsrs r0, r7, #4
-    eors r6, r4
-    eors r0, r2
-    ands r0, r3
-    mov r4, r11
-    mov r9, r6
-    lsrs r6, r4, #4
-    eors r6, r1
-    ands r6, r3
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r7, r0
-    eors r1, r6
-    lsls r6, r6, #4
-    eors r4, r6
-    eors r4, r1
-    mov r0, r10
-    lsrs r6, r0, #4
-    eors r6, r5
-    ands r6, r3
-    eors r2, r4
-    eors r5, r6
-    lsls r6, r6, #4
-    eors r0, r6
-    eors r7, r0
-    eors r0, r2
-    movs r3, r5
-    eors r3, r2
-    movs r6, r4
-    eors r6, r7
-    mov r10, r2
-    ldr r2, =0x80808080
-    mov r11, r5
-    movs r5, r3
-    ands r5, r2
-    eors r1, r7
-    eors r7, r3
-    eors r3, r5
-    lsrs r5, r5, #7
-    lsls r3, r3, #1
-    mov r12, r7
-    movs r7, #27
-    muls r5, r7, r5
-    ands r2, r6
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r7, r2
-    lsls r6, r6, #1
-    mov r7, r9
-    eors r7, r0
-    eors r3, r5
-    eors r6, r2
-    movs r2, r1
-    eors r2, r7
-    eors r4, r2
-    mov r5, r8
-    eors r5, r1
-    mov r8, r7
-    mov r7, r9
+    mov r7, r11
     eors r7, r5
-    eors r3, r7
-    mov r9, r5
-    mov r5, r11
-    eors r5, r4
-    eors r0, r5
-    mov r11, r5
-    mov r5, r12
-    eors r5, r7
-    eors r6, r5
-    mov lr, r7
-    movs r7, r5
-    eors r7, r4
-    eors r1, r7
-    str r5, [sp, #60]
-    ldr r5, =0x80808080
-    str r7, [sp, #52]
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    str r4, [sp, #12]
-    movs r4, #27
-    muls r7, r4, r7
-    ands r5, r2
-    eors r3, r7
-    lsrs r7, r5, #7
-    muls r7, r4, r7
-    eors r5, r2
-    lsls r5, r5, #1
-    eors r5, r7
-    mov r7, r10
     eors r7, r1
-    eors r3, r7
-    str r3, [sp, #4]
-    eors r5, r7
-    mov r3, r12
-    eors r2, r3
+    mvns r7, r7
+    mov r1, r12
+    eors r1, r2
+    ldr r5, [sp, #36]
+    eors r5, r0
+    eors r0, r3
+    eors r6, r0
     eors r3, r1
-    ldr r7, =0x80808080
-    mov r12, r1
-    movs r1, r6
-    ands r1, r7
-    eors r6, r1
-    lsrs r1, r1, #7
-    lsls r6, r6, #1
-    muls r1, r4, r1
-    eors r6, r1
-    movs r1, r5
-    ands r1, r7
-    eors r5, r1
-    lsrs r1, r1, #7
-    eors r6, r0
-    str r6, [sp, #36]
-    muls r1, r4, r1
-    movs r6, r3
-    ands r6, r7
-    eors r3, r6
-    lsrs r6, r6, #7
-    lsls r3, r3, #1
-    ands r7, r2
-    muls r6, r4, r6
-    eors r3, r6
-    lsls r5, r5, #1
-    lsrs r6, r7, #7
-    eors r7, r2
-    eors r3, r0
-    muls r6, r4, r6
-    lsls r7, r7, #1
-    eors r7, r6
+    mvns r6, r6
+    mvns r4, r4
     mov r0, r10
-    mov r6, r9
+    eors r0, r2
+    lsrs r2, r5, #1
+    eors r2, r0
+    mvns r3, r3
+    mov r9, r3
+    ldr r3, =0x55555555
+    ands r2, r3
+    eors r0, r2
+    lsls r2, r2, #1
+    eors r5, r2
+    lsrs r2, r4, #1
+    eors r2, r7
+    ands r2, r3
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r4, r2
+    lsrs r2, r4, #2
+    eors r2, r5
+    mov r10, r4
+    ldr r4, =0x33333333
+    ands r2, r4
+    eors r5, r2
+    mov r11, r5
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r2, r2, #2
+    mov r12, r0
+    lsrs r0, r1, #1
     eors r0, r6
-    eors r5, r1
-    eors r7, r0
-    eors r2, r6
-    ldr r1, [sp, #12]
-    eors r6, r1
-    ldr r1, =0x80808080
-    mov r9, r0
-    movs r0, r7
-    ands r0, r1
-    eors r7, r0
-    lsrs r0, r0, #7
-    lsls r7, r7, #1
-    muls r0, r4, r0
-    eors r7, r0
-    mov r0, lr
-    eors r7, r0
-    movs r0, r2
-    ands r0, r1
-    str r7, [sp, #28]
-    eors r2, r0
-    lsls r2, r2, #1
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    movs r7, r6
-    ands r7, r1
-    eors r2, r0
-    eors r6, r7
-    lsls r6, r6, #1
-    lsrs r7, r7, #7
-    muls r7, r4, r7
-    mov r0, r8
-    eors r2, r0
-    eors r5, r0
-    mov r0, r12
-    ands r0, r1
-    eors r6, r7
-    lsrs r7, r0, #7
-    muls r7, r4, r7
-    str r5, [sp, #44]
-    mov r5, r12
-    eors r5, r0
-    lsls r5, r5, #1
-    eors r5, r7
-    movs r0, r2
-    ands r0, r1
-    eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    lsls r2, r2, #1
-    eors r2, r0
-    mov r0, r11
-    eors r2, r0
-    ldr r7, [sp, #52]
-    eors r6, r7
-    eors r5, r0
-    movs r0, r3
-    ands r0, r1
-    str r2, [sp, #20]
-    eors r3, r0
-    lsrs r0, r0, #7
-    lsls r3, r3, #1
-    muls r0, r4, r0
-    movs r2, r6
-    ands r2, r1
-    eors r3, r0
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r4, r2
-    eors r3, r7
-    lsls r6, r6, #1
-    eors r6, r2
-    mov r0, r9
+    ands r0, r3
+    lsls r5, r5, #2
+    eors r7, r5
     eors r6, r0
-    ands r1, r5
-    eors r5, r1
-    lsrs r1, r1, #7
-    lsls r5, r5, #1
-    muls r1, r4, r1
-    eors r5, r1
-    str r3, [sp, #12]
-    str r6, [sp, #52]
-    ldr r0, [sp, #60]
+    lsls r0, r0, #1
+    eors r1, r0
+    mov r0, r9
+    lsrs r5, r0, #1
+    mov r0, r8
     eors r5, r0
-    str r5, [sp, #60]
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #1
+    mov r3, r10
+    eors r3, r2
+    mov r2, r9
+    eors r2, r5
+    lsrs r5, r6, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r6, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    ands r5, r4
+    eors r2, r5
+    lsls r5, r5, #2
+    lsrs r4, r7, #4
+    eors r1, r5
+    eors r4, r6
+    ldr r5, =0x0f0f0f0f
+    ands r4, r5
+    eors r6, r4
+    lsls r4, r4, #4
+    eors r7, r4
+    lsrs r4, r3, #4
+    mov r8, r6
+    mov r6, r12
+    mov r9, r7
+    lsrs r7, r6, #4
+    eors r7, r0
+    ands r7, r5
+    eors r0, r7
+    eors r4, r1
+    lsls r7, r7, #4
+    eors r6, r7
+    ands r4, r5
+    eors r6, r0
+    eors r1, r4
+    lsls r4, r4, #4
+    eors r3, r4
+    eors r1, r6
+    mov r4, r11
+    lsrs r7, r4, #4
+    eors r7, r2
+    ands r7, r5
+    eors r2, r7
+    lsls r7, r7, #4
+    eors r4, r7
+    eors r3, r4
+    eors r4, r1
+    eors r0, r3
+    movs r5, r2
+    eors r5, r1
+    lsls r7, r5, #1
+    mov r10, r1
+    ldr r1, =0x01010101
+    bics r7, r1
+    mov r11, r2
+    lsrs r2, r5, #7
+    ands r2, r1
+    eors r5, r3
+    eors r3, r6
+    mov r12, r5
+    movs r5, #27
+    muls r2, r5, r2
+    eors r7, r2
+    lsls r2, r3, #1
+    bics r2, r1
+    lsrs r3, r3, #7
+    mov lr, r7
+    mov r7, r9
+    eors r7, r4
+    ands r3, r1
+    muls r3, r5, r3
+    movs r5, r0
+    eors r5, r7
+    eors r2, r3
+    eors r6, r5
+    mov r3, r11
+    eors r3, r6
+    eors r4, r3
+    mov r11, r3
+    mov r3, r8
+    eors r3, r0
+    mov r8, r7
+    movs r7, r3
+    eors r7, r6
+    str r7, [sp, #52]
+    mov r7, r9
+    eors r7, r3
+    mov r9, r3
+    mov r3, r12
+    eors r3, r7
+    eors r6, r3
+    eors r2, r3
+    eors r0, r6
+    str r3, [sp, #60]
+    mov r3, lr
+    eors r3, r7
+    mov lr, r6
+    lsrs r6, r3, #7
+    ands r6, r1
+    lsls r3, r3, #1
+    bics r3, r1
+    str r7, [sp, #12]
+    movs r7, #27
+    muls r6, r7, r6
+    eors r3, r6
+    lsrs r6, r5, #7
+    ands r6, r1
+    muls r6, r7, r6
+    lsls r7, r5, #1
+    bics r7, r1
+    eors r7, r6
+    mov r6, r10
+    eors r6, r0
+    eors r3, r6
+    eors r7, r6
+    str r3, [sp, #4]
+    mov r3, r12
+    eors r5, r3
+    eors r3, r0
+    lsls r6, r2, #1
+    bics r6, r1
+    lsrs r2, r2, #7
+    ands r2, r1
+    mov r12, r0
+    movs r0, #27
+    muls r2, r0, r2
+    eors r6, r2
+    eors r6, r4
+    str r6, [sp, #36]
+    lsls r2, r3, #1
+    lsrs r3, r3, #7
+    ands r3, r1
+    muls r3, r0, r3
+    bics r2, r1
+    eors r2, r3
+    lsrs r3, r5, #7
+    eors r2, r4
+    ands r3, r1
+    muls r3, r0, r3
+    lsls r4, r5, #1
+    bics r4, r1
+    eors r4, r3
+    mov r3, r9
+    eors r5, r3
+    mov r6, r10
+    eors r6, r3
+    eors r4, r6
+    lsrs r3, r7, #7
+    ands r3, r1
+    lsls r7, r7, #1
+    muls r3, r0, r3
+    bics r7, r1
+    eors r7, r3
+    lsls r3, r5, #1
+    lsrs r5, r5, #7
+    bics r3, r1
+    ands r5, r1
+    muls r5, r0, r5
+    mov r9, r6
+    lsrs r6, r4, #7
+    eors r3, r5
+    ands r6, r1
+    lsls r4, r4, #1
+    bics r4, r1
+    muls r6, r0, r6
+    eors r4, r6
+    mov r5, r8
+    eors r7, r5
+    eors r3, r5
+    str r7, [sp, #44]
+    ldr r5, [sp, #12]
+    eors r4, r5
+    str r4, [sp, #28]
+    mov r4, r12
+    lsls r5, r4, #1
+    bics r5, r1
+    ldr r6, [sp, #52]
+    lsls r7, r6, #1
+    lsrs r6, r6, #7
+    ands r6, r1
+    lsrs r4, r4, #7
+    bics r7, r1
+    ands r4, r1
+    muls r4, r0, r4
+    eors r5, r4
+    muls r6, r0, r6
+    lsrs r4, r3, #7
+    eors r7, r6
+    ands r4, r1
+    lsls r6, r2, #1
+    lsrs r2, r2, #7
+    bics r6, r1
+    ands r2, r1
+    muls r2, r0, r2
+    eors r6, r2
+    lsls r3, r3, #1
+    bics r3, r1
+    mov r2, lr
+    eors r7, r2
+    eors r6, r2
+    muls r4, r0, r4
+    mov r2, r11
+    eors r5, r2
+    eors r3, r4
+    lsrs r4, r7, #7
+    eors r3, r2
+    ands r4, r1
+    lsls r7, r7, #1
+    lsls r2, r5, #1
+    lsrs r5, r5, #7
+    bics r2, r1
+    str r3, [sp, #20]
+    ands r5, r1
+    muls r4, r0, r4
+    muls r5, r0, r5
+    eors r2, r5
+    str r6, [sp, #12]
+    bics r7, r1
+    eors r7, r4
+    mov r0, r9
+    eors r7, r0
+    str r7, [sp, #52]
+    ldr r0, [sp, #60]
+    eors r2, r0
+    str r2, [sp, #60]
     mov r0, sp
     lsls r0, r0, #29
     beq 1f
@@ -1528,592 +1514,578 @@ slicewise_groestl_mcu_common1024:
     bl .L1024_call
     add sp, #12
 .L1024_part:
-    ldr r0, [sp, #76]
-    ldr r1, [sp, #60]
+    ldr r0, [sp, #44]
+    ldr r1, [sp, #76]
     lsrs r2, r0, #1
     ldr r3, [sp, #92]
-    eors r2, r3
-    ldr r4, =0x55555555
-    ands r2, r4
-    ldr r5, [sp, #44]
-    ldr r6, [sp, #124]
-    eors r3, r2
-    lsrs r7, r5, #1
-    eors r7, r1
-    ands r7, r4
-    eors r1, r7
-    lsls r7, r7, #1
-    eors r5, r7
-    lsls r2, r2, #1
-    ldr r7, [sp, #108]
-    mov r8, r1
-    lsrs r1, r7, #1
-    eors r0, r2
-    eors r1, r6
-    ands r1, r4
-    eors r6, r1
-    lsls r1, r1, #1
-    eors r7, r1
-    lsrs r1, r3, #2
-    eors r1, r6
-    ldr r2, =0x33333333
-    ands r1, r2
-    eors r6, r1
-    lsls r1, r1, #2
-    eors r3, r1
-    ldr r1, [sp, #28]
-    mov r9, r3
-    ldr r3, [sp, #12]
-    mov r10, r6
-    lsrs r6, r3, #1
-    eors r6, r1
-    ands r6, r4
-    lsrs r4, r0, #2
-    eors r4, r7
-    ands r4, r2
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r0, r4
-    eors r1, r6
-    lsls r6, r6, #1
-    eors r3, r6
-    lsrs r4, r3, #2
-    eors r4, r5
-    ands r4, r2
-    eors r5, r4
-    lsls r4, r4, #2
-    eors r3, r4
-    lsrs r4, r1, #2
-    mov r6, r8
-    eors r4, r6
-    ands r4, r2
-    eors r6, r4
-    lsrs r2, r5, #4
-    eors r2, r7
-    lsls r4, r4, #2
-    eors r1, r4
-    ldr r4, =0x0f0f0f0f
-    ands r2, r4
-    eors r7, r2
-    lsls r2, r2, #4
-    eors r5, r2
-    lsrs r2, r6, #4
-    mov r8, r5
-    mov r5, r10
-    eors r2, r5
-    ands r2, r4
-    eors r5, r2
-    lsls r2, r2, #4
-    mov r10, r5
-    lsrs r5, r1, #4
-    eors r6, r2
-    mov r2, r9
-    eors r5, r2
-    ands r5, r4
-    eors r2, r5
-    lsls r5, r5, #4
-    eors r2, r7
-    mov r9, r2
-    lsrs r2, r3, #4
-    eors r1, r5
-    eors r2, r0
-    ands r2, r4
-    eors r0, r2
-    lsls r2, r2, #4
-    eors r3, r2
-    mov r2, r8
-    eors r2, r0
-    mov r5, r10
-    eors r5, r1
-    movs r4, r5
-    eors r4, r2
-    eors r6, r4
-    eors r7, r6
-    mov r11, r5
-    mov r5, r8
-    eors r6, r5
-    mov r12, r2
-    mov r2, r10
-    eors r5, r2
-    eors r2, r0
-    mov r8, r2
-    movs r2, r4
-    ands r2, r6
-    mov lr, r4
-    mov r4, r9
+    lsrs r4, r1, #1
     eors r4, r3
-    eors r0, r4
-    eors r1, r4
-    str r4, [sp, #124]
-    movs r4, r0
-    ands r4, r3
-    eors r4, r2
-    str r0, [sp, #108]
-    movs r0, r1
-    eors r0, r5
-    str r4, [sp, #28]
-    movs r4, r6
-    eors r4, r3
-    str r5, [sp, #44]
-    movs r5, r0
-    ands r5, r4
-    str r4, [sp, #92]
-    mov r4, r9
-    eors r4, r6
-    str r6, [sp, #60]
-    mov r6, r8
-    eors r6, r7
-    eors r5, r2
-    movs r2, r4
-    eors r2, r6
-    str r0, [sp, #76]
-    movs r0, r3
-    eors r0, r6
-    str r3, [sp, #12]
-    mov r3, r12
-    ands r3, r2
-    str r2, [sp, #140]
-    mov r2, r9
-    eors r2, r6
-    mov r9, r0
-    mov r0, r8
-    ands r0, r6
-    eors r3, r0
-    eors r5, r3
-    eors r5, r7
-    mov r7, r10
-    str r6, [sp, #144]
-    movs r6, r7
-    eors r6, r2
-    str r6, [sp, #148]
-    ldr r6, [sp, #124]
-    eors r7, r6
-    ands r6, r1
-    mov r10, r1
-    mov r1, r11
-    ands r1, r2
-    eors r6, r1
-    eors r6, r3
-    mov r3, r9
-    ands r3, r7
-    eors r3, r1
-    mov r1, r11
-    eors r1, r2
-    eors r6, r1
-    ldr r1, [sp, #44]
-    str r2, [sp, #152]
-    movs r2, r4
-    eors r2, r1
-    ands r1, r4
-    eors r1, r0
-    eors r3, r1
-    ldr r0, [sp, #28]
-    eors r0, r1
-    eors r0, r2
-    movs r1, r5
-    ands r1, r6
-    eors r5, r0
-    movs r2, r0
-    eors r2, r1
-    str r4, [sp, #28]
-    ldr r4, [sp, #148]
-    eors r3, r4
-    eors r1, r3
-    movs r4, r6
-    eors r4, r3
-    ands r2, r4
-    eors r2, r3
-    eors r6, r2
-    movs r4, r1
-    eors r4, r2
-    ands r3, r4
-    eors r6, r3
-    eors r3, r1
-    ands r1, r5
-    eors r1, r0
-    ands r3, r1
-    eors r5, r3
-    ands r7, r1
-    mov r0, r9
-    ands r0, r1
-    ldr r3, [sp, #108]
-    ands r3, r2
-    mov r4, r10
+    ldr r5, =0x55555555
     ands r4, r5
+    ldr r6, [sp, #60]
+    eors r2, r6
+    ands r2, r5
+    eors r6, r2
+    ldr r7, [sp, #124]
+    mov r8, r6
+    lsls r6, r4, #1
+    eors r1, r6
+    eors r3, r4
+    ldr r4, [sp, #108]
+    lsrs r6, r4, #1
+    eors r6, r7
+    ands r6, r5
+    eors r7, r6
+    lsls r6, r6, #1
+    eors r4, r6
+    lsls r2, r2, #1
+    eors r0, r2
+    lsrs r2, r3, #2
+    eors r2, r7
+    ldr r6, =0x33333333
+    ands r2, r6
+    eors r7, r2
+    lsls r2, r2, #2
     mov r9, r7
     ldr r7, [sp, #12]
-    ands r7, r2
-    eors r4, r0
-    mov r10, r4
-    ldr r4, [sp, #76]
-    ands r4, r6
-    eors r3, r4
-    eors r0, r7
-    str r0, [sp, #108]
-    movs r0, r1
-    eors r0, r2
-    eors r1, r5
-    eors r2, r6
-    str r3, [sp, #76]
-    mov r3, r11
-    ands r3, r1
+    eors r3, r2
+    ldr r2, [sp, #28]
+    mov r10, r3
+    lsrs r3, r7, #1
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #1
     eors r7, r3
-    mov r11, r7
-    mov r7, lr
-    ands r7, r2
-    eors r7, r4
-    ldr r4, [sp, #92]
-    ands r4, r6
-    eors r6, r5
-    mov lr, r4
-    mov r4, r10
+    lsrs r3, r1, #2
     eors r3, r4
-    mov r4, r8
-    ands r4, r0
-    mov r8, r7
-    ldr r7, [sp, #144]
-    ands r7, r0
-    eors r0, r6
-    str r3, [sp, #92]
-    ldr r3, [sp, #60]
-    ands r2, r3
-    ldr r3, [sp, #152]
-    ands r1, r3
-    eors r2, r1
-    ldr r3, [sp, #124]
-    ands r5, r3
-    mov r3, r12
-    ands r3, r0
+    ands r3, r6
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r6
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r7, r5
     eors r4, r3
-    mov r12, r3
-    ldr r3, [sp, #140]
-    ands r0, r3
-    eors r7, r0
-    eors r1, r7
-    ldr r3, [sp, #28]
+    lsls r3, r3, #2
+    eors r1, r3
+    lsrs r3, r2, #2
+    mov r5, r8
+    eors r3, r5
+    ands r3, r6
+    eors r5, r3
+    lsls r3, r3, #2
+    eors r2, r3
+    lsrs r3, r0, #4
+    eors r3, r4
+    ldr r6, =0x0f0f0f0f
+    ands r3, r6
+    eors r4, r3
+    lsls r3, r3, #4
+    eors r0, r3
+    lsrs r3, r5, #4
+    mov r8, r0
+    mov r0, r9
+    eors r3, r0
     ands r3, r6
     eors r0, r3
-    movs r3, r5
-    eors r3, r4
+    lsls r3, r3, #4
+    mov r9, r0
+    lsrs r0, r2, #4
+    eors r5, r3
+    mov r3, r10
     eors r0, r3
-    eors r5, r1
-    mov r7, r8
+    ands r0, r6
+    eors r3, r0
+    eors r3, r4
+    lsls r0, r0, #4
+    mov r10, r3
+    lsrs r3, r7, #4
+    eors r2, r0
+    eors r3, r1
+    ands r3, r6
+    eors r1, r3
+    lsls r3, r3, #4
     eors r7, r3
-    eors r1, r7
-    mov r3, lr
-    eors r3, r7
-    ldr r7, [sp, #44]
-    ands r6, r7
-    mov r7, r11
-    eors r7, r2
-    eors r4, r7
-    mov r8, r1
-    mov r1, r9
-    eors r1, r7
-    eors r1, r0
-    mov r7, r10
-    eors r7, r4
-    mov r4, r12
-    eors r4, r6
-    ldr r6, [sp, #92]
+    mov r0, r8
+    eors r0, r1
+    mov r3, r9
+    eors r3, r2
+    movs r6, r3
     eors r6, r0
-    mvns r6, r6
-    mvns r7, r7
+    eors r5, r6
+    eors r4, r5
+    mov r11, r3
+    mov r3, r8
+    eors r5, r3
+    mov r12, r0
+    mov r0, r9
+    eors r3, r0
+    eors r0, r1
+    mov r8, r0
+    movs r0, r6
+    ands r0, r5
+    mov lr, r6
+    mov r6, r10
+    eors r6, r7
+    eors r2, r6
+    eors r1, r6
+    str r6, [sp, #108]
+    movs r6, r2
+    eors r6, r3
+    str r3, [sp, #124]
+    movs r3, r1
+    ands r3, r7
+    eors r3, r0
+    str r1, [sp, #28]
+    movs r1, r5
+    eors r1, r7
+    str r3, [sp, #44]
+    mov r3, r10
+    eors r3, r5
+    str r5, [sp, #60]
+    movs r5, r6
+    ands r5, r1
+    eors r5, r0
+    mov r0, r8
+    eors r0, r4
+    str r1, [sp, #92]
+    movs r1, r3
+    eors r1, r0
+    str r6, [sp, #76]
+    movs r6, r7
+    eors r6, r0
+    str r7, [sp, #12]
+    mov r7, r10
+    eors r7, r0
+    mov r10, r6
+    mov r6, r8
+    ands r6, r0
+    str r0, [sp, #140]
+    mov r0, r12
+    ands r0, r1
+    eors r0, r6
+    eors r5, r0
+    eors r5, r4
+    mov r4, r9
+    str r1, [sp, #144]
+    movs r1, r4
+    eors r1, r7
+    str r5, [sp, #148]
+    ldr r5, [sp, #108]
+    eors r4, r5
+    ands r5, r2
+    mov r9, r2
+    mov r2, r11
+    ands r2, r7
+    eors r5, r2
+    eors r5, r0
+    mov r0, r10
+    ands r0, r4
+    eors r0, r2
+    mov r2, r11
+    eors r2, r7
+    eors r5, r2
+    ldr r2, [sp, #124]
+    str r7, [sp, #152]
+    movs r7, r2
+    ands r7, r3
+    eors r7, r6
+    eors r0, r7
+    eors r2, r3
+    eors r0, r1
+    ldr r1, [sp, #44]
+    eors r1, r7
+    eors r1, r2
+    movs r2, r5
+    eors r2, r0
+    ldr r6, [sp, #148]
+    movs r7, r6
+    ands r7, r5
+    eors r6, r1
+    str r3, [sp, #44]
+    movs r3, r1
+    eors r3, r7
+    ands r3, r2
+    eors r3, r0
+    eors r7, r0
+    eors r5, r3
+    movs r2, r7
+    eors r2, r3
+    ands r0, r2
+    eors r5, r0
+    eors r0, r7
+    ands r7, r6
+    eors r7, r1
+    ands r4, r7
+    ldr r1, [sp, #28]
+    ands r1, r3
+    ands r0, r7
+    eors r6, r0
+    mov r0, r10
+    ands r0, r7
+    mov r2, r9
+    ands r2, r6
+    mov r9, r4
+    ldr r4, [sp, #12]
+    ands r4, r3
+    eors r2, r0
+    eors r0, r4
+    mov r10, r0
+    movs r0, r3
+    eors r0, r5
+    str r2, [sp, #28]
+    ldr r2, [sp, #76]
+    ands r2, r5
+    eors r1, r2
+    eors r3, r7
+    eors r7, r6
+    str r1, [sp, #76]
+    mov r1, lr
+    ands r1, r0
+    eors r1, r2
+    ldr r2, [sp, #60]
+    ands r0, r2
+    mov r2, r8
+    ands r2, r3
+    mov r8, r1
+    ldr r1, [sp, #92]
+    ands r1, r5
+    eors r5, r6
+    mov lr, r1
+    ldr r1, [sp, #108]
+    ands r6, r1
+    movs r1, r3
+    eors r1, r5
+    str r6, [sp, #108]
+    ldr r6, [sp, #140]
+    ands r3, r6
+    mov r6, r11
+    ands r6, r7
+    eors r4, r6
+    mov r11, r6
+    ldr r6, [sp, #152]
+    ands r7, r6
+    eors r0, r7
+    eors r4, r0
+    mov r6, r12
+    ands r6, r1
+    eors r2, r6
+    mov r12, r0
+    ldr r0, [sp, #144]
+    ands r1, r0
+    eors r3, r1
+    eors r7, r3
+    mov r0, r9
+    eors r0, r4
+    ldr r3, [sp, #44]
+    ands r3, r5
+    eors r1, r3
+    eors r4, r2
+    ldr r3, [sp, #124]
+    ands r5, r3
+    eors r6, r5
+    ldr r3, [sp, #108]
+    eors r2, r3
+    eors r1, r2
+    eors r0, r1
+    eors r3, r7
+    mov r5, r8
+    eors r5, r2
+    eors r7, r5
+    mov r2, lr
+    eors r2, r5
+    ldr r5, [sp, #28]
+    eors r4, r5
+    mov r8, r7
     b 7f
     .ltorg
 7:
-    eors r2, r3
-    ldr r0, [sp, #108]
-    eors r0, r3
-    ldr r3, [sp, #76]
-    eors r3, r1
-    eors r1, r5
-    eors r4, r1
-    eors r5, r2
-    lsrs r1, r7, #1
-    eors r1, r6
-    mvns r5, r5
-    mov r9, r5
-    ldr r5, =0x55555555
-    ands r1, r5
-    eors r6, r1
-    lsls r1, r1, #1
-    mov r10, r4
-    lsrs r4, r3, #1
-    eors r4, r0
-    eors r7, r1
-    ands r4, r5
-    eors r0, r4
-    lsls r4, r4, #1
-    eors r3, r4
-    lsrs r1, r6, #2
-    eors r1, r0
-    ldr r4, =0x33333333
-    ands r1, r4
-    eors r0, r1
-    lsls r1, r1, #2
-    mov r11, r0
-    lsrs r0, r7, #2
-    eors r6, r1
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsrs r1, r2, #1
-    lsls r0, r0, #2
-    eors r7, r0
-    mov r0, r10
-    mvns r0, r0
-    eors r1, r0
-    ands r1, r5
-    eors r0, r1
-    lsls r1, r1, #1
-    eors r2, r1
-    mov r1, r9
-    mov r10, r3
-    lsrs r3, r1, #1
-    mov r1, r8
-    eors r3, r1
-    ands r3, r5
-    eors r1, r3
-    lsls r3, r3, #1
-    mov r5, r9
-    eors r5, r3
-    lsrs r3, r0, #2
-    eors r3, r1
-    ands r3, r4
-    eors r1, r3
-    lsls r3, r3, #2
-    eors r0, r3
-    lsrs r3, r2, #2
-    eors r3, r5
-    ands r3, r4
-    lsrs r4, r6, #4
-    eors r4, r0
-    eors r5, r3
-    lsls r3, r3, #2
-    eors r2, r3
-    ldr r3, =0x0f0f0f0f
-    ands r4, r3
-    eors r0, r4
-    lsls r4, r4, #4
-    mov r8, r0
-    lsrs r0, r7, #4
-    eors r6, r4
-    eors r0, r2
-    ands r0, r3
-    mov r4, r11
-    mov r9, r6
-    lsrs r6, r4, #4
-    eors r6, r1
-    ands r6, r3
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r7, r0
-    eors r1, r6
-    lsls r6, r6, #4
-    eors r4, r6
-    eors r4, r1
-    mov r0, r10
-    lsrs r6, r0, #4
-    eors r6, r5
-    ands r6, r3
-    eors r2, r4
-    eors r5, r6
-    lsls r6, r6, #4
-    eors r0, r6
-    eors r7, r0
-    eors r0, r2
-    movs r3, r5
-    eors r3, r2
-    movs r6, r4
-    eors r6, r7
-    mov r10, r2
-    ldr r2, =0x80808080
-    mov r11, r5
-    movs r5, r3
-    ands r5, r2
-    eors r1, r7
-    eors r7, r3
-    eors r3, r5
-    lsrs r5, r5, #7
-    lsls r3, r3, #1
-    mov r12, r7
-    movs r7, #27
-    muls r5, r7, r5
-    ands r2, r6
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r7, r2
-    lsls r6, r6, #1
-    mov r7, r9
-    eors r7, r0
-    eors r3, r5
-    eors r6, r2
-    movs r2, r1
-    eors r2, r7
-    eors r4, r2
-    mov r5, r8
-    eors r5, r1
-    mov r8, r7
-    mov r7, r9
+    mov r7, r11
     eors r7, r5
-    eors r3, r7
-    mov r9, r5
-    mov r5, r11
-    eors r5, r4
-    eors r0, r5
-    mov r11, r5
-    mov r5, r12
-    eors r5, r7
-    eors r6, r5
-    mov lr, r7
-    movs r7, r5
-    eors r7, r4
-    eors r1, r7
-    str r5, [sp, #124]
-    ldr r5, =0x80808080
-    str r7, [sp, #108]
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    str r4, [sp, #28]
-    movs r4, #27
-    muls r7, r4, r7
-    ands r5, r2
-    eors r3, r7
-    lsrs r7, r5, #7
-    muls r7, r4, r7
-    eors r5, r2
-    lsls r5, r5, #1
-    eors r5, r7
-    mov r7, r10
     eors r7, r1
-    eors r3, r7
-    str r3, [sp, #12]
-    eors r5, r7
-    mov r3, r12
-    eors r2, r3
+    mvns r7, r7
+    mov r1, r12
+    eors r1, r2
+    ldr r5, [sp, #76]
+    eors r5, r0
+    eors r0, r3
+    eors r6, r0
     eors r3, r1
-    ldr r7, =0x80808080
-    mov r12, r1
-    movs r1, r6
-    ands r1, r7
-    eors r6, r1
-    lsrs r1, r1, #7
-    lsls r6, r6, #1
-    muls r1, r4, r1
-    eors r6, r1
-    movs r1, r5
-    ands r1, r7
-    eors r5, r1
-    lsrs r1, r1, #7
-    eors r6, r0
-    str r6, [sp, #76]
-    muls r1, r4, r1
-    movs r6, r3
-    ands r6, r7
-    eors r3, r6
-    lsrs r6, r6, #7
-    lsls r3, r3, #1
-    ands r7, r2
-    muls r6, r4, r6
-    eors r3, r6
-    lsls r5, r5, #1
-    lsrs r6, r7, #7
-    eors r7, r2
-    eors r3, r0
-    muls r6, r4, r6
-    lsls r7, r7, #1
-    eors r7, r6
+    mvns r6, r6
+    mvns r4, r4
     mov r0, r10
-    mov r6, r9
+    eors r0, r2
+    lsrs r2, r5, #1
+    eors r2, r0
+    mvns r3, r3
+    mov r9, r3
+    ldr r3, =0x55555555
+    ands r2, r3
+    eors r0, r2
+    lsls r2, r2, #1
+    eors r5, r2
+    lsrs r2, r4, #1
+    eors r2, r7
+    ands r2, r3
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r4, r2
+    lsrs r2, r4, #2
+    eors r2, r5
+    mov r10, r4
+    ldr r4, =0x33333333
+    ands r2, r4
+    eors r5, r2
+    mov r11, r5
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r2, r2, #2
+    mov r12, r0
+    lsrs r0, r1, #1
     eors r0, r6
-    eors r5, r1
-    eors r7, r0
-    eors r2, r6
-    ldr r1, [sp, #28]
-    eors r6, r1
-    ldr r1, =0x80808080
-    mov r9, r0
-    movs r0, r7
-    ands r0, r1
-    eors r7, r0
-    lsrs r0, r0, #7
-    lsls r7, r7, #1
-    muls r0, r4, r0
-    eors r7, r0
-    mov r0, lr
-    eors r7, r0
-    movs r0, r2
-    ands r0, r1
-    str r7, [sp, #60]
-    eors r2, r0
-    lsls r2, r2, #1
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    movs r7, r6
-    ands r7, r1
-    eors r2, r0
-    eors r6, r7
-    lsls r6, r6, #1
-    lsrs r7, r7, #7
-    muls r7, r4, r7
-    mov r0, r8
-    eors r2, r0
-    eors r5, r0
-    mov r0, r12
-    ands r0, r1
-    eors r6, r7
-    lsrs r7, r0, #7
-    muls r7, r4, r7
-    str r5, [sp, #92]
-    mov r5, r12
-    eors r5, r0
-    lsls r5, r5, #1
-    eors r5, r7
-    movs r0, r2
-    ands r0, r1
-    eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    lsls r2, r2, #1
-    eors r2, r0
-    mov r0, r11
-    eors r2, r0
-    ldr r7, [sp, #108]
-    eors r6, r7
-    eors r5, r0
-    movs r0, r3
-    ands r0, r1
-    str r2, [sp, #44]
-    eors r3, r0
-    lsrs r0, r0, #7
-    lsls r3, r3, #1
-    muls r0, r4, r0
-    movs r2, r6
-    ands r2, r1
-    eors r3, r0
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r4, r2
-    eors r3, r7
-    lsls r6, r6, #1
-    eors r6, r2
-    mov r0, r9
+    ands r0, r3
+    lsls r5, r5, #2
+    eors r7, r5
     eors r6, r0
-    ands r1, r5
-    eors r5, r1
-    lsrs r1, r1, #7
-    lsls r5, r5, #1
-    muls r1, r4, r1
-    eors r5, r1
-    str r3, [sp, #28]
-    str r6, [sp, #108]
-    ldr r0, [sp, #124]
+    lsls r0, r0, #1
+    eors r1, r0
+    mov r0, r9
+    lsrs r5, r0, #1
+    mov r0, r8
     eors r5, r0
-    str r5, [sp, #124]
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #1
+    mov r3, r10
+    eors r3, r2
+    mov r2, r9
+    eors r2, r5
+    lsrs r5, r6, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r6, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    ands r5, r4
+    eors r2, r5
+    lsls r5, r5, #2
+    lsrs r4, r7, #4
+    eors r1, r5
+    eors r4, r6
+    ldr r5, =0x0f0f0f0f
+    ands r4, r5
+    eors r6, r4
+    lsls r4, r4, #4
+    eors r7, r4
+    lsrs r4, r3, #4
+    mov r8, r6
+    mov r6, r12
+    mov r9, r7
+    lsrs r7, r6, #4
+    eors r7, r0
+    ands r7, r5
+    eors r0, r7
+    eors r4, r1
+    lsls r7, r7, #4
+    eors r6, r7
+    ands r4, r5
+    eors r6, r0
+    eors r1, r4
+    lsls r4, r4, #4
+    eors r3, r4
+    eors r1, r6
+    mov r4, r11
+    lsrs r7, r4, #4
+    eors r7, r2
+    ands r7, r5
+    eors r2, r7
+    lsls r7, r7, #4
+    eors r4, r7
+    eors r3, r4
+    eors r4, r1
+    eors r0, r3
+    movs r5, r2
+    eors r5, r1
+    lsls r7, r5, #1
+    mov r10, r1
+    ldr r1, =0x01010101
+    bics r7, r1
+    mov r11, r2
+    lsrs r2, r5, #7
+    ands r2, r1
+    eors r5, r3
+    eors r3, r6
+    mov r12, r5
+    movs r5, #27
+    muls r2, r5, r2
+    eors r7, r2
+    lsls r2, r3, #1
+    bics r2, r1
+    lsrs r3, r3, #7
+    mov lr, r7
+    mov r7, r9
+    eors r7, r4
+    ands r3, r1
+    muls r3, r5, r3
+    movs r5, r0
+    eors r5, r7
+    eors r2, r3
+    eors r6, r5
+    mov r3, r11
+    eors r3, r6
+    eors r4, r3
+    mov r11, r3
+    mov r3, r8
+    eors r3, r0
+    mov r8, r7
+    movs r7, r3
+    eors r7, r6
+    str r7, [sp, #108]
+    mov r7, r9
+    eors r7, r3
+    mov r9, r3
+    mov r3, r12
+    eors r3, r7
+    eors r6, r3
+    eors r2, r3
+    eors r0, r6
+    str r3, [sp, #124]
+    mov r3, lr
+    eors r3, r7
+    mov lr, r6
+    lsrs r6, r3, #7
+    ands r6, r1
+    lsls r3, r3, #1
+    bics r3, r1
+    str r7, [sp, #28]
+    movs r7, #27
+    muls r6, r7, r6
+    eors r3, r6
+    lsrs r6, r5, #7
+    ands r6, r1
+    muls r6, r7, r6
+    lsls r7, r5, #1
+    bics r7, r1
+    eors r7, r6
+    mov r6, r10
+    eors r6, r0
+    eors r3, r6
+    eors r7, r6
+    str r3, [sp, #12]
+    mov r3, r12
+    eors r5, r3
+    eors r3, r0
+    lsls r6, r2, #1
+    bics r6, r1
+    lsrs r2, r2, #7
+    ands r2, r1
+    mov r12, r0
+    movs r0, #27
+    muls r2, r0, r2
+    eors r6, r2
+    eors r6, r4
+    str r6, [sp, #76]
+    lsls r2, r3, #1
+    lsrs r3, r3, #7
+    ands r3, r1
+    muls r3, r0, r3
+    bics r2, r1
+    eors r2, r3
+    lsrs r3, r5, #7
+    eors r2, r4
+    ands r3, r1
+    muls r3, r0, r3
+    lsls r4, r5, #1
+    bics r4, r1
+    eors r4, r3
+    mov r3, r9
+    eors r5, r3
+    mov r6, r10
+    eors r6, r3
+    eors r4, r6
+    lsrs r3, r7, #7
+    ands r3, r1
+    lsls r7, r7, #1
+    muls r3, r0, r3
+    bics r7, r1
+    eors r7, r3
+    lsls r3, r5, #1
+    lsrs r5, r5, #7
+    bics r3, r1
+    ands r5, r1
+    muls r5, r0, r5
+    mov r9, r6
+    lsrs r6, r4, #7
+    eors r3, r5
+    ands r6, r1
+    lsls r4, r4, #1
+    bics r4, r1
+    muls r6, r0, r6
+    eors r4, r6
+    mov r5, r8
+    eors r7, r5
+    eors r3, r5
+    str r7, [sp, #92]
+    ldr r5, [sp, #28]
+    eors r4, r5
+    str r4, [sp, #60]
+    mov r4, r12
+    lsls r5, r4, #1
+    bics r5, r1
+    ldr r6, [sp, #108]
+    lsls r7, r6, #1
+    lsrs r6, r6, #7
+    ands r6, r1
+    lsrs r4, r4, #7
+    bics r7, r1
+    ands r4, r1
+    muls r4, r0, r4
+    eors r5, r4
+    muls r6, r0, r6
+    lsrs r4, r3, #7
+    eors r7, r6
+    ands r4, r1
+    lsls r6, r2, #1
+    lsrs r2, r2, #7
+    bics r6, r1
+    ands r2, r1
+    muls r2, r0, r2
+    eors r6, r2
+    lsls r3, r3, #1
+    bics r3, r1
+    mov r2, lr
+    eors r7, r2
+    eors r6, r2
+    muls r4, r0, r4
+    mov r2, r11
+    eors r5, r2
+    eors r3, r4
+    lsrs r4, r7, #7
+    eors r3, r2
+    ands r4, r1
+    lsls r7, r7, #1
+    lsls r2, r5, #1
+    lsrs r5, r5, #7
+    bics r2, r1
+    str r3, [sp, #44]
+    ands r5, r1
+    muls r4, r0, r4
+    muls r5, r0, r5
+    eors r2, r5
+    str r6, [sp, #28]
+    bics r7, r1
+    eors r7, r4
+    mov r0, r9
+    eors r7, r0
+    str r7, [sp, #108]
+    ldr r0, [sp, #124]
+    eors r2, r0
+    str r2, [sp, #124]
     mov r0, sp
     lsls r0, r0, #28
     beq 1f

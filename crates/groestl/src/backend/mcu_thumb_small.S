@@ -2,7 +2,7 @@
 @ mcu_thumb.S for Grøstl-224/256: the same kernel and passes, with the caller's 64-byte
 @ buffer (the engine's empty block buffer) as the state; each part is copied to a 32-byte
 @ area in the frame for the kernel and back. Constant-time as mcu_thumb.S.
-@ P512: 15210 cycles, Q512: 15370 cycles for the rounds (passes, copies, kernels; loops not counted).
+@ P512: 14870 cycles, Q512: 15030 cycles for the rounds (passes, copies, kernels; loops not counted).
 @ Stack: 120 bytes.
     .syntax unified
     .thumb
@@ -550,592 +550,578 @@ slicewise_groestl_mcu_small_pad512:
     ldr r2, [r0, #56]
     str r1, [sp, #24]
     str r2, [sp, #28]
-    ldr r0, [sp, #16]
-    ldr r1, [sp, #12]
+    ldr r0, [sp, #8]
+    ldr r1, [sp, #16]
     lsrs r2, r0, #1
     ldr r3, [sp, #20]
-    eors r2, r3
-    ldr r4, =0x55555555
-    ands r2, r4
-    ldr r5, [sp, #8]
-    ldr r6, [sp, #28]
-    eors r3, r2
-    lsrs r7, r5, #1
-    eors r7, r1
-    ands r7, r4
-    eors r1, r7
-    lsls r7, r7, #1
-    eors r5, r7
-    lsls r2, r2, #1
-    ldr r7, [sp, #24]
-    mov r8, r1
-    lsrs r1, r7, #1
-    eors r0, r2
-    eors r1, r6
-    ands r1, r4
-    eors r6, r1
-    lsls r1, r1, #1
-    eors r7, r1
-    lsrs r1, r3, #2
-    eors r1, r6
-    ldr r2, =0x33333333
-    ands r1, r2
-    eors r6, r1
-    lsls r1, r1, #2
-    eors r3, r1
-    ldr r1, [sp, #4]
-    mov r9, r3
-    ldr r3, [sp, #0]
-    mov r10, r6
-    lsrs r6, r3, #1
-    eors r6, r1
-    ands r6, r4
-    lsrs r4, r0, #2
-    eors r4, r7
-    ands r4, r2
-    eors r7, r4
-    lsls r4, r4, #2
-    eors r0, r4
-    eors r1, r6
-    lsls r6, r6, #1
-    eors r3, r6
-    lsrs r4, r3, #2
-    eors r4, r5
-    ands r4, r2
-    eors r5, r4
-    lsls r4, r4, #2
-    eors r3, r4
-    lsrs r4, r1, #2
-    mov r6, r8
-    eors r4, r6
-    ands r4, r2
-    eors r6, r4
-    lsrs r2, r5, #4
-    eors r2, r7
-    lsls r4, r4, #2
-    eors r1, r4
-    ldr r4, =0x0f0f0f0f
-    ands r2, r4
-    eors r7, r2
-    lsls r2, r2, #4
-    eors r5, r2
-    lsrs r2, r6, #4
-    mov r8, r5
-    mov r5, r10
-    eors r2, r5
-    ands r2, r4
-    eors r5, r2
-    lsls r2, r2, #4
-    mov r10, r5
-    lsrs r5, r1, #4
-    eors r6, r2
-    mov r2, r9
-    eors r5, r2
-    ands r5, r4
-    eors r2, r5
-    lsls r5, r5, #4
-    eors r2, r7
-    mov r9, r2
-    lsrs r2, r3, #4
-    eors r1, r5
-    eors r2, r0
-    ands r2, r4
-    eors r0, r2
-    lsls r2, r2, #4
-    eors r3, r2
-    mov r2, r8
-    eors r2, r0
-    mov r5, r10
-    eors r5, r1
-    movs r4, r5
-    eors r4, r2
-    eors r6, r4
-    eors r7, r6
-    mov r11, r5
-    mov r5, r8
-    eors r6, r5
-    mov r12, r2
-    mov r2, r10
-    eors r5, r2
-    eors r2, r0
-    mov r8, r2
-    movs r2, r4
-    ands r2, r6
-    mov lr, r4
-    mov r4, r9
+    lsrs r4, r1, #1
     eors r4, r3
-    eors r0, r4
-    eors r1, r4
-    str r4, [sp, #28]
-    movs r4, r0
-    ands r4, r3
-    eors r4, r2
-    str r0, [sp, #24]
-    movs r0, r1
-    eors r0, r5
-    str r4, [sp, #4]
-    movs r4, r6
-    eors r4, r3
-    str r5, [sp, #8]
-    movs r5, r0
-    ands r5, r4
-    str r4, [sp, #20]
-    mov r4, r9
-    eors r4, r6
-    str r6, [sp, #12]
-    mov r6, r8
-    eors r6, r7
-    eors r5, r2
-    movs r2, r4
-    eors r2, r6
-    str r0, [sp, #16]
-    movs r0, r3
-    eors r0, r6
-    str r3, [sp, #0]
-    mov r3, r12
-    ands r3, r2
-    str r2, [sp, #32]
-    mov r2, r9
-    eors r2, r6
-    mov r9, r0
-    mov r0, r8
-    ands r0, r6
-    eors r3, r0
-    eors r5, r3
-    eors r5, r7
-    mov r7, r10
-    str r6, [sp, #36]
-    movs r6, r7
-    eors r6, r2
-    str r6, [sp, #40]
-    ldr r6, [sp, #28]
-    eors r7, r6
-    ands r6, r1
-    mov r10, r1
-    mov r1, r11
-    ands r1, r2
-    eors r6, r1
-    eors r6, r3
-    mov r3, r9
-    ands r3, r7
-    eors r3, r1
-    mov r1, r11
-    eors r1, r2
-    eors r6, r1
-    ldr r1, [sp, #8]
-    str r2, [sp, #44]
-    movs r2, r4
-    eors r2, r1
-    ands r1, r4
-    eors r1, r0
-    eors r3, r1
-    ldr r0, [sp, #4]
-    eors r0, r1
-    eors r0, r2
-    movs r1, r5
-    ands r1, r6
-    eors r5, r0
-    movs r2, r0
-    eors r2, r1
-    str r4, [sp, #4]
-    ldr r4, [sp, #40]
-    eors r3, r4
-    eors r1, r3
-    movs r4, r6
-    eors r4, r3
-    ands r2, r4
-    eors r2, r3
-    eors r6, r2
-    movs r4, r1
-    eors r4, r2
-    ands r3, r4
-    eors r6, r3
-    eors r3, r1
-    ands r1, r5
-    eors r1, r0
-    ands r3, r1
-    eors r5, r3
-    ands r7, r1
-    mov r0, r9
-    ands r0, r1
-    ldr r3, [sp, #24]
-    ands r3, r2
-    mov r4, r10
+    ldr r5, =0x55555555
     ands r4, r5
+    ldr r6, [sp, #12]
+    eors r2, r6
+    ands r2, r5
+    eors r6, r2
+    ldr r7, [sp, #28]
+    mov r8, r6
+    lsls r6, r4, #1
+    eors r1, r6
+    eors r3, r4
+    ldr r4, [sp, #24]
+    lsrs r6, r4, #1
+    eors r6, r7
+    ands r6, r5
+    eors r7, r6
+    lsls r6, r6, #1
+    eors r4, r6
+    lsls r2, r2, #1
+    eors r0, r2
+    lsrs r2, r3, #2
+    eors r2, r7
+    ldr r6, =0x33333333
+    ands r2, r6
+    eors r7, r2
+    lsls r2, r2, #2
     mov r9, r7
     ldr r7, [sp, #0]
-    ands r7, r2
-    eors r4, r0
-    mov r10, r4
-    ldr r4, [sp, #16]
-    ands r4, r6
-    eors r3, r4
-    eors r0, r7
-    str r0, [sp, #24]
-    movs r0, r1
-    eors r0, r2
-    eors r1, r5
-    eors r2, r6
-    str r3, [sp, #16]
-    mov r3, r11
-    ands r3, r1
+    eors r3, r2
+    ldr r2, [sp, #4]
+    mov r10, r3
+    lsrs r3, r7, #1
+    eors r3, r2
+    ands r3, r5
+    eors r2, r3
+    lsls r3, r3, #1
     eors r7, r3
-    mov r11, r7
-    mov r7, lr
-    ands r7, r2
-    eors r7, r4
-    ldr r4, [sp, #20]
-    ands r4, r6
-    eors r6, r5
-    mov lr, r4
-    mov r4, r10
+    lsrs r3, r1, #2
     eors r3, r4
-    mov r4, r8
-    ands r4, r0
-    mov r8, r7
-    ldr r7, [sp, #36]
-    ands r7, r0
-    eors r0, r6
-    str r3, [sp, #20]
-    ldr r3, [sp, #12]
-    ands r2, r3
-    ldr r3, [sp, #44]
-    ands r1, r3
-    eors r2, r1
-    ldr r3, [sp, #28]
-    ands r5, r3
-    mov r3, r12
-    ands r3, r0
+    ands r3, r6
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r6
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r7, r5
     eors r4, r3
-    mov r12, r3
-    ldr r3, [sp, #32]
-    ands r0, r3
-    eors r7, r0
-    eors r1, r7
-    ldr r3, [sp, #4]
+    lsls r3, r3, #2
+    eors r1, r3
+    lsrs r3, r2, #2
+    mov r5, r8
+    eors r3, r5
+    ands r3, r6
+    eors r5, r3
+    lsls r3, r3, #2
+    eors r2, r3
+    lsrs r3, r0, #4
+    eors r3, r4
+    ldr r6, =0x0f0f0f0f
+    ands r3, r6
+    eors r4, r3
+    lsls r3, r3, #4
+    eors r0, r3
+    lsrs r3, r5, #4
+    mov r8, r0
+    mov r0, r9
+    eors r3, r0
     ands r3, r6
     eors r0, r3
-    movs r3, r5
-    eors r3, r4
+    lsls r3, r3, #4
+    mov r9, r0
+    lsrs r0, r2, #4
+    eors r5, r3
+    mov r3, r10
     eors r0, r3
-    eors r5, r1
-    mov r7, r8
+    ands r0, r6
+    eors r3, r0
+    eors r3, r4
+    lsls r0, r0, #4
+    mov r10, r3
+    lsrs r3, r7, #4
+    eors r2, r0
+    eors r3, r1
+    ands r3, r6
+    eors r1, r3
+    lsls r3, r3, #4
     eors r7, r3
-    eors r1, r7
-    mov r3, lr
-    eors r3, r7
-    ldr r7, [sp, #8]
-    ands r6, r7
-    mov r7, r11
-    eors r7, r2
-    eors r4, r7
-    mov r8, r1
-    mov r1, r9
-    eors r1, r7
-    eors r1, r0
-    mov r7, r10
-    eors r7, r4
-    mov r4, r12
-    eors r4, r6
-    ldr r6, [sp, #20]
+    mov r0, r8
+    eors r0, r1
+    mov r3, r9
+    eors r3, r2
+    movs r6, r3
     eors r6, r0
-    mvns r6, r6
-    mvns r7, r7
+    eors r5, r6
+    eors r4, r5
+    mov r11, r3
+    mov r3, r8
+    eors r5, r3
+    mov r12, r0
+    mov r0, r9
+    eors r3, r0
+    eors r0, r1
+    mov r8, r0
+    movs r0, r6
+    ands r0, r5
+    mov lr, r6
+    mov r6, r10
+    eors r6, r7
+    eors r2, r6
+    eors r1, r6
+    str r6, [sp, #24]
+    movs r6, r2
+    eors r6, r3
+    str r3, [sp, #28]
+    movs r3, r1
+    ands r3, r7
+    eors r3, r0
+    str r1, [sp, #4]
+    movs r1, r5
+    eors r1, r7
+    str r3, [sp, #8]
+    mov r3, r10
+    eors r3, r5
+    str r5, [sp, #12]
+    movs r5, r6
+    ands r5, r1
+    eors r5, r0
+    mov r0, r8
+    eors r0, r4
+    str r1, [sp, #20]
+    movs r1, r3
+    eors r1, r0
+    str r6, [sp, #16]
+    movs r6, r7
+    eors r6, r0
+    str r7, [sp, #0]
+    mov r7, r10
+    eors r7, r0
+    mov r10, r6
+    mov r6, r8
+    ands r6, r0
+    str r0, [sp, #32]
+    mov r0, r12
+    ands r0, r1
+    eors r0, r6
+    eors r5, r0
+    eors r5, r4
+    mov r4, r9
+    str r1, [sp, #36]
+    movs r1, r4
+    eors r1, r7
+    str r5, [sp, #40]
+    ldr r5, [sp, #24]
+    eors r4, r5
+    ands r5, r2
+    mov r9, r2
+    mov r2, r11
+    ands r2, r7
+    eors r5, r2
+    eors r5, r0
+    mov r0, r10
+    ands r0, r4
+    eors r0, r2
+    mov r2, r11
+    eors r2, r7
+    eors r5, r2
+    ldr r2, [sp, #28]
+    str r7, [sp, #44]
+    movs r7, r2
+    ands r7, r3
+    eors r7, r6
+    eors r0, r7
+    eors r2, r3
+    eors r0, r1
+    ldr r1, [sp, #8]
+    eors r1, r7
+    eors r1, r2
+    movs r2, r5
+    eors r2, r0
+    ldr r6, [sp, #40]
+    movs r7, r6
+    ands r7, r5
+    eors r6, r1
+    str r3, [sp, #8]
+    movs r3, r1
+    eors r3, r7
+    ands r3, r2
+    eors r3, r0
+    eors r7, r0
+    eors r5, r3
+    movs r2, r7
+    eors r2, r3
+    ands r0, r2
+    eors r5, r0
+    eors r0, r7
+    ands r7, r6
+    eors r7, r1
+    ands r4, r7
+    ldr r1, [sp, #4]
+    ands r1, r3
+    ands r0, r7
+    eors r6, r0
+    mov r0, r10
+    ands r0, r7
+    mov r2, r9
+    ands r2, r6
+    mov r9, r4
+    ldr r4, [sp, #0]
+    ands r4, r3
+    eors r2, r0
+    eors r0, r4
+    mov r10, r0
+    movs r0, r3
+    eors r0, r5
+    str r2, [sp, #4]
+    ldr r2, [sp, #16]
+    ands r2, r5
+    eors r1, r2
+    eors r3, r7
+    eors r7, r6
+    str r1, [sp, #16]
+    mov r1, lr
+    ands r1, r0
+    eors r1, r2
+    ldr r2, [sp, #12]
+    ands r0, r2
+    mov r2, r8
+    ands r2, r3
+    mov r8, r1
+    ldr r1, [sp, #20]
+    ands r1, r5
+    eors r5, r6
+    mov lr, r1
+    ldr r1, [sp, #24]
+    ands r6, r1
+    movs r1, r3
+    eors r1, r5
+    str r6, [sp, #24]
+    ldr r6, [sp, #32]
+    ands r3, r6
+    mov r6, r11
+    ands r6, r7
+    eors r4, r6
+    mov r11, r6
+    ldr r6, [sp, #44]
+    ands r7, r6
+    eors r0, r7
+    eors r4, r0
+    mov r6, r12
+    ands r6, r1
+    eors r2, r6
+    mov r12, r0
+    ldr r0, [sp, #36]
+    ands r1, r0
+    eors r3, r1
+    eors r7, r3
+    mov r0, r9
+    eors r0, r4
+    ldr r3, [sp, #8]
+    ands r3, r5
+    eors r1, r3
+    eors r4, r2
+    ldr r3, [sp, #28]
+    ands r5, r3
+    eors r6, r5
+    ldr r3, [sp, #24]
+    eors r2, r3
+    eors r1, r2
+    eors r0, r1
+    eors r3, r7
+    mov r5, r8
+    eors r5, r2
+    eors r7, r5
+    mov r2, lr
+    eors r2, r5
+    ldr r5, [sp, #4]
+    eors r4, r5
+    mov r8, r7
     b 7f
     .ltorg
 7:
-    eors r2, r3
-    ldr r0, [sp, #24]
-    eors r0, r3
-    ldr r3, [sp, #16]
-    eors r3, r1
-    eors r1, r5
-    eors r4, r1
-    eors r5, r2
-    lsrs r1, r7, #1
-    eors r1, r6
-    mvns r5, r5
-    mov r9, r5
-    ldr r5, =0x55555555
-    ands r1, r5
-    eors r6, r1
-    lsls r1, r1, #1
-    mov r10, r4
-    lsrs r4, r3, #1
-    eors r4, r0
-    eors r7, r1
-    ands r4, r5
-    eors r0, r4
-    lsls r4, r4, #1
-    eors r3, r4
-    lsrs r1, r6, #2
-    eors r1, r0
-    ldr r4, =0x33333333
-    ands r1, r4
-    eors r0, r1
-    lsls r1, r1, #2
-    mov r11, r0
-    lsrs r0, r7, #2
-    eors r6, r1
-    eors r0, r3
-    ands r0, r4
-    eors r3, r0
-    lsrs r1, r2, #1
-    lsls r0, r0, #2
-    eors r7, r0
-    mov r0, r10
-    mvns r0, r0
-    eors r1, r0
-    ands r1, r5
-    eors r0, r1
-    lsls r1, r1, #1
-    eors r2, r1
-    mov r1, r9
-    mov r10, r3
-    lsrs r3, r1, #1
-    mov r1, r8
-    eors r3, r1
-    ands r3, r5
-    eors r1, r3
-    lsls r3, r3, #1
-    mov r5, r9
-    eors r5, r3
-    lsrs r3, r0, #2
-    eors r3, r1
-    ands r3, r4
-    eors r1, r3
-    lsls r3, r3, #2
-    eors r0, r3
-    lsrs r3, r2, #2
-    eors r3, r5
-    ands r3, r4
-    lsrs r4, r6, #4
-    eors r4, r0
-    eors r5, r3
-    lsls r3, r3, #2
-    eors r2, r3
-    ldr r3, =0x0f0f0f0f
-    ands r4, r3
-    eors r0, r4
-    lsls r4, r4, #4
-    mov r8, r0
-    lsrs r0, r7, #4
-    eors r6, r4
-    eors r0, r2
-    ands r0, r3
-    mov r4, r11
-    mov r9, r6
-    lsrs r6, r4, #4
-    eors r6, r1
-    ands r6, r3
-    eors r2, r0
-    lsls r0, r0, #4
-    eors r7, r0
-    eors r1, r6
-    lsls r6, r6, #4
-    eors r4, r6
-    eors r4, r1
-    mov r0, r10
-    lsrs r6, r0, #4
-    eors r6, r5
-    ands r6, r3
-    eors r2, r4
-    eors r5, r6
-    lsls r6, r6, #4
-    eors r0, r6
-    eors r7, r0
-    eors r0, r2
-    movs r3, r5
-    eors r3, r2
-    movs r6, r4
-    eors r6, r7
-    mov r10, r2
-    ldr r2, =0x80808080
-    mov r11, r5
-    movs r5, r3
-    ands r5, r2
-    eors r1, r7
-    eors r7, r3
-    eors r3, r5
-    lsrs r5, r5, #7
-    lsls r3, r3, #1
-    mov r12, r7
-    movs r7, #27
-    muls r5, r7, r5
-    ands r2, r6
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r7, r2
-    lsls r6, r6, #1
-    mov r7, r9
-    eors r7, r0
-    eors r3, r5
-    eors r6, r2
-    movs r2, r1
-    eors r2, r7
-    eors r4, r2
-    mov r5, r8
-    eors r5, r1
-    mov r8, r7
-    mov r7, r9
+    mov r7, r11
     eors r7, r5
-    eors r3, r7
-    mov r9, r5
-    mov r5, r11
-    eors r5, r4
-    eors r0, r5
-    mov r11, r5
-    mov r5, r12
-    eors r5, r7
-    eors r6, r5
-    mov lr, r7
-    movs r7, r5
-    eors r7, r4
-    eors r1, r7
-    str r5, [sp, #28]
-    ldr r5, =0x80808080
-    str r7, [sp, #24]
-    movs r7, r3
-    ands r7, r5
-    eors r3, r7
-    lsls r3, r3, #1
-    lsrs r7, r7, #7
-    str r4, [sp, #4]
-    movs r4, #27
-    muls r7, r4, r7
-    ands r5, r2
-    eors r3, r7
-    lsrs r7, r5, #7
-    muls r7, r4, r7
-    eors r5, r2
-    lsls r5, r5, #1
-    eors r5, r7
-    mov r7, r10
     eors r7, r1
-    eors r3, r7
-    str r3, [sp, #0]
-    eors r5, r7
-    mov r3, r12
-    eors r2, r3
+    mvns r7, r7
+    mov r1, r12
+    eors r1, r2
+    ldr r5, [sp, #16]
+    eors r5, r0
+    eors r0, r3
+    eors r6, r0
     eors r3, r1
-    ldr r7, =0x80808080
-    mov r12, r1
-    movs r1, r6
-    ands r1, r7
-    eors r6, r1
-    lsrs r1, r1, #7
-    lsls r6, r6, #1
-    muls r1, r4, r1
-    eors r6, r1
-    movs r1, r5
-    ands r1, r7
-    eors r5, r1
-    lsrs r1, r1, #7
-    eors r6, r0
-    str r6, [sp, #16]
-    muls r1, r4, r1
-    movs r6, r3
-    ands r6, r7
-    eors r3, r6
-    lsrs r6, r6, #7
-    lsls r3, r3, #1
-    ands r7, r2
-    muls r6, r4, r6
-    eors r3, r6
-    lsls r5, r5, #1
-    lsrs r6, r7, #7
-    eors r7, r2
-    eors r3, r0
-    muls r6, r4, r6
-    lsls r7, r7, #1
-    eors r7, r6
+    mvns r6, r6
+    mvns r4, r4
     mov r0, r10
-    mov r6, r9
+    eors r0, r2
+    lsrs r2, r5, #1
+    eors r2, r0
+    mvns r3, r3
+    mov r9, r3
+    ldr r3, =0x55555555
+    ands r2, r3
+    eors r0, r2
+    lsls r2, r2, #1
+    eors r5, r2
+    lsrs r2, r4, #1
+    eors r2, r7
+    ands r2, r3
+    eors r7, r2
+    lsls r2, r2, #1
+    eors r4, r2
+    lsrs r2, r4, #2
+    eors r2, r5
+    mov r10, r4
+    ldr r4, =0x33333333
+    ands r2, r4
+    eors r5, r2
+    mov r11, r5
+    lsrs r5, r7, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r2, r2, #2
+    mov r12, r0
+    lsrs r0, r1, #1
     eors r0, r6
-    eors r5, r1
-    eors r7, r0
-    eors r2, r6
-    ldr r1, [sp, #4]
-    eors r6, r1
-    ldr r1, =0x80808080
-    mov r9, r0
-    movs r0, r7
-    ands r0, r1
-    eors r7, r0
-    lsrs r0, r0, #7
-    lsls r7, r7, #1
-    muls r0, r4, r0
-    eors r7, r0
-    mov r0, lr
-    eors r7, r0
-    movs r0, r2
-    ands r0, r1
-    str r7, [sp, #12]
-    eors r2, r0
-    lsls r2, r2, #1
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    movs r7, r6
-    ands r7, r1
-    eors r2, r0
-    eors r6, r7
-    lsls r6, r6, #1
-    lsrs r7, r7, #7
-    muls r7, r4, r7
-    mov r0, r8
-    eors r2, r0
-    eors r5, r0
-    mov r0, r12
-    ands r0, r1
-    eors r6, r7
-    lsrs r7, r0, #7
-    muls r7, r4, r7
-    str r5, [sp, #20]
-    mov r5, r12
-    eors r5, r0
-    lsls r5, r5, #1
-    eors r5, r7
-    movs r0, r2
-    ands r0, r1
-    eors r2, r0
-    lsrs r0, r0, #7
-    muls r0, r4, r0
-    lsls r2, r2, #1
-    eors r2, r0
-    mov r0, r11
-    eors r2, r0
-    ldr r7, [sp, #24]
-    eors r6, r7
-    eors r5, r0
-    movs r0, r3
-    ands r0, r1
-    str r2, [sp, #8]
-    eors r3, r0
-    lsrs r0, r0, #7
-    lsls r3, r3, #1
-    muls r0, r4, r0
-    movs r2, r6
-    ands r2, r1
-    eors r3, r0
-    eors r6, r2
-    lsrs r2, r2, #7
-    muls r2, r4, r2
-    eors r3, r7
-    lsls r6, r6, #1
-    eors r6, r2
-    mov r0, r9
+    ands r0, r3
+    lsls r5, r5, #2
+    eors r7, r5
     eors r6, r0
-    ands r1, r5
-    eors r5, r1
-    lsrs r1, r1, #7
-    lsls r5, r5, #1
-    muls r1, r4, r1
-    eors r5, r1
-    str r3, [sp, #4]
-    str r6, [sp, #24]
-    ldr r0, [sp, #28]
+    lsls r0, r0, #1
+    eors r1, r0
+    mov r0, r9
+    lsrs r5, r0, #1
+    mov r0, r8
     eors r5, r0
-    str r5, [sp, #28]
+    ands r5, r3
+    eors r0, r5
+    lsls r5, r5, #1
+    mov r3, r10
+    eors r3, r2
+    mov r2, r9
+    eors r2, r5
+    lsrs r5, r6, #2
+    eors r5, r0
+    ands r5, r4
+    eors r0, r5
+    lsls r5, r5, #2
+    eors r6, r5
+    lsrs r5, r1, #2
+    eors r5, r2
+    ands r5, r4
+    eors r2, r5
+    lsls r5, r5, #2
+    lsrs r4, r7, #4
+    eors r1, r5
+    eors r4, r6
+    ldr r5, =0x0f0f0f0f
+    ands r4, r5
+    eors r6, r4
+    lsls r4, r4, #4
+    eors r7, r4
+    lsrs r4, r3, #4
+    mov r8, r6
+    mov r6, r12
+    mov r9, r7
+    lsrs r7, r6, #4
+    eors r7, r0
+    ands r7, r5
+    eors r0, r7
+    eors r4, r1
+    lsls r7, r7, #4
+    eors r6, r7
+    ands r4, r5
+    eors r6, r0
+    eors r1, r4
+    lsls r4, r4, #4
+    eors r3, r4
+    eors r1, r6
+    mov r4, r11
+    lsrs r7, r4, #4
+    eors r7, r2
+    ands r7, r5
+    eors r2, r7
+    lsls r7, r7, #4
+    eors r4, r7
+    eors r3, r4
+    eors r4, r1
+    eors r0, r3
+    movs r5, r2
+    eors r5, r1
+    lsls r7, r5, #1
+    mov r10, r1
+    ldr r1, =0x01010101
+    bics r7, r1
+    mov r11, r2
+    lsrs r2, r5, #7
+    ands r2, r1
+    eors r5, r3
+    eors r3, r6
+    mov r12, r5
+    movs r5, #27
+    muls r2, r5, r2
+    eors r7, r2
+    lsls r2, r3, #1
+    bics r2, r1
+    lsrs r3, r3, #7
+    mov lr, r7
+    mov r7, r9
+    eors r7, r4
+    ands r3, r1
+    muls r3, r5, r3
+    movs r5, r0
+    eors r5, r7
+    eors r2, r3
+    eors r6, r5
+    mov r3, r11
+    eors r3, r6
+    eors r4, r3
+    mov r11, r3
+    mov r3, r8
+    eors r3, r0
+    mov r8, r7
+    movs r7, r3
+    eors r7, r6
+    str r7, [sp, #24]
+    mov r7, r9
+    eors r7, r3
+    mov r9, r3
+    mov r3, r12
+    eors r3, r7
+    eors r6, r3
+    eors r2, r3
+    eors r0, r6
+    str r3, [sp, #28]
+    mov r3, lr
+    eors r3, r7
+    mov lr, r6
+    lsrs r6, r3, #7
+    ands r6, r1
+    lsls r3, r3, #1
+    bics r3, r1
+    str r7, [sp, #4]
+    movs r7, #27
+    muls r6, r7, r6
+    eors r3, r6
+    lsrs r6, r5, #7
+    ands r6, r1
+    muls r6, r7, r6
+    lsls r7, r5, #1
+    bics r7, r1
+    eors r7, r6
+    mov r6, r10
+    eors r6, r0
+    eors r3, r6
+    eors r7, r6
+    str r3, [sp, #0]
+    mov r3, r12
+    eors r5, r3
+    eors r3, r0
+    lsls r6, r2, #1
+    bics r6, r1
+    lsrs r2, r2, #7
+    ands r2, r1
+    mov r12, r0
+    movs r0, #27
+    muls r2, r0, r2
+    eors r6, r2
+    eors r6, r4
+    str r6, [sp, #16]
+    lsls r2, r3, #1
+    lsrs r3, r3, #7
+    ands r3, r1
+    muls r3, r0, r3
+    bics r2, r1
+    eors r2, r3
+    lsrs r3, r5, #7
+    eors r2, r4
+    ands r3, r1
+    muls r3, r0, r3
+    lsls r4, r5, #1
+    bics r4, r1
+    eors r4, r3
+    mov r3, r9
+    eors r5, r3
+    mov r6, r10
+    eors r6, r3
+    eors r4, r6
+    lsrs r3, r7, #7
+    ands r3, r1
+    lsls r7, r7, #1
+    muls r3, r0, r3
+    bics r7, r1
+    eors r7, r3
+    lsls r3, r5, #1
+    lsrs r5, r5, #7
+    bics r3, r1
+    ands r5, r1
+    muls r5, r0, r5
+    mov r9, r6
+    lsrs r6, r4, #7
+    eors r3, r5
+    ands r6, r1
+    lsls r4, r4, #1
+    bics r4, r1
+    muls r6, r0, r6
+    eors r4, r6
+    mov r5, r8
+    eors r7, r5
+    eors r3, r5
+    str r7, [sp, #20]
+    ldr r5, [sp, #4]
+    eors r4, r5
+    str r4, [sp, #12]
+    mov r4, r12
+    lsls r5, r4, #1
+    bics r5, r1
+    ldr r6, [sp, #24]
+    lsls r7, r6, #1
+    lsrs r6, r6, #7
+    ands r6, r1
+    lsrs r4, r4, #7
+    bics r7, r1
+    ands r4, r1
+    muls r4, r0, r4
+    eors r5, r4
+    muls r6, r0, r6
+    lsrs r4, r3, #7
+    eors r7, r6
+    ands r4, r1
+    lsls r6, r2, #1
+    lsrs r2, r2, #7
+    bics r6, r1
+    ands r2, r1
+    muls r2, r0, r2
+    eors r6, r2
+    lsls r3, r3, #1
+    bics r3, r1
+    mov r2, lr
+    eors r7, r2
+    eors r6, r2
+    muls r4, r0, r4
+    mov r2, r11
+    eors r5, r2
+    eors r3, r4
+    lsrs r4, r7, #7
+    eors r3, r2
+    ands r4, r1
+    lsls r7, r7, #1
+    lsls r2, r5, #1
+    lsrs r5, r5, #7
+    bics r2, r1
+    str r3, [sp, #8]
+    ands r5, r1
+    muls r4, r0, r4
+    muls r5, r0, r5
+    eors r2, r5
+    str r6, [sp, #4]
+    bics r7, r1
+    eors r7, r4
+    mov r0, r9
+    eors r7, r0
+    str r7, [sp, #24]
+    ldr r0, [sp, #28]
+    eors r2, r0
+    str r2, [sp, #28]
     ldr r0, [sp, #72]
     ldr r1, [sp, #76]
     adds r0, r1
