@@ -498,10 +498,12 @@ pub fn default_bp_walk(rows: usize, cols: usize) -> bool {
 }
 
 /// Moves of a plateau-walk polish round by default ([`WalkPolisher`], `--walk-polish`): 1 000
-/// up to 32×32 (a round then takes about as long as an exact round on AES MixColumns), none
-/// above (not measured there). Measured in issue 33 (docs/slp-history.md): with it, the defaults
-/// reached AES MixColumns' 88 within 600 s, and the benchmark's 16×16 and 32×32 matrices were
-/// better on more matrices than worse, in the same run as without.
+/// up to 32×32, none above (not measured there). On AES MixColumns such a round takes about
+/// 60 ms, some twice a BP or exact round (60 s chains from one program: 1 527 rounds with walk
+/// rounds, 2 154 without). Measured in issue 33 (docs/slp-history.md): with it, the defaults
+/// reached AES MixColumns' 88 within 600 s (seeds 0 and 1), and on the benchmark's 16×16 and
+/// 32×32 matrices (15 s each) they were better on 14 and worse on 4 (by 1) than without, the two
+/// runs made one after the other on the same machine.
 pub fn default_walk_polish(rows: usize, cols: usize) -> u64 {
     if rows.max(cols) <= 32 { 1000 } else { 0 }
 }
