@@ -501,7 +501,7 @@ pub fn default_bp_walk(rows: usize, cols: usize) -> bool {
 /// up to 32×32, none above (not measured there). On AES MixColumns such a round takes about
 /// 60 ms, some twice a BP or exact round (60 s chains from one program: 1 527 rounds with walk
 /// rounds, 2 154 without). Measured in issue 33 (docs/slp-history.md): with it, the defaults
-/// reached AES MixColumns' 88 within 600 s (seeds 0 and 1), and on the benchmark's 16×16 and
+/// reached AES MixColumns' 88 within 600 s (seeds 0, 1 and 2), and on the benchmark's 16×16 and
 /// 32×32 matrices (15 s each) they were better on 14 and worse on 4 (by 1) than without, the two
 /// runs made one after the other on the same machine.
 pub fn default_walk_polish(rows: usize, cols: usize) -> u64 {
