@@ -55,6 +55,7 @@ the instructions used) against a reference Grøstl on random inputs before writi
 
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
+  scripts/gen-neon7-groestl.py --a8      # slicewise A8 model estimate (cycles/byte) of the .S file
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
   NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
@@ -2458,7 +2459,44 @@ def generate():
     return head + lines, tables
 
 
+def a8_estimate(path=OUT):
+    """Print slicewise's Cortex-A8 model estimate (scripts/seed-code/a8-model.py, `simulate`) of
+    the neon7bs loops in `path`: the G-224/256 loop .Lc512_loop and the G-384/512 loop .Lc1024_loop
+    with the .Lneon7_perm1024 calls inlined (addresses of tables as #0). An estimate of the model,
+    not a measurement."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("a8model", os.path.join(ROOT, "scripts/seed-code/a8-model.py"))
+    a8 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(a8)
+    text = [x.strip() for x in open(path, encoding="utf-8")]
+    text = [x for x in text if x and not x.startswith("@")]
+
+    def block(start, end):
+        i = text.index(start)
+        return text[i:text.index(end, i) + 1]
+
+    perm = block(".Lneon7_perm1024:", "bx lr")[1:]
+    for name, start, end, nb in (("Groestl-256", ".Lc512_loop:", "bne .Lc512_loop", 64),
+                                 ("Groestl-512", ".Lc1024_loop:", "bne .Lc1024_loop", 128)):
+        st = []
+        for x in block(start, end):
+            if x.endswith(":") or x.startswith("."):
+                continue
+            if x.startswith(("movw", "movt")):
+                x = re.sub(r"#:(lower|upper)16:.*", "#0", x)
+            st.append(x)
+            if x == "bl .Lneon7_perm1024":
+                st += perm
+        cyc, info = a8.simulate(st)
+        print(f"{name} neon7bs, slicewise A8 model (estimate): {len(st)} instructions/block, "
+              f"{cyc:.0f} cycles/block, {cyc / nb:.1f} cycles/byte (NEON data-processing pipe alone "
+              f"{info['neon_dp_cycles'] / nb:.1f})")
+
+
 def main():
+    if "--a8" in sys.argv:
+        a8_estimate()
+        return
     if "--refine" in sys.argv:
         refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
                os.environ.get("NEON7_COST") == "body")
