@@ -55,6 +55,7 @@ the instructions used) against a reference Grøstl on random inputs before writi
 
   scripts/gen-neon7-groestl.py           # writes the .S file
   scripts/gen-neon7-groestl.py --check   # checks the program, and that the file is up to date
+  scripts/gen-neon7-groestl.py --a8      # slicewise A8 model estimate (cycles/byte) of the .S file
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
   NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
@@ -65,6 +66,11 @@ import random
 import re
 import sys
 import time
+
+# Experiment (issue 34), off by default: NEON7_LRU=W makes the allocator take a free register
+# freed at least W output lines ago (the one breaking the fewest free runs), to leave a8_schedule
+# more freedom. W=8: 43.6 c/B in the A8 model but 2 326 -> 2 398 instructions a block; not kept.
+LRU = int(os.environ.get("NEON7_LRU", "0"))
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 OUT = os.path.join(ROOT, "crates/groestl/src/backend/arm/neon7.S")
@@ -983,11 +989,19 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
     slot_reg = lambda s: sr[s] if s < len(sr) else f"slot{s}"  # noqa: E731
     lines = []
     order = []
+    freed = {}  # register -> when it was last freed (LRU choice among free registers)
 
     def free_reg(i, keep, d=None):
         free = [r for r in range(16) if r not in occ]
         if free:
-            return free[-1] if hint and d in hint else free[0]
+            if hint and d in hint:
+                return free[-1]
+            now = len(lines)
+            old = [r for r in free if freed.get(r, -1) < now - LRU]
+            if not old or not LRU:
+                return free[0]
+            fs = set(free)
+            return min(old, key=lambda r: ((r - 1 in fs) + (r + 1 in fs), r))
         # Evict the value used furthest in the future.
         best, bestd = None, -1
         for r, v in occ.items():
@@ -1105,6 +1119,7 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
 
     def release(v):
         if v in reg:
+            freed[reg[v]] = len(lines)
             del occ[reg.pop(v)]
         if v in slot:
             free_slots.append(slot.pop(v))
@@ -2408,7 +2423,7 @@ def generate():
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])
     for body, cols in ((body512, 8), (body1024, 16)):  # a VLDM of round constants per free-register run
-        assert sum(ln.startswith("vldmia r3!") for ln in body) <= 2 * ROUNDS[cols]
+        assert LRU or sum(ln.startswith("vldmia r3!") for ln in body) <= 2 * ROUNDS[cols]
     tables = {RC_LABEL[(False, "P")]: tab512["P"], RC_LABEL[(True, "P")]: tab1024["P"],
               RC_LABEL[(True, "Q")]: tab1024["Q"]}
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
@@ -2458,7 +2473,44 @@ def generate():
     return head + lines, tables
 
 
+def a8_estimate(path=OUT):
+    """Print slicewise's Cortex-A8 model estimate (scripts/seed-code/a8-model.py, `simulate`) of
+    the neon7bs loops in `path`: the G-224/256 loop .Lc512_loop and the G-384/512 loop .Lc1024_loop
+    with the .Lneon7_perm1024 calls inlined (addresses of tables as #0). An estimate of the model,
+    not a measurement."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("a8model", os.path.join(ROOT, "scripts/seed-code/a8-model.py"))
+    a8 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(a8)
+    text = [x.strip() for x in open(path, encoding="utf-8")]
+    text = [x for x in text if x and not x.startswith("@")]
+
+    def block(start, end):
+        i = text.index(start)
+        return text[i:text.index(end, i) + 1]
+
+    perm = block(".Lneon7_perm1024:", "bx lr")[1:]
+    for name, start, end, nb in (("Groestl-256", ".Lc512_loop:", "bne .Lc512_loop", 64),
+                                 ("Groestl-512", ".Lc1024_loop:", "bne .Lc1024_loop", 128)):
+        st = []
+        for x in block(start, end):
+            if x.endswith(":") or x.startswith("."):
+                continue
+            if x.startswith(("movw", "movt")):
+                x = re.sub(r"#:(lower|upper)16:.*", "#0", x)
+            st.append(x)
+            if x == "bl .Lneon7_perm1024":
+                st += perm
+        cyc, info = a8.simulate(st)
+        print(f"{name} neon7bs, slicewise A8 model (estimate): {len(st)} instructions/block, "
+              f"{cyc:.0f} cycles/block, {cyc / nb:.1f} cycles/byte (NEON data-processing pipe alone "
+              f"{info['neon_dp_cycles'] / nb:.1f})")
+
+
 def main():
+    if "--a8" in sys.argv:
+        a8_estimate()
+        return
     if "--refine" in sys.argv:
         refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
                os.environ.get("NEON7_COST") == "body")
