@@ -2478,10 +2478,7 @@ def a8_estimate(path=OUT):
     the neon7bs loops in `path`: the G-224/256 loop .Lc512_loop and the G-384/512 loop .Lc1024_loop
     with the .Lneon7_perm1024 calls inlined (addresses of tables as #0). An estimate of the model,
     not a measurement."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("a8model", os.path.join(ROOT, "scripts/seed-code/a8-model.py"))
-    a8 = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(a8)
+    a8 = a8_model()
     text = [x.strip() for x in open(path, encoding="utf-8")]
     text = [x for x in text if x and not x.startswith("@")]
 
