@@ -84,65 +84,6 @@ pub struct AutoResult {
     pub program: Program,
     /// The portfolio's report (arms, runs, winner, times).
     pub report: PortfolioReport,
-    /// The plateau walk that shortened the portfolio's winner, if one did: `(seed, moves)`.
-    pub walk: Option<(u64, u64)>,
-}
-
-/// Whether the portfolio ends with the plateau walk. Off: with it, a 32x32 subset of the
-/// benchmark (15 s, two threads on one core) was 10 worse and 3 better than the recorded
-/// defaults (docs/slp-history.md, issue 33), not yet separated from the halved CPU.
-pub const WALK_IN_PORTFOLIO: bool = false;
-
-/// Share of the time limit for the plateau walk on the portfolio's winner.
-pub const WALK_FRACTION: f64 = 0.1;
-
-/// Moves of the plateau walk per exploration run, when the portfolio is bounded by runs.
-pub const WALK_MOVES_PER_RUN: u64 = 500;
-
-/// The plateau walk on the portfolio's winner: `threads` walks (two with `moves`, so that the
-/// result does not depend on the threads) from seeds `seed`, `seed + 1`, …, for `time` or
-/// `moves` moves each; the shortest (then shallowest, then first) replaces the winner.
-fn walk_winner(
-    r: &mut AutoResult,
-    m: &BitMatrix,
-    o: &AutoOptions,
-    max_depth: Option<usize>,
-    time: Option<std::time::Duration>,
-    moves: Option<u64>,
-    on_improve: &(dyn Fn(&Program, u64) + Sync),
-) {
-    let walks = if moves.is_some() { 2 } else { o.threads.max(1) as u64 };
-    let deadline = time.map(|t| std::time::Instant::now() + t);
-    let wo = crate::plateau::WalkOptions { iters: moves, max_depth, target: None, end: false };
-    let start = r.report.program.clone();
-    let runs = r.report.runs;
-    let best = std::sync::Mutex::new(start.xor_count());
-    let results: Vec<(Program, crate::plateau::WalkStats, u64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..walks)
-            .map(|i| {
-                let (start, wo, best) = (&start, &wo, &best);
-                s.spawn(move || {
-                    let seed = o.seed.wrapping_add(i);
-                    let (p, st) = crate::plateau::walk(m, start, wo, seed, deadline, &mut |q| {
-                        let mut b = best.lock().unwrap();
-                        if q.xor_count() < *b {
-                            *b = q.xor_count();
-                            on_improve(q, runs);
-                        }
-                    });
-                    (p, st, seed)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("walk thread")).collect()
-    });
-    let key = |p: &Program| (p.xor_count(), p.depth());
-    if let Some((p, st, seed)) = results.into_iter().filter(|(p, _, _)| key(p) < key(&start)).min_by_key(|(p, _, _)| key(p)) {
-        let mut p = p;
-        p.meta = start.meta.clone();
-        r.program = p;
-        r.walk = Some((seed, st.best_at));
-    }
 }
 
 impl AutoResult {
@@ -207,14 +148,10 @@ pub fn optimize(m: &BitMatrix, o: &AutoOptions, on_improve: &(dyn Fn(&Program, u
     let any_word = arms.iter().any(|a| a.word);
     let any_split = arms.iter().any(|a| a.split);
     let large = m.rows().max(m.cols()) >= 64;
-    // The plateau walk (crate::plateau) gets the last WALK_FRACTION of the time (or
-    // WALK_MOVES_PER_RUN moves per run with runs) on matrices up to 32x32, without word arms only.
-    let walking = WALK_IN_PORTFOLIO && !o.word_only && m.rows().max(m.cols()) <= 32;
-    let walk_time = time_limit.filter(|_| walking).map(|t| t.mul_f64(WALK_FRACTION));
     let opts = PortfolioOptions {
         threads: o.threads.max(1),
         seed: o.seed,
-        time_limit: time_limit.map(|t| t - walk_time.unwrap_or_default()),
+        time_limit,
         runs: o.runs,
         polish_rounds: o.polish_rounds,
         polish_time,
@@ -252,11 +189,7 @@ pub fn optimize(m: &BitMatrix, o: &AutoOptions, on_improve: &(dyn Fn(&Program, u
     let Some(report) = portfolio(m, &opts, &generate, on_improve) else {
         bail!("no program found (is the depth bound {:?} achievable?)", o.max_depth);
     };
-    let mut r = AutoResult { program: report.program.clone(), report, walk: None };
-    if walking {
-        let moves = if time_limit.is_none() { o.runs.map(|n| n * WALK_MOVES_PER_RUN) } else { None };
-        walk_winner(&mut r, m, o, max_depth, walk_time, moves, on_improve);
-    }
+    let mut r = AutoResult { program: report.program.clone(), report };
     annotate(&mut r, o, form, max_depth);
     r.program.verify(m).map_err(|e| anyhow::anyhow!("internal error: the portfolio's program does not verify: {e}"))?;
     Ok(r)
@@ -270,7 +203,7 @@ fn annotate(r: &mut AutoResult, o: &AutoOptions, form: Option<&ByteForm>, max_de
     let (rep, p) = (&r.report, &mut r.program);
     let w = &rep.winner;
     let polished = !w.polish.is_empty();
-    p.meta.algorithm = format!("auto:{}{}{}", p.meta.algorithm, if polished { "+polish" } else { "" }, if r.walk.is_some() { "+walk" } else { "" });
+    p.meta.algorithm = format!("auto:{}{}", p.meta.algorithm, if polished { "+polish" } else { "" });
     p.meta.seed = w.run_seed;
     p.meta.extra.push(format!("arm: {}", w.arm.name()));
     if polished {
@@ -327,11 +260,6 @@ fn annotate(r: &mut AutoResult, o: &AutoOptions, form: Option<&ByteForm>, max_de
             String::new()
         }
     ));
-    if let Some((seed, moves)) = r.walk {
-        p.meta.extra.push(format!("walk-seed: {seed}  walk-moves: {moves}"));
-        repeat.push_str(&format!(" --walk-moves {moves} --walk-seed {seed}"));
-        p.meta.notes.push(format!("then a plateau walk of {moves} moves from seed {seed}: {} XORs from {}", p.xor_count(), rep.program.xor_count()));
-    }
     p.meta.notes.push(format!("repeat the winner alone: {repeat}"));
 }
 
