@@ -422,7 +422,7 @@ pub fn walk(
         stats.iters += 1;
         let Some(len) = w.step() else { continue };
         stats.accepted += 1;
-        if len < best.0 || len == best.0 && o.max_depth.is_none() {
+        if len <= best.0 {
             let d = w.relax(&w.set.clone()).unwrap_or(usize::MAX);
             let d = w.targets.iter().map(|&t| w.depth.get(t).unwrap_or(0) as usize).max().unwrap_or(d);
             if (len, d) < best {
@@ -504,6 +504,24 @@ mod tests {
             p.outputs[j] = layer.first().map_or(Out::Zero, |&s| Out::Sig(s));
         }
         p
+    }
+
+    /// Under a depth bound too, an equally short program of lower depth counts as better: the
+    /// chain ((x0 + x1) + x2) + x3 (3 XORs, depth 3) walks to a 3-XOR program of depth 2.
+    #[test]
+    fn ties_go_to_the_shallower_under_a_bound() {
+        let m = mat("1111\n");
+        let mut start = Program::new(4, 1);
+        let a = start.push(0, 1);
+        let b = start.push(a, 2);
+        let c = start.push(b, 3);
+        start.outputs[0] = Out::Sig(c);
+        start.verify(&m).unwrap();
+        assert_eq!((start.xor_count(), start.depth()), (3, 3));
+        let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false };
+        let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
+        p.verify(&m).unwrap();
+        assert_eq!((p.xor_count(), p.depth()), (3, 2));
     }
 
     /// Under a depth bound every program the walk reports keeps it.
