@@ -155,16 +155,13 @@ def invariant_operands(lines):
     not depend on the state is on the cores, without a register to load into; only the load
     µop itself is left out (loads are not what limits these loops). With no such register the
     region stays folded."""
+    # By register number: xmmN, ymmN and zmmN are one register.
     written = set()
     for line in lines:
         regs = VREG.findall(line)
         if INSN.match(line) and regs:
-            written.add(regs[-1])
-    read_only = {}
-    for line in lines:
-        for cls, num in VREG.findall(line)[:-1]:
-            if (cls, num) not in written:
-                read_only.setdefault(cls, (cls, num))
+            written.add(regs[-1][1])
+    read_only = sorted({num for line in lines for _, num in VREG.findall(line)[:-1]} - written, key=int)
     out = []
     for line in lines:
         m = MEM.match(line)
@@ -173,11 +170,10 @@ def invariant_operands(lines):
         if not m or not w or op.startswith(("mov", "vmov", "vpbroadcast", "vbroadcast", "lea", "vpinsr", "pinsr", "vinsert")):
             out.append(line)
             continue
-        inv = read_only.get(w.group(1))
-        if inv is None:
+        if not read_only:
             out.append(line)
             continue
-        out.append(f"\t{op}\t%{inv[0]}mm{inv[1]}, {m.group(3)}")
+        out.append(f"\t{op}\t%{w.group(1)}mm{read_only[0]}, {m.group(3)}")
     return out
 
 
