@@ -270,7 +270,9 @@ struct ExactArgs {
     /// proves (with --proof, with DRAT proofs and `restriction.json`, which `check-proof`
     /// checks too; --max-k then counts XORs of the smaller matrix). Each column must have a 1
     /// in a row that has a 1 in a kept column. `auto` tries column sets by the enumeration
-    /// within the time limit and keeps the best.
+    /// within the time limit and keeps the best. One XOR more where a rotation of the column
+    /// indices is a symmetry of the matrix whose images of the kept columns have none in common
+    /// (and every row has weight ≥ 2, the columns are distinct): `restrict::rotation_bonus`.
     #[arg(long, value_name = "COLS|auto")]
     drop_inputs: Option<String>,
     #[command(flatten)]
@@ -929,8 +931,10 @@ fn exact(a: ExactArgs) -> Result<ExitCode> {
     let text = render(p, &input, &desc, &a.out)?;
     write_output(&a.out, &text)?;
     if !a.out.quiet {
+        let symmetry = slicewise_slp::restrict::rotation_bonus(&input.matrix, &r.columns)
+            .map_or(String::new(), |s| format!(" + 1 (the column rotation by {s} is a symmetry; restrict::rotation_bonus)"));
         eprintln!(
-            "slp exact: {} XORs, lower bound {} = {} + {} dropped columns (smaller matrix: {}); {:.1} s",
+            "slp exact: {} XORs, lower bound {} = {} + {} dropped columns{symmetry} (smaller matrix: {}); {:.1} s",
             p.xor_count(),
             outcome.lower_bound,
             r.sub_bound,

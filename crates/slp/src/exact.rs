@@ -312,11 +312,15 @@ fn run_drop_auto(m: &BitMatrix, o: &ExactSearch, time_limit: Duration, threads: 
 /// The outcome of a restricted search: the whole matrix's heuristic program `whole` with the
 /// lifted bound in its header.
 fn restricted(m: &BitMatrix, whole: Option<Program>, r: Restriction, method: Method, log: Vec<(usize, &'static str, f64)>, tried: Vec<Tried>) -> Result<ExactOutcome> {
-    let bound = crate::restrict::lift(&r.columns, r.sub_bound);
+    let bound = crate::restrict::lift_with_symmetry(m, &r.columns, r.sub_bound);
+    let symmetry = match crate::restrict::rotation_bonus(m, &r.columns) {
+        Some(s) => format!(", plus one: the column rotation by {s} is a symmetry whose images of the kept columns have none in common (restrict::rotation_bonus)"),
+        None => String::new(),
+    };
     let program = whole.map(|mut p| {
         p.set_bound_note(p.xor_count() <= bound, bound);
         p.meta.notes.push(format!(
-            "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {} XORs ({})",
+            "lower bound {bound} by restriction (crates/slp/src/restrict.rs): setting inputs {:?} to 0 removes at least one XOR each, and the {}x{} matrix without them needs at least {} XORs ({}){symmetry}",
             r.columns, r.size.0, r.size.1, r.sub_bound, r.how
         ));
         p

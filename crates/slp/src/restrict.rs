@@ -69,6 +69,70 @@ pub fn lift(drop: &[usize], sub_bound: usize) -> usize {
     sub_bound + drop.len()
 }
 
+/// One XOR more for the restriction `drop` of `m` when a rotation of the columns supplies
+/// enough other restrictions (the level-1 covering of Theorem N in `Joe-b-20/slp-plateau-search`,
+/// `bounds/gte56`, proved here for this case). Returns the shift `s` of a rotation that applies.
+///
+/// Conditions: every row of `m` has weight ≥ 2; its columns are non-zero and pairwise distinct;
+/// rotating the column indices by `s` (column c to (c + s) mod n) maps the set of rows to itself;
+/// and the kept columns K, rotated by 0, s, 2s, … have no column in common.
+///
+/// Why: let P be an optimal program for M. Its first line adds two inputs x_i, x_k. If no
+/// other line read either, every line's value would have equal bits i and k (by induction over
+/// the lines), and so would every row of M (each, of weight ≥ 2, is a line's value): columns i
+/// and k would be equal. So one of them, y, is read by two lines, and setting y = 0 turns both
+/// into copies: OPT(M) ≥ OPT(M without y) + 2. Some rotation K' of K misses y. Dropping the other
+/// columns of J' (the complement of K') one by one costs one XOR each ([`check_drop`] holds for
+/// J' as for J, the rotation being a symmetry of M), and M restricted to K' is M restricted to
+/// K with its columns renamed and rows reordered. So OPT(M) ≥ 2 + (|J| − 1) + OPT(M|K), one
+/// more than [`lift`].
+pub fn rotation_bonus(m: &BitMatrix, drop: &[usize]) -> Option<usize> {
+    let n = m.cols();
+    let rows = m.row_bits();
+    if n < 2 || drop.is_empty() || rows.iter().any(|r| r.count_ones() < 2) {
+        return None;
+    }
+    let cols: Vec<Vec<bool>> = (0..n).map(|c| rows.iter().map(|r| r >> c & 1 == 1).collect()).collect();
+    if cols.iter().any(|c| !c.contains(&true)) {
+        return None;
+    }
+    let mut sorted_cols = cols.clone();
+    sorted_cols.sort();
+    if sorted_cols.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    let full: Row = if n == 128 { !0 } else { (1 << n) - 1 };
+    let kept: Row = (0..n).filter(|c| !drop.contains(c)).fold(0, |a, c| a | 1 << c);
+    let mut sorted = rows.to_vec();
+    sorted.sort_unstable();
+    for s in 1..n {
+        let rot = |r: Row| ((r << s) | (r >> (n - s))) & full;
+        let mut rr: Vec<Row> = rows.iter().map(|&r| rot(r)).collect();
+        rr.sort_unstable();
+        if rr != sorted {
+            continue;
+        }
+        let (mut common, mut k) = (full, kept);
+        loop {
+            common &= k;
+            k = rot(k);
+            if k == kept {
+                break;
+            }
+        }
+        if common == 0 {
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// The bound that `sub_bound` for `drop_columns(m, drop)` proves for `m`: [`lift`], plus one
+/// where [`rotation_bonus`] applies.
+pub fn lift_with_symmetry(m: &BitMatrix, drop: &[usize], sub_bound: usize) -> usize {
+    lift(drop, sub_bound) + usize::from(rotation_bonus(m, drop).is_some())
+}
+
 /// A column set tried by [`search_drop`]: the columns, the bound proven for the smaller
 /// matrix (its optimum when `optimal`), and the seconds spent.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,7 +237,7 @@ pub const RESTRICTION_FILE: &str = "restriction.json";
 
 /// Writes `restriction.json` into a proof directory for `sub = drop_columns(m, drop)`.
 pub fn write_restriction(dir: &std::path::Path, m: &BitMatrix, drop: &[usize], sub_bound: usize) -> anyhow::Result<()> {
-    let f = RestrictionFile { matrix: m.to_text(), dropped: drop.to_vec(), lower_bound: lift(drop, sub_bound) };
+    let f = RestrictionFile { matrix: m.to_text(), dropped: drop.to_vec(), lower_bound: lift_with_symmetry(m, drop, sub_bound) };
     std::fs::write(dir.join(RESTRICTION_FILE), serde_json::to_string_pretty(&f)? + "\n")?;
     Ok(())
 }
@@ -193,7 +257,7 @@ pub fn check_restriction(dir: &std::path::Path, sub: &BitMatrix, sub_bound: usiz
     let d = check_drop(&m, &f.dropped).map_err(|e| anyhow::anyhow!("{RESTRICTION_FILE}: {e}"))?;
     anyhow::ensure!(d == f.dropped, "{RESTRICTION_FILE}: the dropped columns must be listed once each, in increasing order");
     anyhow::ensure!(drop_columns(&m, &d) == *sub, "{RESTRICTION_FILE}: the matrix without columns {d:?} is not matrix.txt");
-    let bound = lift(&d, sub_bound);
+    let bound = lift_with_symmetry(&m, &d, sub_bound);
     anyhow::ensure!(f.lower_bound == bound, "{RESTRICTION_FILE} claims lower bound {}, the proofs give {bound}", f.lower_bound);
     Ok(Some((m, d, bound)))
 }
@@ -243,6 +307,57 @@ mod tests {
         assert!(check_drop(&z, &[2]).unwrap_err().contains("no 1"));
         assert!(check_drop(&z, &[0, 3]).unwrap_err().contains("no 1"));
         assert_eq!(check_drop(&z, &[0]), Ok(vec![0]));
+    }
+
+    /// The rotation bonus, against exact optima: on random matrices whose rows are closed
+    /// under a rotation of the columns, every admissible set J for which
+    /// [`rotation_bonus`] applies gives OPT(M) ≥ OPT(M without J) + |J| + 1.
+    #[test]
+    fn the_rotation_bonus_holds_on_random_symmetric_matrices() {
+        let mut rng = ChaCha8Rng::seed_from_u64(36);
+        let (mut checked, mut tight) = (0, 0);
+        for case in 0..40 {
+            let (n, s) = [(6, 2), (6, 3), (8, 2), (8, 4), (4, 1), (6, 1)][case % 6];
+            let rot = |r: Row, k: usize| ((r << k) | (r >> (n - k))) & ((1 << n) - 1);
+            let mut rs: Vec<Row> = Vec::new();
+            for _ in 0..rng.random_range(1..=2) {
+                let r: Row = rng.random_range(3..(1 << n)) as Row;
+                for j in (0..n).step_by(s) {
+                    rs.push(rot(r, j));
+                }
+            }
+            rs.sort_unstable();
+            rs.dedup();
+            let m = BitMatrix::from_rows(n, rs);
+            let mut full = None;
+            for mask in 1u32..(1 << n) {
+                let drop: Vec<usize> = (0..n).filter(|&c| mask >> c & 1 == 1).collect();
+                let Ok(d) = check_drop(&m, &drop) else { continue };
+                if rotation_bonus(&m, &d).is_none() {
+                    continue;
+                }
+                let f = *full.get_or_insert_with(|| optimum(&m));
+                let sub = optimum(&drop_columns(&m, &d));
+                assert!(f >= lift_with_symmetry(&m, &d, sub), "case {case}: OPT {f} < {sub} + {} + 1 (drop {d:?}, matrix {m:?})", d.len());
+                checked += 1;
+                tight += usize::from(f == lift_with_symmetry(&m, &d, sub));
+            }
+        }
+        assert!(checked > 50 && tight > 0, "{checked} sets, {tight} tight");
+    }
+
+    /// AES MixColumns: the byte rotation (8 columns) is a symmetry, and the orbit of a keep set
+    /// with no common column earns the bonus; a set whose rotations share a column does not.
+    #[test]
+    fn rotation_bonus_on_aes_mixcolumns() {
+        let m = parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap();
+        let drop = [0, 1, 3, 5, 6, 8, 10, 11, 12, 13, 14, 16, 17, 19, 23, 26, 27, 28];
+        assert_eq!(check_drop(&m, &drop).unwrap(), drop.to_vec());
+        assert!(rotation_bonus(&m, &drop).is_some_and(|s| s % 8 == 0));
+        // Keeping column 0 and its images 8, 16, 24 in every rotation: no bonus.
+        let only_0_1_kept: Vec<usize> = (0..32).filter(|c| c % 8 != 0 && c % 8 != 1).collect();
+        assert_eq!(rotation_bonus(&m, &only_0_1_kept), None);
+        assert_eq!(lift_with_symmetry(&m, &drop, 37), 56);
     }
 
     /// The lemma, against exact optima: on random matrices of 4–7 inputs, every set J that
