@@ -108,6 +108,9 @@ def loops(body):
 
 MEM = re.compile(r"^\t(\w+)\t([^,]*\(%r\w+[^)]*\)|[.\w$]+\(%rip\)), (.*)$")
 VREG = re.compile(r"%([xyz])mm(\d+)")
+# Instructions whose memory operand is left as it is: moves, broadcasts and inserts are loads
+# themselves (or address arithmetic), not an operation on a folded table load.
+KEEP_FOLDED = ("mov", "vmov", "vpbroadcast", "vbroadcast", "lea", "vpinsr", "pinsr", "vinsert")
 
 
 def split_loads(lines):
@@ -131,7 +134,7 @@ def split_loads(lines):
     for line in lines:
         m = MEM.match(line)
         op = m.group(1) if m else ""
-        if not m or op.startswith(("mov", "vmov", "vpbroadcast", "vbroadcast", "lea", "vpinsr", "pinsr", "vinsert")):
+        if not m or op.startswith(KEEP_FOLDED):
             out.append(line)
             continue
         w = VREG.search(m.group(3))
@@ -167,7 +170,7 @@ def invariant_operands(lines):
         m = MEM.match(line)
         op = m.group(1) if m else ""
         w = VREG.search(m.group(3)) if m else None
-        if not m or not w or op.startswith(("mov", "vmov", "vpbroadcast", "vbroadcast", "lea", "vpinsr", "pinsr", "vinsert")):
+        if not m or not w or op.startswith(KEEP_FOLDED):
             out.append(line)
             continue
         if not read_only:
