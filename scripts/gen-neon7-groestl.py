@@ -1399,6 +1399,12 @@ def epilogue(name, frame_bytes):
     return [f"add sp, sp, #{frame_bytes}", "vpop {d8-d15}", "pop {r4-r12, pc}", f".size {name}, .-{name}"]
 
 
+def h_rev(q0, n):
+    """The chaining value's column words (uint64_t, row 0 in the most significant byte) to block
+    byte order (byte 8c + r = row r) and back: a byte reversal of each 64-bit half."""
+    return [f"vrev64.8 q{q0 + i}, q{q0 + i}" for i in range(n)]
+
+
 def fn_c512(frame, pos, body):
     """The compression loop, with the P|Q body inline; its last constant load rewinds r3 to
     the table's start (post-index by lr = -(table - 32))."""
@@ -1411,7 +1417,7 @@ def fn_c512(frame, pos, body):
     L = prologue(name, fb, 64) + masks()
     # h is kept bitsliced in BASIS, its planes H_NOT complemented, at sp: ~h ^ m there is P's
     # input with Q's 0xff or a NOT on every plane, as the body's first round expects.
-    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + transpose(0) + basis_d() + h_not()
+    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + h_rev(0, 4) + transpose(0) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
     # Between blocks h stays in q8-q11 (the transposition's masks in q14, q15): it is stored
@@ -1427,7 +1433,7 @@ def fn_c512(frame, pos, body):
     L += unzipped_frame_fix(frame, [a for a, _ in pairs])
     L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
     L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
-    L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True)
+    L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True) + h_rev(0, 4)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
     return L + epilogue(name, fb)
 
@@ -1441,7 +1447,7 @@ def fn_o512():
     fb = 64 + SLOTS
     rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
     L = prologue(name, fb, 64) + masks()
-    L += ["vld1.8 {d8-d11}, [r0]!", "vld1.8 {d12-d15}, [r0]", "sub r0, r0, #32"] + transpose(4) + basis_d(8) + h_not(8)
+    L += ["vld1.8 {d8-d11}, [r0]!", "vld1.8 {d12-d15}, [r0]", "sub r0, r0, #32"] + h_rev(4, 4) + transpose(4) + basis_d(8) + h_not(8)
     L += table_address(Q0_LABEL, "o512q") + ["vld1.64 {d0-d3}, [r3]!", "vld1.64 {d4-d7}, [r3]"]
     L += [f"veor q{i}, q{i}, q{4 + i}" for i in range(4)] + ["vstmia sp, {d0-d7}"] + [f"vmov.i8 q{i}, #0" for i in range(4)]
     L += table_address(RC_LABEL[(False, "P")], "o512") + [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
@@ -1464,6 +1470,8 @@ def load_wide(src, post):
     L = [f"vld1.8 {{d{4 * i}-d{4 * i + 3}}}, [{src}]!" for i in range(4)]
     if not post:
         L.append(f"sub {src}, {src}, #128")
+    if src == "r0":
+        L += h_rev(0, 8)
     L += masks() + transpose(0) + transpose(4) + [f"vzip.8 q{i}, q{4 + i}" for i in range(4)]
     return L + basis_q(Q_OF_WIDE)
 
@@ -1488,7 +1496,7 @@ def fn_c1024(frame, pos):
     L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}", "add lr, sp, #256", "vldmia lr, {d16-d31}"]
     L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + frame_fix(frame) + acc
     L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"] + basis_q(Q_OF_WIDE, True)
-    L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True)
+    L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True) + h_rev(0, 8)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
     return L + epilogue(name, fb)
 
@@ -1506,7 +1514,7 @@ def fn_o1024(frame, pos):
     L += ["vldmia sp, {d16-d31}"] + [f"veor q{target[mu[i]]}, q{target[mu[i]]}, q{8 + i}" for i in range(8)]
     L += [f"vmvn q{target[k]}, q{target[k]}" for k in PENDING_PLANES[True]] + basis_q({m: m for m in range(8)}, True)
     L += [f"vuzp.8 q{a}, q{b}" for a, b in [(0, 2), (1, 3), (4, 6), (5, 7)]] + ["vswp q2, q4", "vswp q3, q5"]
-    L += masks() + transpose(0, True) + transpose(4, True)
+    L += masks() + transpose(0, True) + transpose(4, True) + h_rev(0, 8)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
     return L + epilogue(name, fb)
 
@@ -1838,15 +1846,15 @@ def vp_transpose(d0):
 
 
 def vp_functions(mix_lines):
-    """void slicewise_groestl_neon7vp_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
-    _o512(uint8_t h[64]) and the 1024-bit versions (h[128]), block byte order as neon7bs."""
+    """void slicewise_groestl_neon7vp_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
+    _o512(uint64_t h[8]) and the 1024-bit versions (h[16]), canonical column words as neon7bs."""
     L = []
     pro = lambda name, fb: [f".globl {name}", f".type {name}, %function", ".p2align 2", f"{name}:",
                             "push {r4-r12, lr}", "vpush {d8-d15}", f"sub sp, sp, #{fb + 48}", "mov r4, sp",
                             "add r5, sp, #128", "add r8, sp, #256"] + [f"add {r}, sp, #{fb + 16 * i}" for i, r in enumerate(VP_SLOTS)]
     # Grøstl-224/256: X = sp (rows), Y = sp + 128 (S-box outputs), H = sp + 256 (8 rows of h).
     name = "slicewise_groestl_neon7vp_c512"
-    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"] + h_rev(8, 4)
     L += vp_transpose(16) + ["vstmia r8, {d16-d23}", "cmp r2, #0", "beq .Lvp_c512_done", ".Lvp_c512_loop:"]
     L += ["vld1.8 {d16-d19}, [r1]!", "vld1.8 {d20-d23}, [r1]!"] + vp_transpose(16) + ["vldmia r8, {d24-d31}"]
     for r in range(8):
@@ -1856,10 +1864,10 @@ def vp_functions(mix_lines):
     for r in range(8):
         L += [f"veor d{24 + r}, d{24 + r}, d{2 * r}", f"veor d{24 + r}, d{24 + r}, d{2 * r + 1}"]
     L += ["vstmia r8, {d24-d31}", "subs r2, r2, #1", "bne .Lvp_c512_loop", ".Lvp_c512_done:"]
-    L += ["vldmia r8, {d16-d23}"] + vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"]
+    L += ["vldmia r8, {d16-d23}"] + vp_transpose(16) + h_rev(8, 4) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"]
     L += epilogue(name, 368)
     name = "slicewise_groestl_neon7vp_o512"
-    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"]
+    L += pro(name, 320) + ["vld1.8 {d16-d19}, [r0]!", "vld1.8 {d20-d23}, [r0]", "sub r0, r0, #32"] + h_rev(8, 4)
     L += vp_transpose(16) + ["vstmia r8, {d16-d23}"]
     for r in range(8):
         L += [f"vorr d{2 * r}, d{16 + r}, d{16 + r}", f"vorr d{2 * r + 1}, d{16 + r}, d{16 + r}"]
@@ -1867,10 +1875,10 @@ def vp_functions(mix_lines):
     L += ["vldmia r8, {d16-d23}", "vmov.i8 d24, #0xa5"]
     for r in range(8):
         L += [f"veor d{16 + r}, d{16 + r}, d{2 * r}", f"veor d{16 + r}, d{16 + r}, d24"]
-    L += vp_transpose(16) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"] + epilogue(name, 368)
+    L += vp_transpose(16) + h_rev(8, 4) + ["vst1.8 {d16-d19}, [r0]!", "vst1.8 {d20-d23}, [r0]"] + epilogue(name, 368)
     # Grøstl-384/512: X = sp, Y = sp + 128, H = sp + 256 (rows, 128 bytes), M = sp + 384.
     load = lambda src: ([f"vld1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [{src}]!" for i in range(4)]
-                        + vp_transpose(16) + vp_transpose(24)
+                        + (h_rev(8, 8) if src == "r0" else []) + vp_transpose(16) + vp_transpose(24)
                         + [f"vorr d{2 * r + h}, d{16 + 8 * h + r}, d{16 + 8 * h + r}" for r in range(8) for h in (0, 1)])
     name = "slicewise_groestl_neon7vp_c1024"
     L += pro(name, 512) + ["add r9, sp, #384"] + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}"]
@@ -1882,7 +1890,7 @@ def vp_functions(mix_lines):
     L += table_address(".Lneon7vp_rc1024q", "vpc1024q") + ["bl .Lneon7vp_perm1024"] + acc
     L += ["subs r2, r2, #1", "bne .Lvp_c1024_loop", ".Lvp_c1024_done:", "vldmia r8, {d0-d15}"]
     unload = ([f"vorr d{16 + 8 * h + r}, d{2 * r + h}, d{2 * r + h}" for r in range(8) for h in (0, 1)]
-              + vp_transpose(16) + vp_transpose(24) + [f"vst1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [r0]!" for i in range(4)])
+              + vp_transpose(16) + vp_transpose(24) + h_rev(8, 8) + [f"vst1.8 {{d{16 + 4 * i}-d{19 + 4 * i}}}, [r0]!" for i in range(4)])
     L += unload + epilogue(name, 560)
     name = "slicewise_groestl_neon7vp_o1024"
     L += pro(name, 512) + load("r0") + ["sub r0, r0, #128", "vstmia r8, {d0-d15}", "vstmia r4, {d0-d15}"]
@@ -2176,14 +2184,17 @@ def check(lines, tables, rng, prefix="slicewise_groestl_neon7bs"):
             mach = Machine(lines, tables)
             h = [rng.randrange(256) for _ in range(n)]
             blocks = [rng.randrange(256) for _ in range(n * nblocks)]
-            mach.mem[0x1000:0x1000 + n] = bytes(h)
+            # h as the functions take it: uint64_t column words (row 0 in the most significant
+            # byte), little-endian in memory.
+            words = lambda b: bytes(b[8 * c + 7 - k] for c in range(cols) for k in range(8))
+            mach.mem[0x1000:0x1000 + n] = words(h)
             mach.mem[0x2000:0x2000 + len(blocks)] = bytes(blocks)
             mach.run(c_fn, [0x1000, 0x2000, nblocks])
             got = list(mach.mem[0x1000:0x1000 + n])
             want = ref_compress(h, blocks, cols)
-            assert got == want, (c_fn, nblocks)
+            assert got == list(words(want)), (c_fn, nblocks)
             mach.run(o_fn, [0x1000])
-            assert list(mach.mem[0x1000:0x1000 + n]) == ref_output(want, cols), o_fn
+            assert list(mach.mem[0x1000:0x1000 + n]) == list(words(ref_output(want, cols))), o_fn
     return True
 
 
@@ -2451,9 +2462,10 @@ def generate():
         "@ rotations per plane in a frame that turns by 2 rows per round.",
         f"@ P|Q 512 body: {count(body512)} instructions for 10 rounds ({spills(body512)} spills and reloads);",
         f"@ P or Q 1024 body: {count(body1024)} instructions for 14 rounds ({spills(body1024)} spills and reloads).",
-        "@ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),",
-        "@ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in",
-        "@ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.",
+        "@ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),",
+        "@ _o512(uint64_t h[8]) (h = P(h) ^ h), _c1024 and _o1024 (h[16]). h is in canonical column",
+        "@ words (row 0 in the most significant byte; VREV64.8 turns them into block byte order,",
+        "@ byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.",
         "@ neon7tt (T-tables, NOT constant-time): slicewise_groestl_neon7tt_c512(uint64_t h[8],",
         "@ const uint8_t *blocks, size_t n, const uint64_t tables[8][256]), _o512(h, -, -, tables),",
         "@ _c1024 and _o1024 (h[16]): canonical column words, tables of ttable64.rs.",

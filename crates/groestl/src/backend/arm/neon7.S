@@ -5,9 +5,10 @@
 @ rotations per plane in a frame that turns by 2 rows per round.
 @ P|Q 512 body: 2272 instructions for 10 rounds (70 spills and reloads);
 @ P or Q 1024 body: 3206 instructions for 14 rounds (98 spills and reloads).
-@ void slicewise_groestl_neon7bs_c512(uint8_t h[64], const uint8_t *blocks, size_t n),
-@ _o512(uint8_t h[64]) (h = P(h) ^ h), _c1024 and _o1024 (128-byte states). The state is in
-@ block byte order (byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
+@ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
+@ _o512(uint64_t h[8]) (h = P(h) ^ h), _c1024 and _o1024 (h[16]). h is in canonical column
+@ words (row 0 in the most significant byte; VREV64.8 turns them into block byte order,
+@ byte 8c + r = row r, column c). AAPCS; d8-d15 and r4-r12 restored.
 @ neon7tt (T-tables, NOT constant-time): slicewise_groestl_neon7tt_c512(uint64_t h[8],
 @ const uint8_t *blocks, size_t n, const uint64_t tables[8][256]), _o512(h, -, -, tables),
 @ _c1024 and _o1024 (h[16]): canonical column words, tables of ttable64.rs.
@@ -36,6 +37,10 @@ slicewise_groestl_neon7bs_c512:
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
     vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
@@ -2438,6 +2443,10 @@ slicewise_groestl_neon7bs_c512:
     vorr q12, q3, q3
     vsri.8 q3, q1, #4
     vsli.8 q1, q12, #4
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]
     add sp, sp, #208
@@ -2465,6 +2474,10 @@ slicewise_groestl_neon7bs_o512:
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]
     sub r0, r0, #32
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    vrev64.8 q6, q6
+    vrev64.8 q7, q7
     vorr q12, q6, q6
     vsri.8 q6, q4, #4
     vsli.8 q4, q12, #4
@@ -2538,6 +2551,14 @@ slicewise_groestl_neon7bs_c1024:
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    vrev64.8 q6, q6
+    vrev64.8 q7, q7
     vmov.i8 q8, #0x33
     vmov.i8 q10, #0x55
     vorr q12, q2, q2
@@ -2759,6 +2780,14 @@ slicewise_groestl_neon7bs_c1024:
     vorr q12, q7, q7
     vsri.8 q7, q5, #4
     vsli.8 q5, q12, #4
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    vrev64.8 q6, q6
+    vrev64.8 q7, q7
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]!
     vst1.8 {d8-d11}, [r0]!
@@ -2788,6 +2817,14 @@ slicewise_groestl_neon7bs_o1024:
     vld1.8 {d8-d11}, [r0]!
     vld1.8 {d12-d15}, [r0]!
     sub r0, r0, #128
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    vrev64.8 q6, q6
+    vrev64.8 q7, q7
     vmov.i8 q8, #0x33
     vmov.i8 q10, #0x55
     vorr q12, q2, q2
@@ -2925,6 +2962,14 @@ slicewise_groestl_neon7bs_o1024:
     vorr q12, q7, q7
     vsri.8 q7, q5, #4
     vsli.8 q5, q12, #4
+    vrev64.8 q0, q0
+    vrev64.8 q1, q1
+    vrev64.8 q2, q2
+    vrev64.8 q3, q3
+    vrev64.8 q4, q4
+    vrev64.8 q5, q5
+    vrev64.8 q6, q6
+    vrev64.8 q7, q7
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]!
     vst1.8 {d8-d11}, [r0]!
@@ -4197,6 +4242,10 @@ slicewise_groestl_neon7vp_c512:
     vld1.8 {d16-d19}, [r0]!
     vld1.8 {d20-d23}, [r0]
     sub r0, r0, #32
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
     vtrn.8 d16, d17
     vtrn.8 d18, d19
     vtrn.8 d20, d21
@@ -4283,6 +4332,10 @@ slicewise_groestl_neon7vp_c512:
     vtrn.32 d17, d21
     vtrn.32 d18, d22
     vtrn.32 d19, d23
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
     vst1.8 {d16-d19}, [r0]!
     vst1.8 {d20-d23}, [r0]
     add sp, sp, #368
@@ -4305,6 +4358,10 @@ slicewise_groestl_neon7vp_o512:
     vld1.8 {d16-d19}, [r0]!
     vld1.8 {d20-d23}, [r0]
     sub r0, r0, #32
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
     vtrn.8 d16, d17
     vtrn.8 d18, d19
     vtrn.8 d20, d21
@@ -4369,6 +4426,10 @@ slicewise_groestl_neon7vp_o512:
     vtrn.32 d17, d21
     vtrn.32 d18, d22
     vtrn.32 d19, d23
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
     vst1.8 {d16-d19}, [r0]!
     vst1.8 {d20-d23}, [r0]
     add sp, sp, #368
@@ -4393,6 +4454,14 @@ slicewise_groestl_neon7vp_c1024:
     vld1.8 {d20-d23}, [r0]!
     vld1.8 {d24-d27}, [r0]!
     vld1.8 {d28-d31}, [r0]!
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
     vtrn.8 d16, d17
     vtrn.8 d18, d19
     vtrn.8 d20, d21
@@ -4567,6 +4636,14 @@ slicewise_groestl_neon7vp_c1024:
     vtrn.32 d25, d29
     vtrn.32 d26, d30
     vtrn.32 d27, d31
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
     vst1.8 {d16-d19}, [r0]!
     vst1.8 {d20-d23}, [r0]!
     vst1.8 {d24-d27}, [r0]!
@@ -4592,6 +4669,14 @@ slicewise_groestl_neon7vp_o1024:
     vld1.8 {d20-d23}, [r0]!
     vld1.8 {d24-d27}, [r0]!
     vld1.8 {d28-d31}, [r0]!
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
     vtrn.8 d16, d17
     vtrn.8 d18, d19
     vtrn.8 d20, d21
@@ -4697,6 +4782,14 @@ slicewise_groestl_neon7vp_o1024:
     vtrn.32 d25, d29
     vtrn.32 d26, d30
     vtrn.32 d27, d31
+    vrev64.8 q8, q8
+    vrev64.8 q9, q9
+    vrev64.8 q10, q10
+    vrev64.8 q11, q11
+    vrev64.8 q12, q12
+    vrev64.8 q13, q13
+    vrev64.8 q14, q14
+    vrev64.8 q15, q15
     vst1.8 {d16-d19}, [r0]!
     vst1.8 {d20-d23}, [r0]!
     vst1.8 {d24-d27}, [r0]!
