@@ -396,49 +396,6 @@ assert check_basis()
 GATES = relinearize(parse_sbox())
 assert verify_circuit(parse_sbox()) and verify_circuit(GATES, True)
 
-# The S-box of rounds 2 on, merged with the end of the round before: MixBytes leaves x, y = R^3 v
-# and v (planes of each), whose a = 2(2x + y) + v the S-box's top layer read; the 18 top-layer
-# targets straight from the 24 planes (x_0-7 = x, x_8-15 = y, x_16-23 = v) by `slicewise slp
-# optimize` (38 XORs; separately: 2 + 8 + 2 + 8 for a, 20 for the top layer).
-JOINT_SLP = """t0 = x13 + x20; t1 = x3 + x10; t2 = x17 + t1; t3 = x1 + x8; y17 = x23 + t3; t4 = t2 + y17; t5 = x0 + x22;
-t6 = x15 + t5; t7 = t4 + t6; y16 = t0 + t7; t8 = x2 + x9; t9 = t6 + t8; y2 = x16 + t9; y0 = y16 + y2; t10 = x4 + x11;
-t11 = x18 + t10; t12 = x14 + x22; t13 = x6 + t7; t14 = t12 + t13; t15 = t11 + t14; t16 = x21 + t11; t17 = x5 + x12;
-t18 = x19 + t17; y15 = t15 + t18; y12 = y16 + y15; y7 = x7 + t13; y4 = y12 + y7; t19 = t16 + y4; y10 = y7 + y0;
-y9 = t19 + y10; y8 = y10 + y15; y6 = t6 + y8; y3 = y17 + y6; y5 = y9 + y3; y1 = t15 + y5; y13 = t15 + y6;
-y11 = y13 + y5; y14 = y17 + y13"""
-JOINT = os.environ.get("NEON7_JOINT", "0") == "1"
-JOINT_INS = [f"jx{k}" for k in range(8)] + [f"jy{k}" for k in range(8)] + [f"jv{k}" for k in range(8)]
-
-
-def joint_gates():
-    """GATES with the top layer read from (x, y, v) by JOINT_SLP: the same targets, checked as
-    masks (a = D(D x + y) + v, D = the doubling of DBL_SSA)."""
-    def dbl(z):
-        env = {f"z{k}": z[k] for k in range(8)}
-        for n, a, b in DBL_SSA:
-            env[n] = env[a] ^ env[b]
-        return [env[DBL_OUT[k]] for k in range(8)]
-    X = [1 << k for k in range(8)]
-    Y = [1 << (8 + k) for k in range(8)]
-    V = [1 << (16 + k) for k in range(8)]
-    dx = dbl(X)
-    w = [dx[k] ^ Y[k] for k in range(8)]
-    dw = dbl(w)
-    a = [dw[k] ^ V[k] for k in range(8)]
-    _, tmask = slp_gates(TOP_SLP, "tl_", [f"v{j}" for j in range(8)], TOP_TARGETS)
-    jg, jmask = slp_gates(JOINT_SLP, "jl_", JOINT_INS, TOP_TARGETS)
-    for j in range(len(TOP_TARGETS)):
-        want = 0
-        for k in range(8):
-            if (tmask[j] >> k) & 1:
-                want ^= a[k]
-        assert jmask[j] == want, f"JOINT_SLP target {j}"
-    rest = [g for g in GATES if not g[0].startswith("tl_")]
-    return jg + [(n, gate, (f"jl_{args[0][3:]}",)) if args[0].startswith("tl_") else (n, gate, args) for n, gate, args in rest]
-
-
-JOINT_GATES = joint_gates()
-
 
 def lower_gate(p, env, gate, args, plain):
     """Appends one gate to p. env: name -> (value, negated): a NOT is not computed but carried
@@ -479,19 +436,15 @@ def lower_gate(p, env, gate, args, plain):
     return p.op("bic" if an or bn else "and", [av, bv]), neg
 
 
-def circuit_outputs(p, s, flags=None, inject=None, keys=None, joint=False):
+def circuit_outputs(p, s, flags=None, inject=None, keys=None):
     """Lowers the circuit onto p with inputs s (u_i = s[7 - i]) carrying the NOT flags `flags`
     (flags[k] for s[k]); returns the output values (output i = bit 7 - i) and their negation
     flags. inject = (node, imm): the constant imm (one VMOV.I16) is XORed into the value of the
     gate `node`, for every gate that reads it. keys, a dict, receives a name for every op (the
     gate's, ("vmvn", mux) for a multiplexer's VMVN, ("K", node) and ("inj", node))."""
-    if joint:
-        # a plane's NOT flag is v's: a = 2(2x + y) + v
-        env = {n: (s[i], bool(flags and i >= 16 and flags[i - 16])) for i, n in enumerate(JOINT_INS)}
-    else:
-        env = {f"v{j}": (s[j], bool(flags and flags[j])) for j in range(8)}
+    env = {f"v{j}": (s[j], bool(flags and flags[j])) for j in range(8)}
     plain = {}
-    for name, gate, args in JOINT_GATES if joint else GATES:
+    for name, gate, args in GATES:
         n0 = len(p.ops)
         env[name] = lower_gate(p, env, gate, args, plain)
         if keys is not None:
@@ -683,7 +636,7 @@ def build_perm(wide, pq, inputs, sbox_t=None):
                     en = [cnext[j] ^ (ALL if (pend >> j) & 1 else 0) ^ (k if (d >> j) & 1 else 0) for j in range(8)]
                     return VMVNS[best_flags(en, tuple(j for j in range(8) if en[j] not in (0, ALL)), True)]
                 kimm = min((QALL, PALL), key=nxt)
-        tmpl = sbox_variant(flags, inj, (node, kimm & 0xFFFF) if node else None, len(a) == 16)
+        tmpl = sbox_variant(flags, inj, (node, kimm & 0xFFFF) if node else None)
         if not wide:
             USED.append((flags, inj, (node, kimm & 0xFFFF) if node else None))
         sb = instantiate(p, tmpl, a, consts_in, consts)
@@ -760,13 +713,6 @@ def build_perm(wide, pq, inputs, sbox_t=None):
                     todo += [s for t in DBL_SSA if t[0] == nm for s in t[1:]]
             return all(j in z for j in names)
 
-        if JOINT and turn == -2:
-            # the next round's S-box reads x and v (see JOINT_SLP)
-            for k in MIX_ORDER:
-                xv(k)
-            a = [x[k] for k in range(8)] + [v[k] for k in range(8)]
-            frame = (frame + turn) % 8
-            continue
         for k in MIX_ORDER:
             xv(k)
             for j in MIX_ORDER:
@@ -782,48 +728,40 @@ def build_perm(wide, pq, inputs, sbox_t=None):
     return p, a, frame, consts, pend
 
 
-def sbox_template(flags=None, inj=tuple(range(8)), inject=None, keys=None, joint=False):
+def sbox_template(flags=None, inj=tuple(range(8)), inject=None, keys=None):
     """AddRoundConstant and SubBytes of one round: inputs are values 0-7 (the planes), plane k
     carrying the NOT flag flags[k]; the planes in `inj` get a constant XORed in (loaded by
     one VLDM, the first load op), the others none; `inject` as for circuit_outputs. Returns
     (prog, outputs, the constant loads of the planes in inj, the outputs' NOT constant)."""
     p = Prog()
-    a = [p.new() for _ in range(16 if joint else 8)]
+    a = [p.new() for _ in range(8)]
     ld = []
     if inj:
         ld = [p.op("ldc8", [])]
         ld += [p.op("ldc_hi", [ld[0]]) for _ in inj[1:]]
-    if joint:
-        # inputs x and v; y = R^3 v here, from v before its constant
-        ys = [p.op("ext", [a[8 + k]], 6) for k in range(8)]
-        if keys is not None:
-            for k, y in enumerate(ys):
-                keys[y] = ("jrot", k)
-        a = a[:8] + ys + a[8:]
     s = list(a)
-    base = 16 if joint else 0  # the constant goes into v: a = 2(2x + y) + v
     for j, k in enumerate(inj):
-        s[base + k] = p.op("xor", [a[base + k], ld[j]])
+        s[k] = p.op("xor", [a[k], ld[j]])
         if keys is not None:
-            keys[s[base + k]] = ("arc", k)
+            keys[s[k]] = ("arc", k)
     if keys is not None:
         for v in ld:
             keys[v] = "ld"
-    o = circuit_outputs(p, s, flags, inject, keys, joint)
+    o = circuit_outputs(p, s, flags, inject, keys)
     nc = sum(1 << k for k, (_, neg) in enumerate(o) if neg)
     return p, [v for v, _ in o], ld, nc
 
 
-def sbox_variant(flags, inj, inject, joint=False):
+def sbox_variant(flags, inj, inject):
     """The template for one round's flags, injected planes and node injection, its ops in the
     order of SBOX_ORDER (which orders the base template: no flags, every plane injected): ops
     of the base keep their rank, a multiplexer's VMVN goes just before its multiplexer, the node
     injection (VMOV.I16 and VEOR) just after its node. Cached."""
-    key = (tuple(flags), tuple(inj), inject, joint)
+    key = (tuple(flags), tuple(inj), inject)
     if key in VARIANTS:
         return VARIANTS[key]
     keys = {}
-    tp, outs, ld, nc = sbox_template(flags, inj, inject, keys, joint)
+    tp, outs, ld, nc = sbox_template(flags, inj, inject, keys)
     rank = base_ranks()
     pos = {}
     for d, kind, srcs, imm in tp.ops:
@@ -832,8 +770,6 @@ def sbox_variant(flags, inj, inject, joint=False):
             pos[d] = -1
         elif kk in rank:
             pos[d] = rank[kk]
-        elif joint and (isinstance(kk, str) and kk.startswith("jl_") or isinstance(kk, tuple) and kk[0] == "jrot"):
-            continue  # placed below, before the first of its readers
         elif isinstance(kk, tuple) and kk[0] == "vmvn":
             continue  # placed below, before the first of its readers
         elif isinstance(kk, tuple) and kk[0] in ("K", "inj"):
@@ -844,25 +780,11 @@ def sbox_variant(flags, inj, inject, joint=False):
         if keys.get(d, ("",))[0] == "inj":
             pos[d] = pos.get(srcs[0], -1) + 0.6
             pos[srcs[1]] = pos[d] - 0.3
-    for d, kind, srcs, imm in reversed(tp.ops):
+    for d, kind, srcs, imm in tp.ops:
         if d not in pos:
             pos[d] = min(pos[u] for u, _, s, _ in tp.ops if d in s) - 0.5
     q = Prog()
     q.ops, q.n = sorted(tp.ops, key=lambda op: pos[op[0]]), tp.n
-    if joint and JOINT_PRIO:
-        # a list schedule by the priorities of JOINT_PRIO (the loads first)
-        prio = {d: JOINT_PRIO.get(keys.get(d), -pos[d]) for d, *_ in tp.ops}
-        ids = {op[0] for op in tp.ops}
-        head = [op for op in q.ops if keys.get(op[0]) == "ld"]
-        rest = [op for op in q.ops if keys.get(op[0]) != "ld"]
-        done = {op[0] for op in head}
-        order, pending = [], {op[0]: op for op in rest}
-        while pending:
-            d = max((d for d, op in pending.items() if all(x in done or x not in ids for x in op[2])),
-                    key=lambda d: (prio[d], -d))
-            order.append(pending.pop(d))
-            done.add(d)
-        q.ops = head + order
     where = {op[0]: i for i, op in enumerate(q.ops)}
     assert all(where.get(x, -1) < i for i, op in enumerate(q.ops) for x in op[2]), "not topological"
     VARIANTS[key] = (q, outs, ld, nc)
@@ -870,7 +792,6 @@ def sbox_variant(flags, inj, inject, joint=False):
 
 
 VARIANTS = {}
-JOINT_PRIO = {}
 BASE_RANKS = []
 USED = []  # the variants of the rounds of the last Grøstl-224/256 body built (for --refine)
 
@@ -889,7 +810,7 @@ def instantiate(p, tmpl, inputs, consts_in, consts):
     """Appends the template's ops (in their order) to p; consts_in: the constants of the
     template's loads, in order. Returns the output values."""
     tp, touts, ld = tmpl[:3]
-    m = {k: inputs[k] for k in range(len(inputs))}
+    m = {k: inputs[k] for k in range(8)}
     for d, kind, srcs, imm in tp.ops:
         m[d] = p.op(kind, [m[x] for x in srcs], imm)
     for j, c in enumerate(consts_in):
@@ -1070,8 +991,8 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
     order = []
     freed = {}  # register -> when it was last freed (LRU choice among free registers)
 
-    def free_reg(i, keep, d=None, force=False):
-        free = [] if force else [r for r in range(16) if r not in occ]
+    def free_reg(i, keep, d=None):
+        free = [r for r in range(16) if r not in occ]
         if free:
             if hint and d in hint:
                 return free[-1]
@@ -1222,7 +1143,7 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
             # Eight constants, one VLDM per run of consecutive free registers.
             vals = [d] + partner.get(d, [])
             while 16 - len(occ) < len(vals):
-                free_reg(i, set(), force=True)  # evicts the value used furthest in the future
+                evict(free_reg(i, set()), i)
             free = [r for r in range(16) if r not in occ]
             # One run of consecutive free registers long enough when there is one (one VLDM).
             whole = [r for r in free if all(r + j in free for j in range(len(vals)))]
@@ -2504,45 +2425,6 @@ def refine(seconds, seed, body=False):
     print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions in {len(rounds)} rounds")
 
 
-def refine_joint(seconds, seed):
-    """Annealing over the list-schedule priorities of the joint template's ops (JOINT_PRIO),
-    cost = the Grøstl-224/256 body's instructions."""
-    global JOINT_PRIO
-    JOINT_PRIO = {}
-    VARIANTS.clear()
-    keys = {}
-    tp = sbox_template(keys=keys, joint=True)[0]
-    q = sbox_variant((False,) * 8, tuple(range(8)), None, True)[0]
-    start = {keys[op[0]]: -i for i, op in enumerate(q.ops) if keys.get(op[0]) != "ld"}
-
-    def cost(pr):
-        global JOINT_PRIO
-        JOINT_PRIO = pr
-        VARIANTS.clear()
-        USED.clear()
-        body = gen_perm(False)[0]
-        return len(body) + 100 * sum("slot" in ln for ln in body)
-
-    rng = random.Random(seed)
-    cur = dict(start)
-    c = cost(cur)
-    best, bc = cur, c
-    print(f"seed {seed}: start {c}", file=sys.stderr, flush=True)
-    end = time.time() + seconds
-    ks = sorted(cur, key=str)
-    while time.time() < end:
-        new = dict(cur)
-        for _ in range(rng.randint(1, 3)):
-            new[rng.choice(ks)] += rng.gauss(0, 8)
-        nc = cost(new)
-        if nc <= c or rng.random() < pow(2.718, (c - nc) / 0.3):
-            cur, c = new, nc
-            if c < bc:
-                best, bc = cur, c
-                print(f"seed {seed}: {c}", file=sys.stderr, flush=True)
-    print(f"JOINT_PRIO = {best!r}  # {bc}")
-
-
 def generate():
     tmpl = ordered_template()
     body512, tab512, frame512, pos512, pend512 = gen_perm(False)
@@ -2637,9 +2519,6 @@ def a8_estimate(path=OUT):
 def main():
     if "--a8" in sys.argv:
         a8_estimate()
-        return
-    if "--refine-joint" in sys.argv:
-        refine_joint(float(os.environ.get("NEON7_SECONDS", "600")), int(os.environ.get("NEON7_SEED", "1")))
         return
     if "--refine" in sys.argv:
         refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
