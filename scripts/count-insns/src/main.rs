@@ -24,7 +24,7 @@ fn main() {
     assert_eq!(a.len(), 5, "usage: count-insns OP BACKEND BYTES N");
     let (op, backend, bytes, n) = (a[1].as_str(), a[2].as_str(), a[3].parse::<usize>().unwrap(), a[4].parse::<usize>().unwrap());
     let msg: Vec<u8> = (0..bytes).map(|i| (i * 131 + 7) as u8).collect();
-    let mut last = Vec::new();
+    let last: Vec<u8>;
     let variant = match op {
         "groestl224" => Some(Variant::Groestl224),
         "groestl256" => Some(Variant::Groestl256),
