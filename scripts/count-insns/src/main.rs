@@ -59,7 +59,7 @@ fn main() {
         last = out.iter().flat_map(|d| d.as_ref().to_vec()).collect();
     } else if let Some(v) = variant {
         // Into a buffer made once, as the seeds' `crypto_hash` writes into the caller's: a
-        // `Vec` per hash would count the allocator (about 600 instructions on ARMv7) as ours.
+        // `Vec` per hash would count the allocator (about 500 instructions on ARMv7) as ours.
         let mut out = [0u8; 64];
         let len = v.output_len();
         if backend == "rustcrypto" {

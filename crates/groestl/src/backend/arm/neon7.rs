@@ -32,6 +32,10 @@
 
 core::arch::global_asm!(include_str!("neon7.S"), options(raw));
 
+// The assembly reads the chaining value's u64 column words as little-endian memory (`VREV64.8`
+// then gives block byte order); every `armv7*` Linux target is little-endian.
+const _: () = assert!(cfg!(target_endian = "little"), "neon7.S assumes little-endian words");
+
 unsafe extern "C" {
     fn slicewise_groestl_neon7bs_c512(h: *mut u64, blocks: *const u8, n: usize);
     fn slicewise_groestl_neon7bs_o512(h: *mut u64);
