@@ -35,7 +35,9 @@ the last two are described where they are generated.
   each in BASIS) per plane: 84 instructions per round instead of the spec formula's 102 (a SAT
   search over programs of rotations, XORs and doublings found it; docs/benchmarks-arm.md). The R^-2
   is not undone: the state lives in a frame that turns by 2 rows per round (ShiftBytes counts
-  and round constants are generated for each round's frame), fixed once per block;
+  and round constants are generated for each round's frame); the last round's turns it back.
+  Grøstl-224/256 computes the last MixBytes once, on P ^ Q (it is linear and the same for both):
+  `mix_tail`, with two planes per q register after the unzip (half the XORs);
 - AddRoundConstant (`build_perm`): a plane whose constant, after what earlier steps left in
   it, is 0 or all-ones costs nothing (a NOT flag); the others get one XOR, their constants
   loaded by one VLDM (the allocator emits one VLDM per run of free registers). What is left in
@@ -664,6 +666,10 @@ def build_perm(wide, pq, inputs, sbox_t=None):
             x1 = p.op("shl", [sb[k], cl], esize)
             x2 = p.op("shl", [sb[k], cr], esize)
             sh.append(p.op("orr", [x1, x2]))
+        if not wide and rnd == ROUNDS[cols] - 1:
+            # The last MixBytes is left to the caller (`mix_tail`): P and Q share it, so it runs
+            # once on P ^ Q, two planes per q register.
+            return p, sh, frame, consts, nc
         # MixBytes, R^-2 of it: 2(2x + R^3 v) + v with u = a + R^2 a, y = u + R u,
         # v = a + R^2 y and x = R u + R^2 y (4 rotations, 6 XORs, 2 doublings of 2 XORs in
         # BASIS, DBL_SSA), planes in MIX_ORDER, each w and output as soon as what it reads is there.
@@ -1345,22 +1351,24 @@ def masks(m=(8, 10)):
     return [f"vmov.i8 q{m[0]}, #0x33", f"vmov.i8 q{m[1]}, #0x55"]
 
 
-def swapmove(a, b, sh, masks=(8, 10)):
+def swapmove(a, b, sh, masks=(8, 10), copy=None):
     """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
-    with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles), VBIT with masks else."""
+    with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles; `copy`: a register that
+    already holds b, else b is copied to q12), VBIT with masks else."""
     if sh == 4:
-        return [f"vorr q12, q{b}, q{b}", f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q12, #4"]
+        c = [f"vorr q12, q{b}, q{b}"] if copy is None else []
+        return c + [f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q{12 if copy is None else copy}, #4"]
     m = {2: masks[0], 1: masks[1]}[sh]
     return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{m}",
             f"vbif q{a}, q13, q{m}"]
 
 
-def transpose(a, inverse=False, m=(8, 10)):
+def transpose(a, inverse=False, m=(8, 10), copies=False):
     """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
     the word index (three swap stages on q registers; two VSWP re-pair the words for the last
     one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q12, q13
-    and the masks in q(m[0]), q(m[1])."""
-    s4 = swapmove(a, a + 2, 4) + swapmove(a + 1, a + 3, 4)
+    and the masks in q(m[0]), q(m[1]); `copies`: q12 and q13 already hold q(a+2) and q(a+3)."""
+    s4 = swapmove(a, a + 2, 4, copy=12 if copies else None) + swapmove(a + 1, a + 3, 4, copy=13 if copies else None)
     s2 = swapmove(a, a + 1, 2, m) + swapmove(a + 2, a + 3, 2, m)
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
     s1 = swapmove(a, a + 1, 1, m) + swapmove(a + 2, a + 3, 1, m)
@@ -1405,33 +1413,116 @@ def h_rev(q0, n):
     return [f"vrev64.8 q{q0 + i}, q{q0 + i}" for i in range(n)]
 
 
-def fn_c512(frame, pos, body):
-    """The compression loop, with the P|Q body inline; its last constant load rewinds r3 to
-    the table's start (post-index by lr = -(table - 32))."""
+def mix_tail(frame, pos):
+    """The last round's MixBytes and the feed-forward of Grøstl-224/256, after the P|Q body's
+    last ShiftBytes (plane k zipped in q(pos[k]), frame 6). MixBytes is linear and the same for
+    P and Q, so P(..) ^ Q(..) = MixBytes(y_P ^ y_Q): one VUZP and one VEOR per two planes leave
+    y_P ^ y_Q with two planes per q register (d halves), and MixBytes runs once on 8 planes of
+    64 bits: a row rotation is a VEXT.8 of a d register (as many as before), an XOR of two values
+    whose planes sit in the same halves of the same q registers one VEOR per two planes (half as
+    many), else one per plane. The formula is the last round's: R^2 MixBytes(a) = 2(2x + R^3 v)
+    + v with u = a + R^5 a, v = a + R^7 u + R u and x = R u + u (4 rotations, 6 XORs, 2 doublings),
+    which turns the frame back to 0. The planes are paired as h in q8-q11 (d(16 + i) = plane
+    SIG[i]); a doubling moves each plane to the slot of its neighbour, so 2x (and w) pair them
+    otherwise: R^3 v is rotated into that pairing (a rotation writes d registers one by one) and
+    only out = 2w + v goes plane by plane, into v's slots (the least over all pairings: 12
+    instructions for out and the feed-forward). The NOT flags of the S-box outputs cover whole planes, P and Q alike, and
+    cancel in y_P ^ y_Q. Ends with h ^ P ^ Q in q8-q11 and the transposition's masks (from sp + 96)
+    in q14, q15."""
+    assert frame == 6, frame
+    L = []
+    pairs = [(SIG[2 * i], SIG[2 * i + 1]) for i in range(4)]  # h's: q(8 + i) = (lo, hi)
+    free = set(range(16)) - set(pos)
+    a = {}
+    for lo, hi in pairs:
+        L += [f"vuzp.8 q{pos[lo]}, q{pos[hi]}", f"veor q{pos[lo]}, q{pos[lo]}, q{pos[hi]}"]
+        a[lo], a[hi] = 2 * pos[lo], 2 * pos[lo] + 1
+        free.add(pos[hi])
+
+    def pairing(x):
+        return [(lo, hi) for lo in range(8) for hi in range(8) if x[lo] % 2 == 0 and x[hi] == x[lo] + 1]
+
+    def take(prs):
+        qs = sorted(free)[:len(prs)]
+        free.difference_update(qs)
+        out = {}
+        for q, (lo, hi) in zip(qs, prs):
+            out[lo], out[hi] = 2 * q, 2 * q + 1
+        return out
+
+    def release(x):
+        free.update(x[k] // 2 for k in range(8))
+
+    def rot(x, k, prs):
+        y = take(prs)
+        L.extend(f"vext.8 d{y[j]}, d{x[j]}, d{x[j]}, #{k % 8}" for j in range(8))
+        return y
+
+    def xor(x, y, dst):
+        """dst = x ^ y (dst: plane -> d register, may be x's or y's)."""
+        done = set()
+        for lo, hi in pairing(dst):
+            if x[hi] == x[lo] + 1 and x[lo] % 2 == 0 and y[hi] == y[lo] + 1 and y[lo] % 2 == 0:
+                L.append(f"veor q{dst[lo] // 2}, q{x[lo] // 2}, q{y[lo] // 2}")
+                done |= {lo, hi}
+        L.extend(f"veor d{dst[j]}, d{x[j]}, d{y[j]}" for j in range(8) if j not in done)
+        return dst
+
+    def dbl(z):
+        """2z in place (DBL_SSA's XORs into the slots of planes that die there)."""
+        z = {f"z{k}": r for k, r in z.items()}
+        for t, s1, s2 in DBL_SSA:
+            later = [x for u in DBL_SSA[DBL_SSA.index((t, s1, s2)) + 1:] for x in u[1:]] + DBL_OUT
+            assert s1 not in later, "DBL_SSA: the first operand must die"
+            L.append(f"veor d{z[s1]}, d{z[s1]}, d{z[s2]}")
+            z[t] = z.pop(s1)
+        return {k: z[DBL_OUT[k]] for k in range(8)}
+
+    r5a = rot(a, 5, pairing(a))
+    u = xor(a, r5a, r5a)
+    ru = rot(u, 1, pairing(a))
+    r7u = rot(u, 7, pairing(a))
+    x = xor(u, ru, u)
+    t = xor(a, r7u, a)
+    release(r7u)
+    v = xor(t, ru, t)
+    release(ru)
+    x2 = dbl(x)
+    r3v = rot(v, 3, pairing(x2))
+    w = xor(x2, r3v, x2)
+    release(r3v)
+    w2 = dbl(w)
+    out = xor(w2, v, v)  # plane by plane into v's slots, which pair the planes as h does
+    assert pairing(out) == sorted(pairs) and all(out[lo] // 2 < 8 for lo, _ in pairs), "q8-q15 are loaded next"
+    L += ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{out[lo] // 2}" for i, (lo, _) in enumerate(pairs)]
+    return L
+
+
+def fn_c512(body):
+    """The compression loop, with the P|Q body and `mix_tail` inline; the body's last constant
+    load rewinds r3 to the table's start (post-index by lr = -(table - 32))."""
     name = "slicewise_groestl_neon7bs_c512"
-    fb = 64 + SLOTS
+    fb = 128 + SLOTS
     last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
     assert body[last].startswith("vld1.64 ") and body[last].endswith("[r3]!"), body[last]
     body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
     rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
-    L = prologue(name, fb, 64) + masks()
+    # Between blocks h stays in q8-q11 and the transposition's masks in q14, q15: h is stored
+    # once per block for the feed-forward, and one VLDM after the body loads it and the masks
+    # (kept at sp + 96; sp + 64 is loaded into q12, q13 with them, unused). The block's words 4-7 are loaded twice (into q2, q3 and q12, q13):
+    # the nibble swaps need a copy of them.
+    L = prologue(name, fb, 128) + masks((14, 15)) + ["add r3, sp, #96", "vstmia r3, {d28-d31}"]
     # h is kept bitsliced in BASIS, its planes H_NOT complemented, at sp: ~h ^ m there is P's
     # input with Q's 0xff or a NOT on every plane, as the body's first round expects.
-    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + h_rev(0, 4) + transpose(0) + basis_d() + h_not()
+    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + h_rev(0, 4) + transpose(0, m=(14, 15)) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
-    # Between blocks h stays in q8-q11 (the transposition's masks in q14, q15): it is stored
-    # once per block for the feed-forward and loaded once after the body.
     L += ["cmp r2, #0", "beq .Lc512_done", "vldmia sp, {d16-d23}", ".Lc512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d4-d7}, [r1]!"] + masks((14, 15)) + transpose(0, m=(14, 15)) + basis_d()
+    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d24-d27}, [r1]", "vld1.8 {d4-d7}, [r1]!"]
+    L += transpose(0, m=(14, 15), copies=True) + basis_d()
     L += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
     L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += body
-    pairs = [(pos[SIG[2 * i]], pos[SIG[2 * i + 1]]) for i in range(4)]  # registers of h's d pairs
-    for a, b in pairs:
-        L += [f"vuzp.8 q{a}, q{b}", f"veor q{a}, q{a}, q{b}"]
-    L += unzipped_frame_fix(frame, [a for a, _ in pairs])
-    L += ["vldmia sp, {d16-d23}"] + [f"veor q{8 + i}, q{8 + i}, q{a}" for i, (a, _) in enumerate(pairs)]
+    L += body  # the tail (`mix_tail`) included
     L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True) + h_rev(0, 4)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
@@ -1444,9 +1535,9 @@ def fn_o512():
     Q's zero, h ^ Q(0) (bitsliced, Q0_LABEL) as the chaining value at sp, so that the feed-
     forward leaves h ^ P(h); c512's tail converts, stores and returns (the same frame)."""
     name = "slicewise_groestl_neon7bs_o512"
-    fb = 64 + SLOTS
+    fb = 128 + SLOTS
     rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
-    L = prologue(name, fb, 64) + masks()
+    L = prologue(name, fb, 128) + masks()
     L += ["vld1.8 {d8-d11}, [r0]!", "vld1.8 {d12-d15}, [r0]", "sub r0, r0, #32"] + h_rev(4, 4) + transpose(4) + basis_d(8) + h_not(8)
     L += table_address(Q0_LABEL, "o512q") + ["vld1.64 {d0-d3}, [r3]!", "vld1.64 {d4-d7}, [r3]"]
     L += [f"veor q{i}, q{i}, q{4 + i}" for i in range(4)] + ["vstmia sp, {d0-d7}"] + [f"vmov.i8 q{i}, #0" for i in range(4)]
@@ -2063,6 +2154,11 @@ class Machine:
                 self.setd(qn(a[0]), self.d(qn(a[1])) ^ ((1 << 64) - 1))
             elif op == "vmvn":
                 self.q[qn(a[0])] = self.q[qn(a[1])] ^ M128
+            elif op == "vext.8" and a[0][0] == "d":
+                assert a[1] == a[2]
+                n = int(a[3][1:]) % 8
+                x = self.d(qn(a[1]))
+                self.setd(qn(a[0]), ((x >> (8 * n)) | (x << (8 * (8 - n)))) & ((1 << 64) - 1) if n else x)
             elif op == "vext.8":
                 assert a[1] == a[2]
                 self.q[qn(a[0])] = ext(self.q[qn(a[1])], int(a[3][1:]))
@@ -2429,7 +2525,9 @@ def generate():
     tmpl = ordered_template()
     body512, tab512, frame512, pos512, pend512 = gen_perm(False)
     body1024, tab1024, frame1024, pos1024, pend1024 = gen_perm(True)
-    body512, body1024 = a8_schedule(body512), a8_schedule(body1024)  # for the Cortex-A8's in-order issue
+    tail512 = mix_tail(frame512, pos512)
+    # For the Cortex-A8's in-order issue (the G-224/256 body with its last MixBytes on P ^ Q):
+    body512, body1024 = a8_schedule(body512 + tail512), a8_schedule(body1024)
     for wide, pend in ((False, pend512), (True, pend1024)):
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])
@@ -2440,7 +2538,7 @@ def generate():
     # Written in this order, each a multiple of 16 bytes: Q's 1024 table follows P's.
     assert 16 * len(tab1024["Q"]) == TABLE_BYTES[True]
     tables[Q0_LABEL] = q0_table()
-    fns = fn_c512(frame512, pos512, body512) + fn_o512() + fn_c1024(frame1024, pos1024) + fn_o1024(frame1024, pos1024)
+    fns = fn_c512(body512) + fn_o512() + fn_c1024(frame1024, pos1024) + fn_o1024(frame1024, pos1024)
     vp_lines, vp_tables, _ = vp_generate()
     tables.update(vp_tables)
     tt_lines, tt_tabs = tt_functions()
@@ -2453,14 +2551,15 @@ def generate():
         for v in vals:
             data.append(".word " + ", ".join(f"0x{(v >> (32 * i)) & 0xFFFFFFFF:08x}" for i in range(4)))
     count = lambda body: sum(1 for ln in body if not ln.endswith(":"))
-    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1", "vstmia", "vldmia")) and "r3" not in ln)
+    spills = lambda body: sum(1 for ln in body if ln.startswith(("vst1", "vld1", "vstmia", "vldmia")) and not re.search(r"\b(r3|sp)\b", ln))
     head = [
         "@ Generated by scripts/gen-neon7-groestl.py: do not edit. Bitsliced Grøstl for ARMv7 NEON",
         "@ (paper [V] §5.2): eight bit planes in q registers (coordinates in a basis of GF(2^8) with",
         "@ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear",
         "@ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row",
         "@ rotations per plane in a frame that turns by 2 rows per round.",
-        f"@ P|Q 512 body: {count(body512)} instructions for 10 rounds ({spills(body512)} spills and reloads);",
+        f"@ P|Q 512 body: {count(body512) - len(tail512)} instructions for 10 rounds without the last MixBytes ({spills(body512)} spills",
+        f"@ and reloads), then {len(tail512)} for that MixBytes once on P ^ Q and the feed-forward (`mix_tail`);",
         f"@ P or Q 1024 body: {count(body1024)} instructions for 14 rounds ({spills(body1024)} spills and reloads).",
         "@ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),",
         "@ _o512(uint64_t h[8]) (h = P(h) ^ h), _c1024 and _o1024 (h[16]). h is in canonical column",

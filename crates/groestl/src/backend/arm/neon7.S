@@ -3,7 +3,8 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2272 instructions for 10 rounds (70 spills and reloads);
+@ P|Q 512 body: 2188 instructions for 10 rounds without the last MixBytes (70 spills
+@ and reloads), then 77 for that MixBytes once on P ^ Q and the feed-forward (`mix_tail`);
 @ P or Q 1024 body: 3206 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
 @ _o512(uint64_t h[8]) (h = P(h) ^ h), _c1024 and _o1024 (h[16]). h is in canonical column
@@ -22,18 +23,20 @@
 slicewise_groestl_neon7bs_c512:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #208
-    add r4, sp, #64
-    add r5, sp, #80
-    add r6, sp, #96
-    add r7, sp, #112
-    add r8, sp, #128
-    add r9, sp, #144
-    add r10, sp, #160
-    add r11, sp, #176
-    add r12, sp, #192
-    vmov.i8 q8, #0x33
-    vmov.i8 q10, #0x55
+    sub sp, sp, #272
+    add r4, sp, #128
+    add r5, sp, #144
+    add r6, sp, #160
+    add r7, sp, #176
+    add r8, sp, #192
+    add r9, sp, #208
+    add r10, sp, #224
+    add r11, sp, #240
+    add r12, sp, #256
+    vmov.i8 q14, #0x33
+    vmov.i8 q15, #0x55
+    add r3, sp, #96
+    vstmia r3, {d28-d31}
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
@@ -49,22 +52,22 @@ slicewise_groestl_neon7bs_c512:
     vsli.8 q1, q12, #4
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
-    vbit q1, q12, q8
-    vbif q0, q13, q8
+    vbit q1, q12, q14
+    vbif q0, q13, q14
     vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
-    vbit q3, q12, q8
-    vbif q2, q13, q8
+    vbit q3, q12, q14
+    vbif q2, q13, q14
     vswp d1, d2
     vswp d5, d6
     vshr.u8 q12, q0, #1
     vshl.u8 q13, q1, #1
-    vbit q1, q12, q10
-    vbif q0, q13, q10
+    vbit q1, q12, q15
+    vbif q0, q13, q15
     vshr.u8 q12, q2, #1
     vshl.u8 q13, q3, #1
-    vbit q3, q12, q10
-    vbif q2, q13, q10
+    vbit q3, q12, q15
+    vbif q2, q13, q15
     veor d3, d3, d7
     veor d0, d0, d7
     vmvn d1, d1
@@ -82,15 +85,12 @@ slicewise_groestl_neon7bs_c512:
     vldmia sp, {d16-d23}
 .Lc512_loop:
     vld1.8 {d0-d3}, [r1]!
+    vld1.8 {d24-d27}, [r1]
     vld1.8 {d4-d7}, [r1]!
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x55
-    vorr q12, q2, q2
     vsri.8 q2, q0, #4
     vsli.8 q0, q12, #4
-    vorr q12, q3, q3
     vsri.8 q3, q1, #4
-    vsli.8 q1, q12, #4
+    vsli.8 q1, q13, #4
     vshr.u8 q12, q0, #2
     vshl.u8 q13, q1, #2
     vbit q1, q12, q14
@@ -2302,106 +2302,86 @@ slicewise_groestl_neon7bs_c512:
     vorr q5, q10, q5
     vshl.u8 q10, q2, q8
     vshl.u8 q2, q2, q9
+    vuzp.8 q5, q1
     vorr q2, q10, q2
     vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vuzp.8 q2, q7
     vshl.u8 q8, q4, q8
     vshl.u8 q4, q4, q9
-    vshl.u8 q0, q0, q9
-    vorr q4, q8, q4
     vorr q0, q10, q0
-    vext.8 q8, q4, q4, #10
-    veor q8, q4, q8
-    vext.8 q10, q8, q8, #14
-    vext.8 q9, q8, q8, #2
-    veor q4, q4, q10
-    veor q4, q4, q9
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #10
-    veor q9, q0, q9
-    vext.8 q11, q9, q9, #14
-    veor q0, q0, q11
-    vext.8 q11, q6, q6, #10
-    veor q11, q6, q11
-    vext.8 q10, q9, q9, #2
-    veor q0, q0, q10
-    vext.8 q13, q11, q11, #14
-    veor q9, q10, q9
-    vext.8 q12, q11, q11, #2
-    veor q6, q6, q13
-    veor q6, q6, q12
-    vext.8 q10, q0, q0, #6
-    veor q11, q12, q11
-    vext.8 q12, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #10
-    veor q12, q3, q12
-    veor q10, q10, q11
-    veor q0, q11, q0
-    vext.8 q14, q12, q12, #14
-    vext.8 q13, q12, q12, #2
-    veor q3, q3, q14
-    veor q3, q3, q13
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #10
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #10
-    veor q1, q1, q15
-    veor q13, q7, q13
-    veor q1, q1, q14
-    veor q6, q12, q6
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q13, q14, q13
-    veor q9, q13, q8
-    vext.8 q12, q1, q1, #6
-    veor q7, q7, q15
-    veor q9, q9, q12
-    vext.8 q12, q5, q5, #10
-    veor q7, q7, q14
-    veor q12, q5, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q2, q2, #10
-    veor q5, q5, q14
-    veor q12, q2, q12
-    veor q5, q5, q13
-    veor q9, q9, q10
-    vext.8 q14, q12, q12, #14
-    veor q1, q9, q1
-    vext.8 q13, q12, q12, #2
-    veor q2, q2, q14
-    veor q2, q2, q13
-    vext.8 q9, q5, q5, #6
-    veor q12, q13, q12
-    vext.8 q11, q2, q2, #6
-    veor q9, q12, q9
-    veor q2, q10, q2
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q5, q8, q5
-    vuzp.8 q2, q7
+    vorr q4, q8, q4
     veor q2, q2, q7
-    vuzp.8 q5, q1
+    vuzp.8 q6, q0
     veor q5, q5, q1
     vuzp.8 q3, q4
-    veor q3, q3, q4
-    vuzp.8 q6, q0
     veor q6, q6, q0
-    vldmia sp, {d16-d23}
+    veor q3, q3, q4
+    vext.8 d0, d12, d12, #5
+    vext.8 d15, d5, d5, #5
+    vext.8 d14, d4, d4, #5
+    vext.8 d2, d6, d6, #5
+    veor q7, q2, q7
+    vext.8 d1, d13, d13, #5
+    vext.8 d3, d7, d7, #5
+    veor q0, q6, q0
+    vext.8 d9, d11, d11, #5
+    veor q1, q3, q1
+    vext.8 d8, d10, d10, #5
+    veor q4, q5, q4
+    vext.8 d24, d0, d0, #7
+    vext.8 d26, d2, d2, #7
+    vext.8 d31, d15, d15, #7
+    vext.8 d30, d14, d14, #7
+    vext.8 d25, d1, d1, #7
+    veor q2, q2, q15
+    vext.8 d27, d3, d3, #7
+    veor q6, q6, q12
+    vext.8 d16, d0, d0, #1
+    veor q3, q3, q13
+    vext.8 d18, d2, d2, #1
+    vext.8 d17, d1, d1, #1
+    vext.8 d19, d3, d3, #1
+    veor q0, q0, q8
+    vext.8 d29, d9, d9, #7
+    veor q1, q1, q9
+    vext.8 d28, d8, d8, #7
+    veor q6, q6, q8
+    vext.8 d23, d15, d15, #1
+    veor q5, q5, q14
+    vext.8 d22, d14, d14, #1
+    veor q3, q3, q9
+    vext.8 d21, d9, d9, #1
+    veor q2, q2, q11
+    vext.8 d20, d8, d8, #1
+    veor q7, q7, q11
+    veor q5, q5, q10
+    vext.8 d16, d12, d12, #3
+    veor d1, d1, d3
+    vext.8 d23, d4, d4, #3
+    veor q4, q4, q10
+    vext.8 d17, d13, d13, #3
+    veor d15, d15, d1
+    vext.8 d22, d7, d7, #3
+    vext.8 d19, d6, d6, #3
+    veor q1, q1, q8
+    vext.8 d21, d11, d11, #3
+    veor q0, q0, q11
+    vext.8 d18, d5, d5, #3
+    veor d7, d2, d7
+    vext.8 d20, d10, d10, #3
+    veor q4, q4, q9
+    veor q7, q7, q10
+    vldmia sp, {d16-d31}
+    veor d3, d3, d0
+    veor d12, d9, d12
+    veor d8, d8, d3
+    veor d6, d15, d6
+    veor d11, d8, d11
+    veor d5, d14, d5
+    veor d10, d1, d10
+    veor d4, d3, d4
+    veor d13, d0, d13
     veor q8, q8, q2
     veor q9, q9, q5
     veor q10, q10, q3
@@ -2449,7 +2429,7 @@ slicewise_groestl_neon7bs_c512:
     vrev64.8 q3, q3
     vst1.8 {d0-d3}, [r0]!
     vst1.8 {d4-d7}, [r0]
-    add sp, sp, #208
+    add sp, sp, #272
     vpop {d8-d15}
     pop {r4-r12, pc}
     .size slicewise_groestl_neon7bs_c512, .-slicewise_groestl_neon7bs_c512
@@ -2459,16 +2439,16 @@ slicewise_groestl_neon7bs_c512:
 slicewise_groestl_neon7bs_o512:
     push {r4-r12, lr}
     vpush {d8-d15}
-    sub sp, sp, #208
-    add r4, sp, #64
-    add r5, sp, #80
-    add r6, sp, #96
-    add r7, sp, #112
-    add r8, sp, #128
-    add r9, sp, #144
-    add r10, sp, #160
-    add r11, sp, #176
-    add r12, sp, #192
+    sub sp, sp, #272
+    add r4, sp, #128
+    add r5, sp, #144
+    add r6, sp, #160
+    add r7, sp, #176
+    add r8, sp, #192
+    add r9, sp, #208
+    add r10, sp, #224
+    add r11, sp, #240
+    add r12, sp, #256
     vmov.i8 q8, #0x33
     vmov.i8 q10, #0x55
     vld1.8 {d8-d11}, [r0]!
