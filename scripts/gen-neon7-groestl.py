@@ -592,6 +592,70 @@ def to_basis_planes(c):
     return out
 
 
+def mix_bytes(p, sh, turn):
+    """MixBytes of the planes sh, appended to program p: R^turn of it (turn = -2 in the rounds,
+    2 in the last round, which turns the frame back to 0); returns the 8 output planes. R^-2:
+    2(2x + R^3 v) + v with u = a + R^2 a, y = u + R u, v = a + R^2 y and x = R u + R^2 y (4
+    rotations, 6 XORs, 2 doublings of 2 XORs in BASIS, DBL_SSA), planes in MIX_ORDER, each w and
+    output as soon as what it reads is there."""
+    x, v, w, a = {}, {}, {}, [None] * 8
+
+    def xv(k):
+        if turn == -2:
+            u = p.op("xor", [sh[k], rot(p, sh[k], 2)])
+            ru = rot(p, u, 1)
+            r2y = rot(p, p.op("xor", [u, ru]), 2)
+            v[k] = p.op("xor", [sh[k], r2y])
+            x[k] = p.op("xor", [ru, r2y])
+        else:
+            # R^2 MixBytes(a) = 2(2x + R^3 v) + v with u = a + R^5 a, v = a + R^7 u + R u
+            # and x = R u + u: as many operations, and the frame turns back by 2.
+            u = p.op("xor", [sh[k], rot(p, sh[k], 5)])
+            ru = rot(p, u, 1)
+            v[k] = p.op("xor", [p.op("xor", [sh[k], rot(p, u, 7)]), ru])
+            x[k] = p.op("xor", [ru, u])
+
+    memo = {}
+
+    def dbl(z, k):
+        """Plane k of 2z (z: dict plane -> value), or None if a plane it reads is missing."""
+        def val(name):
+            if name.startswith("z"):
+                return z.get(int(name[1:]))
+            key = (id(z), name)
+            if key not in memo:
+                nm, s1, s2 = next(t for t in DBL_SSA if t[0] == name)
+                a1, a2 = val(s1), val(s2)
+                if a1 is None or a2 is None:
+                    return None
+                memo[key] = p.op("xor", [a1, a2])
+            return memo[key]
+        return val(DBL_OUT[k])
+
+    def ready(z, k):
+        names, todo = set(), [DBL_OUT[k]]
+        while todo:
+            nm = todo.pop()
+            if nm.startswith("z"):
+                names.add(int(nm[1:]))
+            else:
+                todo += [s for t in DBL_SSA if t[0] == nm for s in t[1:]]
+        return all(j in z for j in names)
+
+    for k in MIX_ORDER:
+        xv(k)
+        for j in MIX_ORDER:
+            if j not in w and j in v and ready(x, j):
+                w[j] = p.op("xor", [dbl(x, j), rot(p, v[j], 3)])
+            if a[j] is None and j in w and ready(w, j):
+                a[j] = p.op("xor", [dbl(w, j), v[j]])
+    while None in a:
+        for j in MIX_ORDER:
+            if a[j] is None and j in w and ready(w, j):
+                a[j] = p.op("xor", [dbl(w, j), v[j]])
+    return a
+
+
 def build_perm(wide, pq, inputs, sbox_t=None):
     """One permutation (P and Q of Grøstl-224/256 side by side when not wide). Returns
     (prog, outputs, final frame, constants in op order: dict op-dst -> 128-bit value, the NOT
@@ -666,72 +730,12 @@ def build_perm(wide, pq, inputs, sbox_t=None):
             x1 = p.op("shl", [sb[k], cl], esize)
             x2 = p.op("shl", [sb[k], cr], esize)
             sh.append(p.op("orr", [x1, x2]))
-        if not wide and rnd == ROUNDS[cols] - 1:
-            # The last MixBytes is left to the caller (`mix_tail`): P and Q share it, so it runs
-            # once on P ^ Q, two planes per q register.
-            return p, sh, frame, consts, nc
-        # MixBytes, R^-2 of it: 2(2x + R^3 v) + v with u = a + R^2 a, y = u + R u,
-        # v = a + R^2 y and x = R u + R^2 y (4 rotations, 6 XORs, 2 doublings of 2 XORs in
-        # BASIS, DBL_SSA), planes in MIX_ORDER, each w and output as soon as what it reads is there.
-        x, v, w, a = {}, {}, {}, [None] * 8
-
-        turn = 2 if rnd == ROUNDS[cols] - 1 else -2
-
-        def xv(k):
-            if turn == -2:
-                u = p.op("xor", [sh[k], rot(p, sh[k], 2)])
-                ru = rot(p, u, 1)
-                r2y = rot(p, p.op("xor", [u, ru]), 2)
-                v[k] = p.op("xor", [sh[k], r2y])
-                x[k] = p.op("xor", [ru, r2y])
-            else:
-                # R^2 MixBytes(a) = 2(2x + R^3 v) + v with u = a + R^5 a, v = a + R^7 u + R u
-                # and x = R u + u: as many operations, and the frame turns back by 2.
-                u = p.op("xor", [sh[k], rot(p, sh[k], 5)])
-                ru = rot(p, u, 1)
-                v[k] = p.op("xor", [p.op("xor", [sh[k], rot(p, u, 7)]), ru])
-                x[k] = p.op("xor", [ru, u])
-
-        memo = {}
-
-        def dbl(z, k):
-            """Plane k of 2z (z: dict plane -> value), or None if a plane it reads is missing."""
-            def val(name):
-                if name.startswith("z"):
-                    return z.get(int(name[1:]))
-                key = (id(z), name)
-                if key not in memo:
-                    nm, s1, s2 = next(t for t in DBL_SSA if t[0] == name)
-                    a1, a2 = val(s1), val(s2)
-                    if a1 is None or a2 is None:
-                        return None
-                    memo[key] = p.op("xor", [a1, a2])
-                return memo[key]
-            return val(DBL_OUT[k])
-
-        def ready(z, k):
-            names, todo = set(), [DBL_OUT[k]]
-            while todo:
-                nm = todo.pop()
-                if nm.startswith("z"):
-                    names.add(int(nm[1:]))
-                else:
-                    todo += [s for t in DBL_SSA if t[0] == nm for s in t[1:]]
-            return all(j in z for j in names)
-
-        for k in MIX_ORDER:
-            xv(k)
-            for j in MIX_ORDER:
-                if j not in w and j in v and ready(x, j):
-                    w[j] = p.op("xor", [dbl(x, j), rot(p, v[j], 3)])
-                if a[j] is None and j in w and ready(w, j):
-                    a[j] = p.op("xor", [dbl(w, j), v[j]])
-        while None in a:
-            for j in MIX_ORDER:
-                if a[j] is None and j in w and ready(w, j):
-                    a[j] = p.op("xor", [dbl(w, j), v[j]])
-        frame = (frame + turn) % 8
-    return p, a, frame, consts, pend
+        if rnd == ROUNDS[cols] - 1:
+            # The last MixBytes is left to the callers (`mix_tail`, `wide_tail`): it is linear and
+            # P and Q share it, so it runs once on P ^ Q.
+            return p, sh, frame, consts, gmul3(nc)
+        a = mix_bytes(p, sh, -2)
+        frame = (frame - 2) % 8
 
 
 def sbox_template(flags=None, inj=tuple(range(8)), inject=None, keys=None):
@@ -1567,15 +1571,38 @@ def load_wide(src, post):
     return L + basis_q(Q_OF_WIDE)
 
 
+def wide_tail(frame, pos, target=None):
+    """The last MixBytes of Grøstl-384/512 (R^2 of it, which turns the frame 6 back to 0), from
+    plane k in q(pos[k]) to plane k in q(target[k]), or where the allocation leaves it if that is
+    in q0-q7 (target None, else q k): after P ^ Q in c1024 (once for both permutations), after P
+    in o1024. Returns (lines, the planes' registers)."""
+    assert frame == 6, frame
+    p = Prog()
+    a = [p.new() for _ in range(8)]
+    out = mix_bytes(p, a, 2)
+    live_in = {k: pos[k] for k in range(8)}
+    if target is None:
+        lines, order = allocate(p, live_in, out, None)
+        if sorted(ALLOC_END, key=str) == list(range(8)):
+            return lines, list(ALLOC_END)
+        target = list(range(8))
+    lines, order = allocate(p, live_in, out, list(target))
+    assert not order and sorted(target) == list(range(8))
+    return lines, list(target)
+
+
 def fn_c1024(frame, pos):
     name = "slicewise_groestl_neon7bs_c1024"
     fb = 384 + SLOTS
     mu = LIVE_IN_WIDE
-    # P's and Q's outputs are in the same registers (plane k in q(pos[k])): their XOR and its
-    # frame fix are register by register.
-    acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{pos[mu[i]]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
-    # h at sp, the block (Q's input) at sp + 128, P's output (not yet turned back to frame 0)
-    # at sp + 256: the frame is fixed once, on P ^ Q. All in BASIS.
+    # The bodies stop before the last MixBytes; P's and Q's planes are in the same registers
+    # (plane k in q(pos[k])): their XOR is register by register, and the last MixBytes runs once
+    # on it (`wide_tail`), leaving plane k in q(end[k]) for the feed-forward.
+    tail, end = wide_tail(frame, pos)
+    tail = a8_schedule(tail)
+    acc = ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{end[mu[i]]}" for i in range(8)] + ["vstmia sp, {d16-d31}"]
+    # h at sp, the block (Q's input) at sp + 128, P's planes before its last MixBytes at
+    # sp + 256. All in BASIS.
     L = prologue(name, fb, 384) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
     L += table_address(RC_LABEL[(True, "P")], "c1024p")
     L += ["cmp r2, #0", "beq .Lc1024_done", ".Lc1024_loop:"] + load_wide("r1", True)
@@ -1585,7 +1612,7 @@ def fn_c1024(frame, pos):
     L += [f"bl {BODY[True]}", "add lr, sp, #256", "vstmia lr, {d0-d15}"]
     L += ["add lr, sp, #128", "vldmia lr, {d0-d15}"]
     L += [f"bl {BODY[True]}", f"sub r3, r3, #{2 * TABLE_BYTES[True]}", "add lr, sp, #256", "vldmia lr, {d16-d31}"]
-    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + frame_fix(frame) + acc
+    L += [f"veor q{i}, q{i}, q{8 + i}" for i in range(8)] + tail + acc
     L += ["subs r2, r2, #1", "bne .Lc1024_loop", ".Lc1024_done:", "vldmia sp, {d0-d15}"] + basis_q(Q_OF_WIDE, True)
     L += [f"vuzp.8 q{i}, q{4 + i}" for i in range(4)] + masks() + transpose(0, True) + transpose(4, True) + h_rev(0, 8)
     L += [f"vst1.8 {{d{4 * i}-d{4 * i + 3}}}, [r0]!" for i in range(4)]
@@ -1601,7 +1628,7 @@ def fn_o1024(frame, pos):
     for m in range(8):
         target[TAU[m]] = m
     L = prologue(name, fb, 128) + load_wide("r0", False) + ["vstmia sp, {d0-d15}"]
-    L += table_address(RC_LABEL[(True, "P")], "o1024") + [f"bl {BODY[True]}"] + to_plane_order(pos, target) + frame_fix(frame)
+    L += table_address(RC_LABEL[(True, "P")], "o1024") + [f"bl {BODY[True]}"] + wide_tail(frame, pos, target)[0]
     L += ["vldmia sp, {d16-d31}"] + [f"veor q{target[mu[i]]}, q{target[mu[i]]}, q{8 + i}" for i in range(8)]
     L += [f"vmvn q{target[k]}, q{target[k]}" for k in PENDING_PLANES[True]] + basis_q({m: m for m in range(8)}, True)
     L += [f"vuzp.8 q{a}, q{b}" for a, b in [(0, 2), (1, 3), (4, 6), (5, 7)]] + ["vswp q2, q4", "vswp q3, q5"]

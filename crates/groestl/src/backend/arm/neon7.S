@@ -5,7 +5,7 @@
 @ rotations per plane in a frame that turns by 2 rows per round.
 @ P|Q 512 body: 2188 instructions for 10 rounds without the last MixBytes (70 spills
 @ and reloads), then 77 for that MixBytes once on P ^ Q and the feed-forward (`mix_tail`);
-@ P or Q 1024 body: 3206 instructions for 14 rounds (98 spills and reloads).
+@ P or Q 1024 body: 3122 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
 @ _o512(uint64_t h[8]) (h = P(h) ^ h), _c1024 and _o1024 (h[16]). h is in canonical column
 @ words (row 0 in the most significant byte; VREV64.8 turns them into block byte order,
@@ -2690,6 +2690,90 @@ slicewise_groestl_neon7bs_c1024:
     veor q5, q5, q13
     veor q6, q6, q14
     veor q7, q7, q15
+    vext.8 q8, q2, q2, #10
+    veor q8, q2, q8
+    vext.8 q10, q8, q8, #14
+    vext.8 q9, q8, q8, #2
+    veor q2, q2, q10
+    veor q2, q2, q9
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #10
+    veor q9, q1, q9
+    vext.8 q11, q9, q9, #14
+    veor q1, q1, q11
+    vext.8 q11, q4, q4, #10
+    veor q11, q4, q11
+    vext.8 q10, q9, q9, #2
+    veor q1, q1, q10
+    vext.8 q13, q11, q11, #14
+    veor q9, q10, q9
+    vext.8 q12, q11, q11, #2
+    veor q4, q4, q13
+    veor q4, q4, q12
+    vext.8 q10, q1, q1, #6
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q10, q8, q10
+    veor q8, q9, q8
+    veor q11, q11, q12
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
+    veor q10, q10, q11
+    veor q1, q11, q1
+    vext.8 q14, q12, q12, #14
+    vext.8 q13, q12, q12, #2
+    veor q3, q3, q14
+    veor q3, q3, q13
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #10
+    veor q13, q5, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q13, q14, q13
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #10
+    veor q5, q5, q15
+    veor q13, q7, q13
+    veor q5, q5, q14
+    veor q4, q12, q4
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q13, q14, q13
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q7, q7, q15
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #10
+    veor q7, q7, q14
+    veor q12, q6, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q12, q13, q12
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #10
+    veor q6, q6, q14
+    veor q12, q0, q12
+    veor q6, q6, q13
+    veor q9, q9, q10
+    vext.8 q14, q12, q12, #14
+    veor q5, q9, q5
+    vext.8 q13, q12, q12, #2
+    veor q0, q0, q14
+    veor q0, q0, q13
+    vext.8 q9, q6, q6, #6
+    veor q12, q13, q12
+    vext.8 q11, q0, q0, #6
+    veor q9, q12, q9
+    veor q0, q10, q0
+    veor q8, q8, q11
+    veor q7, q9, q7
+    veor q6, q8, q6
     vldmia sp, {d16-d31}
     veor q8, q8, q0
     veor q9, q9, q6
@@ -2866,11 +2950,95 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
-    vswp q5, q4
-    vswp q4, q3
-    vswp q2, q7
-    vswp q1, q6
-    vswp q7, q6
+    vext.8 q8, q2, q2, #10
+    veor q8, q2, q8
+    vext.8 q9, q8, q8, #2
+    vext.8 q10, q8, q8, #14
+    veor q2, q2, q10
+    veor q2, q2, q9
+    veor q8, q9, q8
+    vext.8 q9, q1, q1, #10
+    veor q9, q1, q9
+    vext.8 q10, q9, q9, #2
+    vext.8 q11, q9, q9, #14
+    veor q1, q1, q11
+    veor q1, q1, q10
+    veor q9, q10, q9
+    vext.8 q10, q1, q1, #6
+    veor q10, q8, q10
+    vext.8 q11, q4, q4, #10
+    veor q11, q4, q11
+    vext.8 q12, q11, q11, #2
+    vext.8 q13, q11, q11, #14
+    veor q4, q4, q13
+    veor q4, q4, q12
+    veor q11, q12, q11
+    vext.8 q12, q2, q2, #6
+    veor q11, q11, q12
+    veor q1, q11, q1
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q3, q3, q14
+    veor q3, q3, q13
+    veor q12, q13, q12
+    vext.8 q13, q4, q4, #6
+    veor q12, q12, q13
+    vext.8 q13, q5, q5, #10
+    veor q13, q5, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q5, q5, q15
+    veor q5, q5, q14
+    veor q13, q14, q13
+    veor q2, q12, q2
+    vext.8 q12, q3, q3, #6
+    veor q12, q13, q12
+    vext.8 q13, q7, q7, #10
+    veor q13, q7, q13
+    vext.8 q14, q13, q13, #2
+    vext.8 q15, q13, q13, #14
+    veor q7, q7, q15
+    veor q7, q7, q14
+    veor q13, q14, q13
+    veor q4, q12, q4
+    veor q8, q9, q8
+    veor q9, q13, q8
+    vext.8 q12, q5, q5, #6
+    veor q9, q9, q12
+    vext.8 q12, q6, q6, #10
+    veor q12, q6, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q6, q6, q14
+    veor q6, q6, q13
+    veor q12, q13, q12
+    veor q3, q9, q3
+    vext.8 q9, q7, q7, #6
+    veor q9, q12, q9
+    vext.8 q12, q0, q0, #10
+    veor q12, q0, q12
+    vext.8 q13, q12, q12, #2
+    vext.8 q14, q12, q12, #14
+    veor q0, q0, q14
+    veor q0, q0, q13
+    veor q12, q13, q12
+    veor q10, q10, q11
+    veor q9, q9, q10
+    veor q5, q9, q5
+    vext.8 q9, q6, q6, #6
+    veor q9, q12, q9
+    vext.8 q11, q0, q0, #6
+    veor q8, q8, q11
+    veor q0, q10, q0
+    veor q7, q9, q7
+    veor q6, q8, q6
+    vswp q4, q5
+    vswp q3, q4
+    vswp q7, q2
+    vswp q6, q1
+    vswp q6, q7
     vldmia sp, {d16-d31}
     veor q0, q0, q8
     veor q1, q1, q9
@@ -17647,95 +17815,11 @@ slicewise_groestl_neon7vp_o1024:
     vshl.u16 q0, q0, q9
     vorr q0, q10, q0
     vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
     vshl.u16 q8, q2, q8
     vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
     vorr q1, q10, q1
-    vext.8 q8, q2, q2, #10
-    veor q8, q2, q8
-    vext.8 q10, q8, q8, #14
-    vext.8 q9, q8, q8, #2
-    veor q2, q2, q10
-    veor q2, q2, q9
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #10
-    veor q9, q1, q9
-    vext.8 q11, q9, q9, #14
-    veor q1, q1, q11
-    vext.8 q11, q4, q4, #10
-    veor q11, q4, q11
-    vext.8 q10, q9, q9, #2
-    veor q1, q1, q10
-    vext.8 q13, q11, q11, #14
-    veor q9, q10, q9
-    vext.8 q12, q11, q11, #2
-    veor q4, q4, q13
-    veor q4, q4, q12
-    vext.8 q10, q1, q1, #6
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #10
-    veor q12, q3, q12
-    veor q10, q10, q11
-    veor q1, q11, q1
-    vext.8 q14, q12, q12, #14
-    vext.8 q13, q12, q12, #2
-    veor q3, q3, q14
-    veor q3, q3, q13
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #10
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #10
-    veor q5, q5, q15
-    veor q13, q7, q13
-    veor q5, q5, q14
-    veor q4, q12, q4
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
-    veor q13, q14, q13
-    veor q9, q13, q8
-    vext.8 q12, q5, q5, #6
-    veor q7, q7, q15
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #10
-    veor q7, q7, q14
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #10
-    veor q6, q6, q14
-    veor q12, q0, q12
-    veor q6, q6, q13
-    veor q9, q9, q10
-    vext.8 q14, q12, q12, #14
-    veor q5, q9, q5
-    vext.8 q13, q12, q12, #2
-    veor q0, q0, q14
-    veor q0, q0, q13
-    vext.8 q9, q6, q6, #6
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
+    vorr q2, q8, q2
     bx lr
     .p2align 4
 .Lneon7_rc512:
