@@ -156,6 +156,10 @@ struct OptimizeArgs {
     /// Seed of the plateau walk (default: --seed).
     #[arg(long, value_name = "N")]
     walk_seed: Option<u64>,
+    /// Values a walk move may remove (each move removes k of them, k uniform in 1..=K, and
+    /// repairs with at most k new ones; 1: the single-value move).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    walk_remove: u64,
     /// After the search (and --polish), polish by SAT-exact window re-synthesis for this many
     /// seconds: convex windows of up to --sat-window gates and --sat-inputs inputs are re-solved
     /// by CaDiCaL for a shorter (or, at random, equally long) replacement; respects --max-depth.
@@ -628,7 +632,7 @@ fn walk_note(c: &slicewise_slp::portfolio::PolishConfig) -> String {
 fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
     let before = (p.xor_count(), p.depth());
     let seed = a.walk_seed.unwrap_or(a.seed);
-    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false };
+    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false, remove: a.walk_remove as usize };
     let start = std::time::Instant::now();
     let deadline = a.walk.map(|s| start + Duration::from_secs_f64(s));
     let quiet = a.out.quiet;
@@ -641,10 +645,11 @@ fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Progr
         q.meta.algorithm = format!("{}+walk", q.meta.algorithm);
     }
     q.meta.notes.push(format!(
-        "plateau walk from {} XORs (depth {}): {} moves (seed {seed}), {} accepted, {} shorter, best at move {}",
+        "plateau walk from {} XORs (depth {}): {} moves (seed {seed}{}), {} accepted, {} shorter, best at move {}",
         before.0,
         before.1,
         st.iters,
+        if a.walk_remove > 1 { format!(", --walk-remove {}", a.walk_remove) } else { String::new() },
         st.accepted,
         st.improvements,
         st.best_at

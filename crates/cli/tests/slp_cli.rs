@@ -190,7 +190,16 @@ fn plateau_walk_options() {
     assert!(ta.contains("plateau walk from"), "{ta}");
     let v = run(&["slp", "verify", m, out.to_str().unwrap()]);
     assert!(v.status.success(), "{}", stdout(&v));
-    for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x")] {
+    // Multi-value moves: reproducible too, recorded in the note, verified.
+    let walk3 = |o: &str| run(&["slp", "optimize", m, "-a", "paar", "--walk-moves", "300", "--walk-seed", "5", "--walk-remove", "3", "-q", "-o", o]);
+    let (c, d) = (walk3(dir.path().join("w3.slp").to_str().unwrap()), walk3(dir.path().join("w4.slp").to_str().unwrap()));
+    assert!(c.status.success() && d.status.success(), "{} {}", stderr(&c), stderr(&d));
+    let (tc, td) = (std::fs::read_to_string(dir.path().join("w3.slp")).unwrap(), std::fs::read_to_string(dir.path().join("w4.slp")).unwrap());
+    assert_eq!(body(&tc), body(&td));
+    assert!(header_count(&tc) <= header_count(&stdout(&base)) && tc.contains("--walk-remove 3"), "{tc}");
+    let v = run(&["slp", "verify", m, dir.path().join("w3.slp").to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stdout(&v));
+    for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x"), ("--walk-remove", "0"), ("--walk-remove", "9")] {
         let o = run(&["slp", "optimize", m, "-a", "paar", opt, bad, "-q"]);
         assert!(!o.status.success() && stdout(&o).is_empty() && !stderr(&o).is_empty(), "{opt} {bad} was accepted");
     }

@@ -110,6 +110,16 @@ pub struct WalkOptions {
     /// chain continues from it, [`crate::portfolio::WalkPolisher`]). Ignored when the end is
     /// longer than `start` (it cannot be) or deeper than the bound.
     pub end: bool,
+    /// Values a move may remove: each move removes k of them, k uniform in 1..=`remove`, and
+    /// repairs with at most k new ones (1: the single-value move; larger values reach further
+    /// across the plateau at a lower acceptance rate).
+    pub remove: usize,
+}
+
+impl Default for WalkOptions {
+    fn default() -> WalkOptions {
+        WalkOptions { iters: None, max_depth: None, target: None, end: false, remove: 1 }
+    }
 }
 
 /// What a walk did.
@@ -186,6 +196,11 @@ impl Walk {
     /// The closure of the inputs under the set without `skip`: `avail`, `avail_list`, and the
     /// values it does not reach in `stuck`.
     fn closure(&mut self, skip: Row) {
+        self.closure_without(&[skip]);
+    }
+
+    /// [`Walk::closure`] without every value of `skip`.
+    fn closure_without(&mut self, skip: &[Row]) {
         self.avail.clear();
         self.avail_list.clear();
         for i in 0..self.n {
@@ -193,8 +208,15 @@ impl Walk {
             self.avail_list.push(1 << i);
         }
         self.stuck.clear();
-        self.stuck.extend(self.set.iter().copied().filter(|&v| v != skip));
-        let mut q = 0;
+        self.stuck.extend(self.set.iter().copied().filter(|v| !skip.contains(v)));
+        self.propagate(0);
+    }
+
+    /// Moves the stuck values that the available values from `avail_list[from..]` on (with the
+    /// earlier ones) build into `avail`. A stuck `p` built by `x ^ y` with both available is
+    /// found when the later of the two is scanned: `p ^ later` is the earlier.
+    fn propagate(&mut self, from: usize) {
+        let mut q = from;
         while q < self.avail_list.len() && !self.stuck.is_empty() {
             let x = self.avail_list[q];
             q += 1;
@@ -336,6 +358,88 @@ impl Walk {
         p
     }
 
+    /// The repair candidates: pair sums of available values that build a stuck value with an
+    /// available one (`w = u ^ a`), not available, not in `not`; into `cand_list`.
+    fn candidates(&mut self, not: &[Row]) {
+        self.pairs.clear();
+        for i in 0..self.avail_list.len() {
+            let a = self.avail_list[i];
+            for &b in &self.avail_list[i + 1..] {
+                self.pairs.insert(a ^ b, 0);
+            }
+        }
+        self.cands.clear();
+        self.cand_list.clear();
+        for &u in &self.stuck {
+            for &a in &self.avail_list {
+                let w = u ^ a;
+                if !not.contains(&w) && !self.avail.contains(w) && self.pairs.contains(w) && self.cands.insert(w, 0) {
+                    self.cand_list.push(w);
+                }
+            }
+        }
+    }
+
+    /// A move that removes `k` ≥ 2 non-output values and repairs with at most `k` new ones:
+    /// the first `k - 1` repairs are random candidates (each builds at least one stuck value),
+    /// the last must rebuild everything left (tried in random order, as in [`Walk::step`]).
+    fn step_multi(&mut self, k: usize) -> Option<usize> {
+        let free: Vec<usize> = (0..self.set.len()).filter(|&i| !self.is_target.contains(self.set[i])).collect();
+        if free.len() < k {
+            return None;
+        }
+        let mut rm: Vec<Row> = Vec::with_capacity(k);
+        while rm.len() < k {
+            let r = self.set[free[self.rng.random_range(0..free.len())]];
+            if !rm.contains(&r) {
+                rm.push(r);
+            }
+        }
+        self.closure_without(&rm);
+        let mut added: Vec<Row> = Vec::with_capacity(k);
+        while !self.stuck.is_empty() {
+            if added.len() == k {
+                return None;
+            }
+            self.candidates(&rm);
+            if self.cand_list.is_empty() {
+                return None;
+            }
+            if added.len() + 1 < k {
+                let w = self.cand_list[self.rng.random_range(0..self.cand_list.len())];
+                let from = self.avail_list.len();
+                self.avail.insert(w, 0);
+                self.avail_list.push(w);
+                self.propagate(from);
+                added.push(w);
+                continue;
+            }
+            let mut left = self.cand_list.len();
+            let mut found = None;
+            while left > 0 {
+                let j = self.rng.random_range(0..left);
+                let w = self.cand_list[j];
+                self.cand_list.swap(j, left - 1);
+                left -= 1;
+                if self.repairs(w) {
+                    found = Some(w);
+                    break;
+                }
+            }
+            added.push(found?);
+            break;
+        }
+        let mut set: Vec<Row> = self.set.iter().copied().filter(|v| !rm.contains(v)).collect();
+        for w in added {
+            if !set.contains(&w) {
+                set.push(w);
+            }
+        }
+        let (set, _) = self.settle(set)?;
+        self.set = set;
+        Some(self.set.len())
+    }
+
     /// One move; `Some(new size)` if the set changed.
     fn step(&mut self) -> Option<usize> {
         let free: Vec<usize> = (0..self.set.len()).filter(|&i| !self.is_target.contains(self.set[i])).collect();
@@ -350,24 +454,7 @@ impl Walk {
             self.set = set;
             return Some(self.set.len());
         }
-        // Pair sums of the available values.
-        self.pairs.clear();
-        for i in 0..self.avail_list.len() {
-            let a = self.avail_list[i];
-            for &b in &self.avail_list[i + 1..] {
-                self.pairs.insert(a ^ b, 0);
-            }
-        }
-        self.cands.clear();
-        self.cand_list.clear();
-        for &u in &self.stuck {
-            for &a in &self.avail_list {
-                let w = u ^ a;
-                if w != r && !self.avail.contains(w) && self.pairs.contains(w) && self.cands.insert(w, 0) {
-                    self.cand_list.push(w);
-                }
-            }
-        }
+        self.candidates(&[r]);
         let mut left = self.cand_list.len();
         while left > 0 {
             let k = self.rng.random_range(0..left);
@@ -420,7 +507,8 @@ pub fn walk(
             break;
         }
         stats.iters += 1;
-        let Some(len) = w.step() else { continue };
+        let k = if o.remove <= 1 { 1 } else { w.rng.random_range(1..=o.remove) };
+        let Some(len) = (if k == 1 { w.step() } else { w.step_multi(k) }) else { continue };
         stats.accepted += 1;
         if len <= best.0 {
             let d = w.relax(&w.set.clone()).unwrap_or(usize::MAX);
@@ -484,13 +572,60 @@ mod tests {
         let start = Program::naive(&m);
         let mut reached = Vec::new();
         for seed in 0..4 {
-            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12), end: false };
+            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12), end: false, remove: 1 };
             let (p, _) = walk(&m, &start, &o, seed, None, &mut |_| {});
             p.verify(&m).unwrap();
             reached.push(p.xor_count());
         }
         assert!(reached.contains(&12), "{reached:?}");
         assert!(reached.iter().all(|&c| c >= 12), "{reached:?}");
+    }
+
+    /// Moves that remove up to three values reach the optimum too, accept moves (some of them
+    /// multi-value ones: the walk leaves the start) and never lengthen the program; under a
+    /// depth bound they keep it.
+    #[test]
+    fn multi_value_moves_reach_the_optimum_and_keep_the_bound() {
+        let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
+        let start = Program::naive(&m);
+        let mut reached = Vec::new();
+        for seed in 0..4 {
+            let o = WalkOptions { iters: Some(20_000), target: Some(12), remove: 3, ..WalkOptions::default() };
+            let (p, st) = walk(&m, &start, &o, seed, None, &mut |_| {});
+            p.verify(&m).unwrap();
+            assert!(st.accepted > 0);
+            reached.push(p.xor_count());
+        }
+        assert!(reached.contains(&12), "{reached:?}");
+        assert!(reached.iter().all(|&c| c >= 12), "{reached:?}");
+        let start = balanced(&m);
+        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), remove: 3, ..WalkOptions::default() };
+        let (p, st) = walk(&m, &start, &o, 2, None, &mut |q| assert!(q.depth() <= 3 && q.xor_count() <= start.xor_count()));
+        p.verify(&m).unwrap();
+        assert!(p.depth() <= 3 && st.accepted > 0);
+    }
+
+    /// A two-value move by itself: from a program with two redundant chains, `step_multi`
+    /// removes two values and the repaired set still builds every output.
+    #[test]
+    fn step_multi_keeps_every_output() {
+        let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
+        let start = balanced(&m);
+        let mut w = Walk::new(&m, &start, None, 5);
+        let set = std::mem::take(&mut w.set);
+        w.set = w.settle(set).unwrap().0;
+        let mut moved = 0;
+        for _ in 0..2_000 {
+            let before = w.set.len();
+            if let Some(len) = w.step_multi(2) {
+                moved += 1;
+                assert!(len <= before);
+                let set = w.set.clone();
+                let p = w.program(&m, &set);
+                p.verify(&m).unwrap();
+            }
+        }
+        assert!(moved > 0);
     }
 
     /// Each row as a balanced tree of its inputs.
@@ -518,7 +653,7 @@ mod tests {
         start.outputs[0] = Out::Sig(c);
         start.verify(&m).unwrap();
         assert_eq!((start.xor_count(), start.depth()), (3, 3));
-        let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false };
+        let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false, remove: 1 };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert_eq!((p.xor_count(), p.depth()), (3, 2));
@@ -530,7 +665,7 @@ mod tests {
         let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
         let start = balanced(&m);
         assert!(start.depth() <= 3);
-        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None, end: false };
+        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None, end: false, remove: 1 };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert!(p.depth() <= 3);
