@@ -160,6 +160,14 @@ struct OptimizeArgs {
     /// repairs with at most k new ones; 1: the single-value move).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
     walk_remove: u64,
+    /// With --walk-remove: remove a connected cone of the program (a value and random values
+    /// next to it: parents, or values built from it) instead of unrelated values.
+    #[arg(long)]
+    walk_cone: bool,
+    /// With --walk-remove: the probability that a move repairs with one value more than it
+    /// removed (uphill by one; the walk returns to its best when two above it).
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = share)]
+    walk_uphill: f64,
     /// After the search (and --polish), polish by SAT-exact window re-synthesis for this many
     /// seconds: convex windows of up to --sat-window gates and --sat-inputs inputs are re-solved
     /// by CaDiCaL for a shorter (or, at random, equally long) replacement; respects --max-depth.
@@ -632,7 +640,7 @@ fn walk_note(c: &slicewise_slp::portfolio::PolishConfig) -> String {
 fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
     let before = (p.xor_count(), p.depth());
     let seed = a.walk_seed.unwrap_or(a.seed);
-    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false, remove: a.walk_remove as usize };
+    let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false, remove: a.walk_remove as usize, cone: a.walk_cone, uphill: a.walk_uphill };
     let start = std::time::Instant::now();
     let deadline = a.walk.map(|s| start + Duration::from_secs_f64(s));
     let quiet = a.out.quiet;
@@ -649,7 +657,11 @@ fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Progr
         before.0,
         before.1,
         st.iters,
-        if a.walk_remove > 1 { format!(", --walk-remove {}", a.walk_remove) } else { String::new() },
+        if a.walk_remove > 1 {
+            format!(", --walk-remove {}{}{}", a.walk_remove, if a.walk_cone { " --walk-cone" } else { "" }, if a.walk_uphill > 0.0 { format!(" --walk-uphill {}", a.walk_uphill) } else { String::new() })
+        } else {
+            String::new()
+        },
         st.accepted,
         st.improvements,
         st.best_at

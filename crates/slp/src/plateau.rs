@@ -114,11 +114,18 @@ pub struct WalkOptions {
     /// repairs with at most k new ones (1: the single-value move; larger values reach further
     /// across the plateau at a lower acceptance rate).
     pub remove: usize,
+    /// Multi-value moves remove a connected cone of the program's DAG (a value, then random
+    /// parents and values built from the cone) instead of unrelated values.
+    pub cone: bool,
+    /// Probability that a multi-value move may repair with one value more than it removed (the
+    /// program grows by one; the walk goes back to its best program when it is 2 above it).
+    /// 0: the walk never goes uphill.
+    pub uphill: f64,
 }
 
 impl Default for WalkOptions {
     fn default() -> WalkOptions {
-        WalkOptions { iters: None, max_depth: None, target: None, end: false, remove: 1 }
+        WalkOptions { iters: None, max_depth: None, target: None, end: false, remove: 1, cone: false, uphill: 0.0 }
     }
 }
 
@@ -156,6 +163,8 @@ struct Walk {
     pend: Vec<Row>,
     depth: VMap,
     parent: Vec<(Row, Row)>,
+    /// `parent` of the current set (kept when a trial set overwrites `parent`), for cones.
+    cur_parent: Vec<(Row, Row)>,
 }
 
 impl Walk {
@@ -190,6 +199,7 @@ impl Walk {
             pend: Vec::new(),
             depth: VMap::new(cap),
             parent: Vec::new(),
+            cur_parent: Vec::new(),
         }
     }
 
@@ -380,15 +390,20 @@ impl Walk {
         }
     }
 
-    /// A move that removes `k` ≥ 2 non-output values and repairs with at most `k` new ones:
-    /// the first `k - 1` repairs are random candidates (each builds at least one stuck value),
-    /// the last must rebuild everything left (tried in random order, as in [`Walk::step`]).
-    fn step_multi(&mut self, k: usize) -> Option<usize> {
+    /// A move that removes `k` ≥ 2 non-output values and repairs with at most `k + extra` new
+    /// ones: the repairs but the last are random candidates (each builds at least one stuck
+    /// value), the last must rebuild everything left (tried in random order, as in
+    /// [`Walk::step`]). With `extra` = 1 the set may grow by one (an uphill move).
+    fn step_multi(&mut self, k: usize, cone: bool, extra: usize) -> Option<usize> {
         let free: Vec<usize> = (0..self.set.len()).filter(|&i| !self.is_target.contains(self.set[i])).collect();
         if free.len() < k {
             return None;
         }
         let mut rm: Vec<Row> = Vec::with_capacity(k);
+        if cone {
+            let r = self.set[free[self.rng.random_range(0..free.len())]];
+            self.cone(r, k, &mut rm);
+        }
         while rm.len() < k {
             let r = self.set[free[self.rng.random_range(0..free.len())]];
             if !rm.contains(&r) {
@@ -398,14 +413,14 @@ impl Walk {
         self.closure_without(&rm);
         let mut added: Vec<Row> = Vec::with_capacity(k);
         while !self.stuck.is_empty() {
-            if added.len() == k {
+            if added.len() == k + extra {
                 return None;
             }
             self.candidates(&rm);
             if self.cand_list.is_empty() {
                 return None;
             }
-            if added.len() + 1 < k {
+            if added.len() + 1 < k + extra {
                 let w = self.cand_list[self.rng.random_range(0..self.cand_list.len())];
                 let from = self.avail_list.len();
                 self.avail.insert(w, 0);
@@ -437,7 +452,39 @@ impl Walk {
         }
         let (set, _) = self.settle(set)?;
         self.set = set;
+        self.cur_parent.clone_from(&self.parent);
         Some(self.set.len())
+    }
+
+    /// A connected cone of `k` non-output values around `r` in the current program's DAG (the
+    /// least-depth parents of `cur_parent`): grown from `r` by random neighbours (a parent of a
+    /// value in the cone, or a value built from one) into `rm`, fewer if none is left.
+    fn cone(&mut self, r: Row, k: usize, rm: &mut Vec<Row>) {
+        rm.push(r);
+        let mut nb: Vec<Row> = Vec::new();
+        while rm.len() < k {
+            nb.clear();
+            for &(a, b) in &self.cur_parent {
+                let v = a ^ b;
+                let inside = rm.contains(&v);
+                for x in [a, b] {
+                    let cand = if inside {
+                        x
+                    } else if rm.contains(&x) {
+                        v
+                    } else {
+                        continue;
+                    };
+                    if cand.count_ones() >= 2 && !self.is_target.contains(cand) && !rm.contains(&cand) && !nb.contains(&cand) {
+                        nb.push(cand);
+                    }
+                }
+            }
+            if nb.is_empty() {
+                return;
+            }
+            rm.push(nb[self.rng.random_range(0..nb.len())]);
+        }
     }
 
     /// One move; `Some(new size)` if the set changed.
@@ -452,6 +499,7 @@ impl Walk {
             let set: Vec<Row> = self.set.iter().copied().filter(|&v| v != r).collect();
             let (set, _) = self.settle(set)?;
             self.set = set;
+        self.cur_parent.clone_from(&self.parent);
             return Some(self.set.len());
         }
         self.candidates(&[r]);
@@ -468,6 +516,7 @@ impl Walk {
             set.push(w);
             if let Some((set, _)) = self.settle(set) {
                 self.set = set;
+        self.cur_parent.clone_from(&self.parent);
                 return Some(self.set.len());
             }
         }
@@ -494,6 +543,7 @@ pub fn walk(
         return (start.clone(), stats);
     };
     w.set = set;
+    w.cur_parent.clone_from(&w.parent);
     let mut best = (w.set.len(), d0);
     let mut best_set = w.set.clone();
     if (best.0, best.1) < (start.xor_count(), start.depth()) {
@@ -508,7 +558,15 @@ pub fn walk(
         }
         stats.iters += 1;
         let k = if o.remove <= 1 { 1 } else { w.rng.random_range(1..=o.remove) };
-        let Some(len) = (if k == 1 { w.step() } else { w.step_multi(k) }) else { continue };
+        let extra = usize::from(k > 1 && o.uphill > 0.0 && w.rng.random::<f64>() < o.uphill);
+        let Some(len) = (if k == 1 { w.step() } else { w.step_multi(k, o.cone, extra) }) else { continue };
+        if len > best.0 + 1 {
+            // Two above the best: back to it.
+            w.set.clone_from(&best_set);
+            w.relax(&best_set);
+            w.cur_parent.clone_from(&w.parent);
+            continue;
+        }
         stats.accepted += 1;
         if len <= best.0 {
             let d = w.relax(&w.set.clone()).unwrap_or(usize::MAX);
@@ -572,7 +630,7 @@ mod tests {
         let start = Program::naive(&m);
         let mut reached = Vec::new();
         for seed in 0..4 {
-            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12), end: false, remove: 1 };
+            let o = WalkOptions { iters: Some(20_000), max_depth: None, target: Some(12), end: false, remove: 1, cone: false, uphill: 0.0 };
             let (p, _) = walk(&m, &start, &o, seed, None, &mut |_| {});
             p.verify(&m).unwrap();
             reached.push(p.xor_count());
@@ -598,6 +656,16 @@ mod tests {
         }
         assert!(reached.contains(&12), "{reached:?}");
         assert!(reached.iter().all(|&c| c >= 12), "{reached:?}");
+        // Cones and uphill moves: the optimum too, and never more than two above the best.
+        let start = Program::naive(&m);
+        let o = WalkOptions { iters: Some(20_000), target: Some(12), remove: 3, cone: true, uphill: 0.3, ..WalkOptions::default() };
+        let mut best = start.xor_count();
+        let (p, st) = walk(&m, &start, &o, 1, None, &mut |q| {
+            assert!(q.xor_count() <= best);
+            best = q.xor_count();
+        });
+        p.verify(&m).unwrap();
+        assert!(p.xor_count() == 12 && st.accepted > 0, "{}", p.xor_count());
         let start = balanced(&m);
         let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), remove: 3, ..WalkOptions::default() };
         let (p, st) = walk(&m, &start, &o, 2, None, &mut |q| assert!(q.depth() <= 3 && q.xor_count() <= start.xor_count()));
@@ -614,10 +682,11 @@ mod tests {
         let mut w = Walk::new(&m, &start, None, 5);
         let set = std::mem::take(&mut w.set);
         w.set = w.settle(set).unwrap().0;
+        w.cur_parent.clone_from(&w.parent);
         let mut moved = 0;
         for _ in 0..2_000 {
             let before = w.set.len();
-            if let Some(len) = w.step_multi(2) {
+            if let Some(len) = w.step_multi(2, moved % 2 == 1, 0) {
                 moved += 1;
                 assert!(len <= before);
                 let set = w.set.clone();
@@ -653,7 +722,7 @@ mod tests {
         start.outputs[0] = Out::Sig(c);
         start.verify(&m).unwrap();
         assert_eq!((start.xor_count(), start.depth()), (3, 3));
-        let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false, remove: 1 };
+        let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false, remove: 1, cone: false, uphill: 0.0 };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert_eq!((p.xor_count(), p.depth()), (3, 2));
@@ -665,7 +734,7 @@ mod tests {
         let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
         let start = balanced(&m);
         assert!(start.depth() <= 3);
-        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None, end: false, remove: 1 };
+        let o = WalkOptions { iters: Some(5_000), max_depth: Some(3), target: None, end: false, remove: 1, cone: false, uphill: 0.0 };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert!(p.depth() <= 3);

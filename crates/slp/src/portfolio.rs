@@ -347,7 +347,7 @@ impl Polisher for WalkPolisher {
         if m.cols() > 128 {
             return p.clone();
         }
-        let o = crate::plateau::WalkOptions { iters: Some(self.moves), max_depth, target: None, end: true, remove: 1 };
+        let o = crate::plateau::WalkOptions { iters: Some(self.moves), max_depth, target: None, end: true, remove: 1, cone: false, uphill: 0.0 };
         crate::plateau::walk(m, p, &o, seed, None, &mut |_| {}).0
     }
 }
