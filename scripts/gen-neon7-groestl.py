@@ -1286,21 +1286,6 @@ def gen_perm(wide):
     return lines, tables, frame, pos, pend
 
 
-def to_plane_order(pos, target=None):
-    """VSWPs that move plane k from q(pos[k]) to q(target[k]) (default qk; once per message, in
-    the output functions)."""
-    target = target or list(range(8))
-    at = {r: k for k, r in enumerate(pos)}  # register -> plane
-    L = []
-    for k in range(8):
-        t = target[k]
-        r = next(x for x, v in at.items() if v == k)
-        if r != t:
-            L.append(f"vswp q{t}, q{r}")
-            at[r], at[t] = at[t], k
-    return L
-
-
 # Transposition output order: register d_i holds (polynomial basis) plane PI[i] (see
 # `transpose`); after BASIS_INPLACE it holds BASIS plane SIG[i].
 PI = [0, 2, 1, 3, 4, 6, 5, 7]
@@ -1377,20 +1362,6 @@ def transpose(a, inverse=False, m=(8, 10), copies=False):
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
     s1 = swapmove(a, a + 1, 1, m) + swapmove(a + 2, a + 3, 1, m)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
-
-
-def unzipped_frame_fix(frame, regs):
-    """After VUZP of planes in frame 4 (each plane's d halves swapped), every d register of
-    the unzipped P (or Q, or P ^ Q) bytes has its 32-bit halves swapped: one VREV64.32 per q
-    register of them instead of a VEXT per plane before the VUZP. The bodies end in frame 0
-    (their last round turns the frame back by 2): nothing to do."""
-    assert frame in (0, 4), "the VREV64.32 fix-up wants the frame 4"
-    return [f"vrev64.32 q{r}, q{r}" for r in regs] if frame else []
-
-
-def frame_fix(frame):
-    n = 2 * ((-frame) % 8)
-    return [f"vext.8 q{k}, q{k}, q{k}, #{n}" for k in range(8)] if n else []
 
 
 def table_address(label, tag):
