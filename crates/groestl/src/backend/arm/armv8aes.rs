@@ -297,28 +297,95 @@ unsafe fn rounds<A: Arith, const G: usize, const U: usize, const R: usize>(
     t: &Tables<U, R>,
     goff: [usize; G],
 ) {
+    // SAFETY: same contract.
+    unsafe { rounds_to::<A, G, U, R, true, true>(x, t, goff) }
+}
+
+/// [`rounds`], the last round's MixBytes left out when `LAST_MB` is false: the compression
+/// functions XOR P's and Q's states first and run that MixBytes once (it is linear and the same
+/// for both, so `MB(y_P) ⊕ MB(y_Q) = MB(y_P ⊕ y_Q)`).
+#[inline(always)]
+unsafe fn rounds_to<A: Arith, const G: usize, const U: usize, const R: usize, const LAST_MB: bool, const PEEL: bool>(
+    x: &mut [[uint8x16_t; 8]; G],
+    t: &Tables<U, R>,
+    goff: [usize; G],
+) {
     // SAFETY: the caller has the `aes` feature (and `sha3` for `A = Sha3`); offsets stay inside
     // the tables (i < 8, r < R, goff[g] + 16 ≤ U).
     unsafe {
-        for r in 0..R {
-            for g in 0..G {
-                for i in 0..8 {
-                    let m = vld1q_u8(t.mask[i].as_ptr().add(goff[g]));
-                    let k = vld1q_u8(t.key[r][i].as_ptr().add(goff[g]));
-                    x[g][i] = A::sub_shift(x[g][i], m, k);
+        // Two shapes of the same rounds, chosen per kernel by the instructions LLVM makes of
+        // them (docs/benchmarks-arm.md, AArch64): with `PEEL` a loop of whole rounds, then the
+        // last S-box layer alone; without, one loop that leaves the last round before its
+        // MixBytes.
+        if PEEL || LAST_MB {
+            for r in 0..(if LAST_MB { R } else { R - 1 }) {
+                sub_layer::<A, G, U, R>(x, t, goff, r);
+                for g in 0..G {
+                    x[g] = mix_bytes_program!(x[g], xor, A::mul2, A::mb_out);
                 }
             }
-            for g in 0..G {
-                x[g] = mix_bytes_program!(x[g], xor, A::mul2, A::mb_out);
+            if !LAST_MB {
+                sub_layer::<A, G, U, R>(x, t, goff, R - 1);
+            }
+        } else {
+            for r in 0..R {
+                sub_layer::<A, G, U, R>(x, t, goff, r);
+                if r + 1 == R {
+                    break;
+                }
+                for g in 0..G {
+                    x[g] = mix_bytes_program!(x[g], xor, A::mul2, A::mb_out);
+                }
             }
         }
+    }
+}
+
+/// AddRoundConstant, SubBytes and ShiftBytes of round `r` on every row register.
+#[inline(always)]
+unsafe fn sub_layer<A: Arith, const G: usize, const U: usize, const R: usize>(
+    x: &mut [[uint8x16_t; 8]; G],
+    t: &Tables<U, R>,
+    goff: [usize; G],
+    r: usize,
+) {
+    // SAFETY: as in `rounds_to` (r < R).
+    unsafe {
+        for g in 0..G {
+            for i in 0..8 {
+                let m = vld1q_u8(t.mask[i].as_ptr().add(goff[g]));
+                let k = vld1q_u8(t.key[r][i].as_ptr().add(goff[g]));
+                x[g][i] = A::sub_shift(x[g][i], m, k);
+            }
+        }
+    }
+}
+
+/// MixBytes on row pairs (`a[k]` = `[row 2k | row 2k+1]`, 8 columns): the papers' formula
+/// `t_i = a_i ⊕ a_{i+1}`, `x_i = t_i ⊕ t_{i+3}`, `y_i = t_i ⊕ t_{i+2} ⊕ a_{i+6}`,
+/// `b_i = 2(2x_{i+3} ⊕ y_{i+7}) ⊕ y_{i+4}` (spec §9.5) with rows advanced by one through `EXT`
+/// (`[row 2k+1 | row 2k+2]`): 16 `EXT`, 24 XORs and 8 doublings for 8 rows, where eight P|Q
+/// row registers take 43 XORs and 16 doublings.
+#[inline(always)]
+unsafe fn mix_bytes_pairs<A: Arith>(a: [uint8x16_t; 4]) -> [uint8x16_t; 4] {
+    // SAFETY: NEON is baseline on AArch64; `A`'s features are the caller's.
+    unsafe {
+        let next = |v: [uint8x16_t; 4]| [0, 1, 2, 3].map(|k| vextq_u8::<8>(v[k], v[(k + 1) % 4]));
+        let a1 = next(a);
+        let t = [0, 1, 2, 3].map(|k| xor(a[k], a1[k]));
+        let t1 = next(t);
+        let x = [0, 1, 2, 3].map(|k| xor(t[k], t1[(k + 1) % 4]));
+        let y = [0, 1, 2, 3].map(|k| xor(xor(t[k], t[(k + 1) % 4]), a[(k + 3) % 4]));
+        let (x1, y1) = (next(x), next(y));
+        [0, 1, 2, 3].map(|k| A::mb_out(x1[(k + 1) % 4], y1[(k + 3) % 4], y[(k + 2) % 4]))
     }
 }
 
 /// `rounds` of Grøstl-384/512 for the multi-buffer kernels: `H` halves (P, then Q) of `M`
 /// groups each. One 32-byte load of [`Pairs`] gives a row's `TBL` indices and key for the `M`
 /// groups of a half, and a half's groups finish the round (S-box layer, then MixBytes) before
-/// the next half starts, so that only one half needs to be in registers at a time.
+/// the next half starts, so that only one half needs to be in registers at a time. The last
+/// round's MixBytes is left to the caller (see [`rounds_to`]).
 #[inline(always)]
 unsafe fn rounds_shared<A: Arith, const H: usize, const M: usize>(
     x: &mut [[[uint8x16_t; 8]; M]; H],
@@ -333,6 +400,9 @@ unsafe fn rounds_shared<A: Arith, const H: usize, const M: usize>(
                     for j in 0..M {
                         x[h][j][i] = A::sub_shift(x[h][j][i], mk.0, mk.1);
                     }
+                }
+                if r + 1 == ROUNDS_1024 {
+                    continue;
                 }
                 for j in 0..M {
                     x[h][j] = mix_bytes_program!(x[h][j], xor, A::mul2, A::mb_out);
@@ -405,14 +475,19 @@ unsafe fn input512(hp: &[uint8x16_t; 4], block: *const u8) -> [uint8x16_t; 8] {
     }
 }
 
-/// `h ← h ⊕ P ⊕ Q` from the permuted row registers.
+/// `h ← h ⊕ P ⊕ Q` from the row registers as the last ShiftBytes leaves them: P's and Q's
+/// halves XORed into row pairs, then the last MixBytes once, on four registers.
 #[inline(always)]
-unsafe fn update512(hp: &mut [uint8x16_t; 4], x: &[uint8x16_t; 8]) {
-    // SAFETY: NEON.
+unsafe fn update512<A: Arith>(hp: &mut [uint8x16_t; 4], x: &[uint8x16_t; 8]) {
+    // SAFETY: NEON; `A`'s features are the caller's.
     unsafe {
-        for k in 0..4 {
+        let d = [0, 1, 2, 3].map(|k| {
             let (a, b) = (x[2 * k], x[2 * k + 1]);
-            hp[k] = xor(hp[k], xor(zip1(a, b), zip2(a, b)));
+            xor(zip1(a, b), zip2(a, b))
+        });
+        let d = mix_bytes_pairs::<A>(d);
+        for k in 0..4 {
+            hp[k] = xor(hp[k], d[k]);
         }
     }
 }
@@ -423,8 +498,8 @@ unsafe fn absorb512<A: Arith>(hp: &mut [uint8x16_t; 4], blocks: &[u8]) {
     unsafe {
         for block in blocks.chunks_exact(64) {
             let mut x = [input512(hp, block.as_ptr())];
-            rounds::<A, _, _, _>(&mut x, A::t512(), [0]);
-            update512(hp, &x[0]);
+            rounds_to::<A, _, _, _, false, false>(&mut x, A::t512(), [0]);
+            update512::<A>(hp, &x[0]);
         }
     }
 }
@@ -557,11 +632,11 @@ unsafe fn many512_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 8], out
             for j in 0..M {
                 x[j] = input512(&hp[j], pads[j].block(b));
             }
-            rounds::<A, _, _, _>(&mut x, A::t512(), [0; M]);
+            rounds_to::<A, _, _, _, false, false>(&mut x, A::t512(), [0; M]);
             for j in 0..n {
                 // Public lengths: a message that is done keeps its chaining value.
                 if b < pads[j].blocks {
-                    update512(&mut hp[j], &x[j]);
+                    update512::<A>(&mut hp[j], &x[j]);
                 }
             }
         }
@@ -623,9 +698,15 @@ unsafe fn absorb1024<A: Arith>(hr: &mut [uint8x16_t; 8], blocks: &[u8]) {
             for i in 0..8 {
                 x[0][i] = xor(hr[i], m[i]);
             }
-            rounds::<A, _, _, _>(&mut x, A::t1024(), [0, 16]);
+            rounds_to::<A, _, _, _, false, true>(&mut x, A::t1024(), [0, 16]);
+            // The last MixBytes once, on P ^ Q (see `rounds_to`).
+            let mut d = x[0];
             for i in 0..8 {
-                hr[i] = xor(hr[i], xor(x[0][i], x[1][i]));
+                d[i] = xor(x[0][i], x[1][i]);
+            }
+            let d = mix_bytes_program!(d, xor, A::mul2, A::mb_out);
+            for i in 0..8 {
+                hr[i] = xor(hr[i], d[i]);
             }
         }
     }
@@ -698,8 +779,13 @@ unsafe fn many1024_k<A: Arith, const M: usize>(msgs: &[&[u8]], h0: &[u64; 16], o
             for j in 0..n {
                 // Public lengths: a message that is done keeps its chaining value.
                 if b < pads[j].blocks {
+                    let mut d = x[0][j];
                     for i in 0..8 {
-                        hr[j][i] = xor(hr[j][i], xor(x[0][j][i], x[1][j][i]));
+                        d[i] = xor(x[0][j][i], x[1][j][i]);
+                    }
+                    let d = mix_bytes_program!(d, xor, A::mul2, A::mb_out);
+                    for i in 0..8 {
+                        hr[j][i] = xor(hr[j][i], d[i]);
                     }
                 }
             }
