@@ -1493,9 +1493,10 @@ def fn_c512(body):
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
     L += ["cmp r2, #0", "beq .Lc512_done", "vldmia sp, {d16-d23}", ".Lc512_loop:"]
-    L += ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d24-d27}, [r1]", "vld1.8 {d4-d7}, [r1]!"]
-    L += transpose(0, m=(14, 15), copies=True) + basis_d()
-    L += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
+    pre = ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d24-d27}, [r1]", "vld1.8 {d4-d7}, [r1]!"]
+    pre += transpose(0, m=(14, 15), copies=True) + basis_d()
+    pre += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
+    L += a8_schedule(pre)
     L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
     L += body  # the tail (`mix_tail`) included
     L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]

@@ -87,35 +87,35 @@ slicewise_groestl_neon7bs_c512:
     vld1.8 {d0-d3}, [r1]!
     vld1.8 {d24-d27}, [r1]
     vld1.8 {d4-d7}, [r1]!
-    vsri.8 q2, q0, #4
-    vsli.8 q0, q12, #4
     vsri.8 q3, q1, #4
     vsli.8 q1, q13, #4
-    vshr.u8 q12, q0, #2
+    vstmia sp, {d16-d23}
+    vsri.8 q2, q0, #4
+    vsli.8 q0, q12, #4
     vshl.u8 q13, q1, #2
-    vbit q1, q12, q14
+    vshr.u8 q12, q0, #2
     vbif q0, q13, q14
-    vshr.u8 q12, q2, #2
     vshl.u8 q13, q3, #2
-    vbit q3, q12, q14
+    vbit q1, q12, q14
+    vshr.u8 q12, q2, #2
     vbif q2, q13, q14
     vswp d1, d2
-    vswp d5, d6
+    vbit q3, q12, q14
     vshr.u8 q12, q0, #1
+    vswp d5, d6
     vshl.u8 q13, q1, #1
     vbit q1, q12, q15
-    vbif q0, q13, q15
     vshr.u8 q12, q2, #1
+    vbif q0, q13, q15
     vshl.u8 q13, q3, #1
     vbit q3, q12, q15
     vbif q2, q13, q15
     veor d3, d3, d7
     veor d0, d0, d7
-    veor q4, q8, q0
     veor q5, q9, q1
+    veor q4, q8, q0
     veor q6, q10, q2
     veor q7, q11, q3
-    vstmia sp, {d16-d23}
 .Lc512_zip:
     vzip.8 q4, q0
     vzip.8 q5, q1
