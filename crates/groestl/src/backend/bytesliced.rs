@@ -331,23 +331,58 @@ pub(crate) unsafe fn rounds<V: Lanes, const G: usize, const U: usize, const R: u
     t: &Tables<U, R>,
     goff: [usize; G],
 ) {
+    // SAFETY: same contract.
+    unsafe { rounds_to::<V, G, U, R, true>(x, t, goff) }
+}
+
+/// [`rounds`], without the last round's MixBytes when `LAST_MB` is false (its key is zero, so
+/// the state is then SB and SH of the last round): `absorb1024` XORs P and Q first and runs that
+/// MixBytes once (it is linear and the same for both).
+///
+/// # Safety
+/// As for [`rounds`].
+#[inline(always)]
+pub(crate) unsafe fn rounds_to<V: Lanes, const G: usize, const U: usize, const R: usize, const LAST_MB: bool>(
+    x: &mut [[V; 8]; G],
+    t: &Tables<U, R>,
+    goff: [usize; G],
+) {
     let t = keyed::<V, U, R>(t);
-    let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
-    let keys = t.key.as_ptr() as *const u8;
-    for r in 0..R {
-        for g in 0..G {
-            for i in 0..8 {
-                // SAFETY: offsets stay inside the tables (i < 8, r < R, goff + read ≤ U).
-                unsafe {
-                    let m = V::ld(masks.add(i * U + goff[g]));
-                    let k = V::ld(keys.add((r * 8 + i) * U + goff[g]));
-                    x[g][i] = V::sub_bytes_xor(V::shuffle(x[g][i], m), k);
-                }
-            }
-        }
+    for r in 0..(if LAST_MB { R } else { R - 1 }) {
+        // SAFETY: r < R; trait contract.
+        unsafe { sub_layer(x, t, goff, r) };
         for xg in x.iter_mut() {
             // SAFETY: trait contract.
             *xg = unsafe { mix_bytes(*xg) };
+        }
+    }
+    if !LAST_MB {
+        // SAFETY: as above.
+        unsafe { sub_layer(x, t, goff, R - 1) };
+    }
+}
+
+/// SB and SH of round `r` with the round's key (see the module notes) on every register.
+///
+/// # Safety
+/// As for [`rounds`]; `r < R`.
+#[inline(always)]
+unsafe fn sub_layer<V: Lanes, const G: usize, const U: usize, const R: usize>(
+    x: &mut [[V; 8]; G],
+    t: &Tables<U, R>,
+    goff: [usize; G],
+    r: usize,
+) {
+    let masks = if V::AESENC { t.mask_aes.as_ptr() } else { t.mask_sh.as_ptr() } as *const u8;
+    let keys = t.key.as_ptr() as *const u8;
+    for g in 0..G {
+        for i in 0..8 {
+            // SAFETY: offsets stay inside the tables (i < 8, r < R, goff + read ≤ U).
+            unsafe {
+                let m = V::ld(masks.add(i * U + goff[g]));
+                let k = V::ld(keys.add((r * 8 + i) * U + goff[g]));
+                x[g][i] = V::sub_bytes_xor(V::shuffle(x[g][i], m), k);
+            }
         }
     }
 }
@@ -488,11 +523,18 @@ pub(crate) unsafe fn absorb512<V: Xmm>(hp: &mut [__m128i; 4], blocks: &[u8]) {
             for i in 0..8 {
                 x[0][i] = V::xor(x[0][i], V::ld(T512.ac0[i].as_ptr()));
             }
-            rounds(&mut x, &T512, [0]);
+            // The last MixBytes once, on P ^ Q as row pairs (`mix_bytes_packed`; see
+            // `rounds_to`; an unbiased MUL2 is asserted there).
+            rounds_to::<V, 1, 16, ROUNDS_512, false>(&mut x, &T512, [0]);
+            const { assert!(V::MUL2_BIAS == 0, "absorb512: MixBytes on P ^ Q needs an unbiased MUL2") };
+            let mut d = [x[0][0]; 4];
             for k in 0..4 {
                 let (a, b) = (x[0][2 * k].into(), x[0][2 * k + 1].into());
-                let pq = _mm_xor_si128(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
-                hp[k] = _mm_xor_si128(hp[k], pq);
+                d[k] = V::from(_mm_xor_si128(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)));
+            }
+            let d = mix_bytes_packed(d);
+            for k in 0..4 {
+                hp[k] = _mm_xor_si128(hp[k], d[k].into());
             }
         }
     }
@@ -571,9 +613,17 @@ pub(crate) unsafe fn absorb1024<V: Xmm>(hr: &mut [__m128i; 8], blocks: &[u8]) {
                 x[0][i] = V::xor(V::from(_mm_xor_si128(hr[i], m[i])), V::ld(ac));
                 x[1][i] = V::xor(V::from(m[i]), V::ld(ac.add(16)));
             }
-            rounds(&mut x, &T1024, [0, 16]);
+            rounds_to::<V, 2, 32, ROUNDS_1024, false>(&mut x, &T1024, [0, 16]);
+            // The last MixBytes once, on P ^ Q (see `rounds_to`). A biased MixBytes would add its
+            // constant once here where P ^ Q cancelled it.
+            const { assert!(V::MUL2_BIAS == 0, "absorb1024: MixBytes on P ^ Q needs an unbiased MUL2") };
+            let mut d = x[0];
             for i in 0..8 {
-                hr[i] = _mm_xor_si128(hr[i], _mm_xor_si128(x[0][i].into(), x[1][i].into()));
+                d[i] = V::xor(x[0][i], x[1][i]);
+            }
+            let d = mix_bytes(d);
+            for i in 0..8 {
+                hr[i] = _mm_xor_si128(hr[i], d[i].into());
             }
         }
     }
