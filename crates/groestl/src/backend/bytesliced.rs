@@ -335,9 +335,10 @@ pub(crate) unsafe fn rounds<V: Lanes, const G: usize, const U: usize, const R: u
     unsafe { rounds_to::<V, G, U, R, true>(x, t, goff) }
 }
 
-/// [`rounds`], without the last round's MixBytes when `LAST_MB` is false (its key is zero, so
-/// the state is then SB and SH of the last round): `absorb1024` XORs P and Q first and runs that
-/// MixBytes once (it is linear and the same for both).
+/// [`rounds`], without the last round's MixBytes when `LAST_MB` is false (the state is then SB
+/// and SH of the last round, plus its key: zero, or a biased lane type's constant, the same for
+/// P and Q): `absorb512` and `absorb1024` XOR P and Q first and run that MixBytes once (it is
+/// linear and the same for both).
 ///
 /// # Safety
 /// As for [`rounds`].
@@ -524,7 +525,7 @@ pub(crate) unsafe fn absorb512<V: Xmm>(hp: &mut [__m128i; 4], blocks: &[u8]) {
                 x[0][i] = V::xor(x[0][i], V::ld(T512.ac0[i].as_ptr()));
             }
             // The last MixBytes once, on P ^ Q as row pairs (`mix_bytes_packed`; see
-            // `rounds_to`; an unbiased MUL2 is asserted there).
+            // `rounds_to`). A biased MixBytes would add its constant once where P ^ Q cancelled it.
             rounds_to::<V, 1, 16, ROUNDS_512, false>(&mut x, &T512, [0]);
             const { assert!(V::MUL2_BIAS == 0, "absorb512: MixBytes on P ^ Q needs an unbiased MUL2") };
             let mut d = [x[0][0]; 4];
