@@ -757,13 +757,19 @@ pub(crate) unsafe fn many512<V: Xmm, const M: usize>(msgs: &[&[u8]], h0: &[u64; 
                     x[j][2 * k + 1] = V::xor(V::from(_mm_unpackhi_epi64(p, m[k])), V::ld(ac0.add(32 * k + 16)));
                 }
             }
-            rounds(&mut x, &T512, [0; M]);
+            // The last MixBytes once per message, on P ^ Q as row pairs (as in `absorb512`).
+            rounds_to::<V, M, 16, ROUNDS_512, false>(&mut x, &T512, [0; M]);
+            const { assert!(V::MUL2_BIAS == 0, "many512: MixBytes on P ^ Q needs an unbiased MUL2") };
             for j in 0..M {
                 if b < tails[j].blocks {
+                    let mut d = [x[j][0]; 4];
                     for k in 0..4 {
                         let (a, c) = (x[j][2 * k].into(), x[j][2 * k + 1].into());
-                        let pq = _mm_xor_si128(_mm_unpacklo_epi64(a, c), _mm_unpackhi_epi64(a, c));
-                        hp[j][k] = _mm_xor_si128(hp[j][k], pq);
+                        d[k] = V::from(_mm_xor_si128(_mm_unpacklo_epi64(a, c), _mm_unpackhi_epi64(a, c)));
+                    }
+                    let d = mix_bytes_packed(d);
+                    for k in 0..4 {
+                        hp[j][k] = _mm_xor_si128(hp[j][k], d[k].into());
                     }
                 }
             }
@@ -814,11 +820,18 @@ pub(crate) unsafe fn many1024<V: Xmm, const M: usize, const G: usize>(msgs: &[&[
                     x[2 * j + 1][i] = V::xor(V::from(m[i]), V::ld(ac.add(16)));
                 }
             }
-            rounds(&mut x, &T1024, goff);
+            // The last MixBytes once per message, on P ^ Q (as in `absorb1024`).
+            rounds_to::<V, G, 32, ROUNDS_1024, false>(&mut x, &T1024, goff);
+            const { assert!(V::MUL2_BIAS == 0, "many1024: MixBytes on P ^ Q needs an unbiased MUL2") };
             for j in 0..M {
                 if b < tails[j].blocks {
+                    let mut d = x[2 * j];
                     for i in 0..8 {
-                        hr[j][i] = _mm_xor_si128(hr[j][i], _mm_xor_si128(x[2 * j][i].into(), x[2 * j + 1][i].into()));
+                        d[i] = V::xor(x[2 * j][i], x[2 * j + 1][i]);
+                    }
+                    let d = mix_bytes(d);
+                    for i in 0..8 {
+                        hr[j][i] = _mm_xor_si128(hr[j][i], d[i].into());
                     }
                 }
             }
