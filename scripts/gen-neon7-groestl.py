@@ -657,9 +657,10 @@ def mix_bytes(p, sh, turn):
 
 
 def build_perm(wide, pq, inputs, sbox_t=None):
-    """One permutation (P and Q of Grøstl-224/256 side by side when not wide). Returns
-    (prog, outputs, final frame, constants in op order: dict op-dst -> 128-bit value, the NOT
-    constant left in every output byte).
+    """One permutation (P and Q of Grøstl-224/256 side by side when not wide) up to the last
+    round's ShiftBytes: its MixBytes is the callers' (`mix_tail`, `wide_tail`). Returns (prog,
+    outputs: the last ShiftBytes's planes, their frame, constants in op order: dict op-dst ->
+    128-bit value, the NOT constant that is left in every output byte once that MixBytes ran).
 
     AddRoundConstant: the state's registers at a round's S-box input hold the state XOR an
     offset, per plane: the S-box NOTs of the round before (all-ones planes, carried as NOT flags)
@@ -1266,11 +1267,11 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
 
 
 def gen_perm(wide):
-    """The permutation body: straight-line code from the live-in registers to planes 0-7 in
-    q0-q7, plane k in q(pos[k]): where the allocation leaves them when it is free to (a first
-    allocation without final registers; the callers follow `pos`, so that no VSWPs end the body).
-    Returns (lines, {pq: constant table in load order}, end frame, pos, the NOT constant left in
-    every output byte)."""
+    """The permutation body up to the last ShiftBytes: straight-line code from the live-in
+    registers to planes 0-7 in q0-q7, plane k in q(pos[k]): where the allocation leaves them
+    when it is free to (a first allocation without final registers; the callers follow `pos`, so
+    that no VSWPs end the body). Returns (lines, {pq: constant table in load order}, end frame,
+    pos, the NOT constant left in every output byte after the last MixBytes)."""
     tables, poss, pends = {}, set(), set()
     for pq in (("P", "Q") if wide else ("P",)):
         p, outs, frame, consts, pend = build_perm(wide, pq, list(range(8)))
@@ -1332,7 +1333,7 @@ SLOTS = 16 * len(SLOT_REGS)
 TABLE_BYTES = {}  # bytes of one permutation's constant table (set by generate)
 RC_LABEL = {(False, "P"): ".Lneon7_rc512", (True, "P"): ".Lneon7_rc1024p", (True, "Q"): ".Lneon7_rc1024q"}
 BODY = {True: ".Lneon7_perm1024"}  # the P|Q body is inline in c512
-PENDING_PLANES = {}  # wide -> planes of the NOT constant a body leaves (set by generate)
+PENDING_PLANES = {}  # wide -> planes of the NOT constant a body and its last MixBytes leave (set by generate)
 
 
 def masks(m=(8, 10)):
@@ -2090,10 +2091,6 @@ class Machine:
             elif op in ("veor", "vand", "vorr"):
                 x, y = self.q[qn(a[1])], self.q[qn(a[2])]
                 self.q[qn(a[0])] = x ^ y if op == "veor" else (x & y if op == "vand" else x | y)
-            elif op == "vrev64.32":
-                x = self.q[qn(a[1])]
-                w = [(x >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
-                self.q[qn(a[0])] = w[1] | w[0] << 32 | w[3] << 64 | w[2] << 96
             elif op == "vrev64.8":
                 b = self.q[qn(a[1])].to_bytes(16, "little")
                 self.q[qn(a[0])] = int.from_bytes(b[7::-1] + b[15:7:-1], "little")

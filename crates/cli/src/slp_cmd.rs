@@ -431,6 +431,9 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     if algorithm == Algorithm::Trees && a.max_depth.is_none() {
         bail!("-a trees needs a depth bound (--max-depth D)");
     }
+    if (a.walk_cone || a.walk_uphill > 0.0) && a.walk_remove < 2 {
+        bail!("--walk-cone and --walk-uphill shape multi-value moves: give --walk-remove K with K >= 2");
+    }
     // With --runs and no explicit --time-limit the search is bounded by runs only (reproducible).
     let limit = match (a.time_limit, a.runs) {
         (Some(t), _) => Some(t),

@@ -199,7 +199,14 @@ fn plateau_walk_options() {
     assert!(header_count(&tc) <= header_count(&stdout(&base)) && tc.contains("--walk-remove 3"), "{tc}");
     let v = run(&["slp", "verify", m, dir.path().join("w3.slp").to_str().unwrap()]);
     assert!(v.status.success(), "{}", stdout(&v));
-    for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x"), ("--walk-remove", "0"), ("--walk-remove", "9")] {
+    // Cones and uphill moves only shape multi-value moves: without --walk-remove >= 2, refused.
+    for extra in [&["--walk-cone"][..], &["--walk-uphill", "0.3"][..]] {
+        let mut args = vec!["slp", "optimize", m, "-a", "paar", "--walk-moves", "10", "-q"];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(!o.status.success() && stdout(&o).is_empty() && stderr(&o).contains("--walk-remove"), "{extra:?} was accepted");
+    }
+    for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x"), ("--walk-remove", "0"), ("--walk-remove", "9"), ("--walk-uphill", "2"), ("--walk-uphill", "-0.5")] {
         let o = run(&["slp", "optimize", m, "-a", "paar", opt, bad, "-q"]);
         assert!(!o.status.success() && stdout(&o).is_empty() && !stderr(&o).is_empty(), "{opt} {bad} was accepted");
     }
