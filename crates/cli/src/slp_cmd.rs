@@ -147,7 +147,8 @@ struct OptimizeArgs {
     start: Option<PathBuf>,
     /// After the search (and --polish), walk on the plateau of value sets for this many
     /// seconds (`slicewise_slp::plateau`): remove a value, repair with one new value; respects
-    /// --max-depth.
+    /// --max-depth (a --start deeper than it descends to it: moves keep size + levels above
+    /// the bound from rising, and the result is the shortest program within the bound).
     #[arg(long, value_name = "SECONDS", value_parser = seconds_arg)]
     walk: Option<f64>,
     /// Walk exactly this many moves instead (reproducible).
@@ -642,6 +643,7 @@ fn walk_note(c: &slicewise_slp::portfolio::PolishConfig) -> String {
 /// `--walk` / `--walk-moves`: the value-set plateau walk on `p`.
 fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Program {
     let before = (p.xor_count(), p.depth());
+    let p_ops = p.ops.clone();
     let seed = a.walk_seed.unwrap_or(a.seed);
     let o = slicewise_slp::plateau::WalkOptions { iters: a.walk_moves, max_depth: a.max_depth, target: None, end: false, remove: a.walk_remove as usize, cone: a.walk_cone, uphill: a.walk_uphill };
     let start = std::time::Instant::now();
@@ -652,8 +654,11 @@ fn walk_cli(a: &OptimizeArgs, p: Program, m: &slicewise_slp::BitMatrix) -> Progr
             eprintln!("walk: {} XORs, depth {} after {:.1} s", q.xor_count(), q.depth(), start.elapsed().as_secs_f64());
         }
     });
-    if (q.xor_count(), q.depth()) < before {
+    if q.ops != p_ops {
         q.meta.algorithm = format!("{}+walk", q.meta.algorithm);
+    }
+    if let Some(d) = a.max_depth.filter(|&d| q.depth() > d) {
+        eprintln!("slicewise: warning: the walk found no program of depth <= {d}; the start (depth {}) is kept", q.depth());
     }
     q.meta.notes.push(format!(
         "plateau walk from {} XORs (depth {}): {} moves (seed {seed}{}), {} accepted, {} shorter, best at move {}",

@@ -206,6 +206,21 @@ fn plateau_walk_options() {
         let o = run(&args);
         assert!(!o.status.success() && stdout(&o).is_empty() && stderr(&o).contains("--walk-remove"), "{extra:?} was accepted");
     }
+    // A start deeper than --max-depth descends to it (deterministic: the 90 of depth 5 comes at
+    // move 8 277 with this seed), or is kept with a warning.
+    let deep = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/slp/programs/aes_mixcolumns.88.defaults.slp");
+    let descend = |moves: &str, o: &str| {
+        run(&["slp", "optimize", m, "--start", deep.to_str().unwrap(), "--max-depth", "5", "--walk-moves", moves, "--walk-seed", "1", "--walk-remove", "3", "--walk-uphill", "0.3", "-q", "-o", o])
+    };
+    let o5 = dir.path().join("d5.slp");
+    let e = descend("9000", o5.to_str().unwrap());
+    assert!(e.status.success(), "{}", stderr(&e));
+    let t5 = std::fs::read_to_string(&o5).unwrap();
+    assert!(t5.contains("depth: 5") && t5.contains("+walk") && header_count(&t5) == 90, "{t5}");
+    let v = run(&["slp", "verify", m, o5.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stdout(&v));
+    let e = descend("100", dir.path().join("d7.slp").to_str().unwrap());
+    assert!(e.status.success() && stderr(&e).contains("no program of depth <= 5"), "{}", stderr(&e));
     for (opt, bad) in [("--walk", "-1"), ("--walk", "soon"), ("--walk-moves", "-3"), ("--walk-seed", "x"), ("--walk-remove", "0"), ("--walk-remove", "9"), ("--walk-uphill", "2"), ("--walk-uphill", "-0.5")] {
         let o = run(&["slp", "optimize", m, "-a", "paar", opt, bad, "-q"]);
         assert!(!o.status.success() && stdout(&o).is_empty() && !stderr(&o).is_empty(), "{opt} {bad} was accepted");

@@ -527,7 +527,8 @@ impl Walk {
 /// Walks on the plateau of `start` (a program for `m`) and returns the shortest program seen
 /// (ties: the shallowest), verified, with the walk's statistics. `deadline` stops it early.
 /// A `start` deeper than `max_depth` is first re-scheduled at its least depth; if that is
-/// still too deep the walk returns `start` unchanged.
+/// still too deep the walk descends to the bound ([`descend`]) and returns the shortest
+/// program within it that it found, or `start` unchanged if it found none.
 pub fn walk(
     m: &BitMatrix,
     start: &Program,
@@ -536,7 +537,7 @@ pub fn walk(
     deadline: Option<Instant>,
     on_improve: &mut dyn FnMut(&Program),
 ) -> (Program, WalkStats) {
-    let mut w = Walk::new(m, start, o.max_depth, seed);
+    let mut w = Walk::new(m, start, None, seed);
     let mut stats = WalkStats::default();
     let set = std::mem::take(&mut w.set);
     let Some((set, d0)) = w.settle(set) else {
@@ -544,6 +545,10 @@ pub fn walk(
     };
     w.set = set;
     w.cur_parent.clone_from(&w.parent);
+    if let Some(bound) = o.max_depth.filter(|&b| d0 > b) {
+        return descend(m, start, o, w, bound, deadline, on_improve);
+    }
+    w.max_depth = o.max_depth;
     let mut best = (w.set.len(), d0);
     let mut best_set = w.set.clone();
     if (best.0, best.1) < (start.xor_count(), start.depth()) {
@@ -592,6 +597,89 @@ pub fn walk(
     }
     let mut p = w.program(m, &best_set);
     if p.verify(m).is_err() || (p.xor_count(), p.depth()) >= (start.xor_count(), start.depth()) {
+        return (start.clone(), stats);
+    }
+    p.meta = start.meta.clone();
+    (p, stats)
+}
+
+/// How far the outputs' depths are above `bound`: the sum over the outputs of the levels above
+/// it (of the last relaxed set).
+fn excess(w: &Walk, bound: usize) -> usize {
+    w.targets.iter().map(|&t| (w.depth.get(t).unwrap_or(0) as usize).saturating_sub(bound)).sum()
+}
+
+/// The walk of a start deeper than `bound` (a soft bound): moves are those of [`walk`] with no
+/// depth bound, and one is kept only when the cost *size + excess* ([`excess`]: output levels
+/// above the bound) does not rise, so a move may trade one more value for one level less. The
+/// walk goes back to the cheapest set seen when it stands two above it. Every set within the
+/// bound (excess 0) is a candidate result: the shortest (ties: the shallowest) is returned,
+/// or `start` if the walk never reached the bound.
+fn descend(
+    m: &BitMatrix,
+    start: &Program,
+    o: &WalkOptions,
+    mut w: Walk,
+    bound: usize,
+    deadline: Option<Instant>,
+    on_improve: &mut dyn FnMut(&Program),
+) -> (Program, WalkStats) {
+    let mut stats = WalkStats::default();
+    let mut cost = w.set.len() + excess(&w, bound);
+    let mut cheapest = (cost, w.set.clone());
+    let mut best: Option<((usize, usize), Vec<Row>)> = None;
+    let (mut prev, mut prev_parent) = (Vec::new(), Vec::new());
+    loop {
+        if o.iters.is_some_and(|n| stats.iters >= n) || o.target.is_some_and(|t| best.as_ref().is_some_and(|b| b.0.0 <= t)) {
+            break;
+        }
+        if stats.iters % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        stats.iters += 1;
+        prev.clone_from(&w.set);
+        prev_parent.clone_from(&w.cur_parent);
+        let k = if o.remove <= 1 { 1 } else { w.rng.random_range(1..=o.remove) };
+        let extra = usize::from(k > 1 && o.uphill > 0.0 && w.rng.random::<f64>() < o.uphill);
+        let Some(len) = (if k == 1 { w.step() } else { w.step_multi(k, o.cone, extra) }) else { continue };
+        // `settle` left the depths of the new set in `w.depth`.
+        let e = excess(&w, bound);
+        let c = len + e;
+        if c > cost + extra {
+            // Dearer than the move allows: undo it.
+            std::mem::swap(&mut w.set, &mut prev);
+            std::mem::swap(&mut w.cur_parent, &mut prev_parent);
+            continue;
+        }
+        if c > cheapest.0 + 1 {
+            w.set.clone_from(&cheapest.1);
+            w.relax(&cheapest.1);
+            w.cur_parent.clone_from(&w.parent);
+            cost = cheapest.0;
+            continue;
+        }
+        stats.accepted += 1;
+        cost = c;
+        if c < cheapest.0 {
+            cheapest = (c, w.set.clone());
+        }
+        if e == 0 {
+            let d = w.targets.iter().map(|&t| w.depth.get(t).unwrap_or(0) as usize).max().unwrap_or(0);
+            if best.as_ref().is_none_or(|b| (len, d) < b.0) {
+                if len < start.xor_count() && best.as_ref().is_none_or(|b| len < b.0.0) {
+                    stats.improvements += 1;
+                }
+                best = Some(((len, d), w.set.clone()));
+                stats.best_at = stats.iters;
+                on_improve(&w.program(m, &w.set.clone()));
+            }
+        }
+    }
+    let Some((_, set)) = best else {
+        return (start.clone(), stats);
+    };
+    let mut p = w.program(m, &set);
+    if p.verify(m).is_err() || p.depth() > bound {
         return (start.clone(), stats);
     }
     p.meta = start.meta.clone();
@@ -710,22 +798,70 @@ mod tests {
         p
     }
 
-    /// Under a depth bound too, an equally short program of lower depth counts as better: the
-    /// chain ((x0 + x1) + x2) + x3 (3 XORs, depth 3) walks to a 3-XOR program of depth 2.
-    #[test]
-    fn ties_go_to_the_shallower_under_a_bound() {
+    /// The row x0 + x1 + x2 + x3 and the chain ((x0 + x1) + x2) + x3 (3 XORs, depth 3).
+    fn chain4() -> (BitMatrix, Program) {
         let m = mat("1111\n");
         let mut start = Program::new(4, 1);
         let a = start.push(0, 1);
         let b = start.push(a, 2);
         let c = start.push(b, 3);
         start.outputs[0] = Out::Sig(c);
+        (m, start)
+    }
+
+    /// Under a depth bound too, an equally short program of lower depth counts as better: the
+    /// chain ((x0 + x1) + x2) + x3 (3 XORs, depth 3) walks to a 3-XOR program of depth 2.
+    #[test]
+    fn ties_go_to_the_shallower_under_a_bound() {
+        let (m, start) = chain4();
         start.verify(&m).unwrap();
         assert_eq!((start.xor_count(), start.depth()), (3, 3));
         let o = WalkOptions { iters: Some(200), max_depth: Some(3), target: None, end: false, remove: 1, cone: false, uphill: 0.0 };
         let (p, _) = walk(&m, &start, &o, 1, None, &mut |q| assert!(q.depth() <= 3));
         p.verify(&m).unwrap();
         assert_eq!((p.xor_count(), p.depth()), (3, 2));
+    }
+
+    /// A start deeper than the bound descends to it: the chain ((x0 + x1) + x2) + x3 (depth 3)
+    /// under the bound 2 gives (x0 + x1) + (x2 + x3); under the bound 1 there is none, and the
+    /// start comes back unchanged.
+    #[test]
+    fn a_deep_start_descends_to_the_bound() {
+        let (m, start) = chain4();
+        let o = WalkOptions { iters: Some(200), max_depth: Some(2), ..WalkOptions::default() };
+        let mut seen = 0;
+        let (p, st) = walk(&m, &start, &o, 1, None, &mut |q| {
+            assert!(q.depth() <= 2);
+            seen += 1;
+        });
+        p.verify(&m).unwrap();
+        assert_eq!((p.xor_count(), p.depth(), seen), (3, 2, 1));
+        assert!(st.best_at > 0);
+        let o = WalkOptions { max_depth: Some(1), ..o };
+        let (p, _) = walk(&m, &start, &o, 1, None, &mut |_| panic!("no program of depth 1 exists"));
+        assert_eq!(p.ops, start.ops);
+    }
+
+    /// From a random matrix's chain-built rows (deep), the descent reaches depth 3 with every
+    /// output, and nothing it reports is deeper.
+    #[test]
+    fn descent_reaches_the_bound_on_random8() {
+        let m = mat(include_str!("../../../test-vectors/slp/random8_s1.txt"));
+        let mut start = Program::new(m.cols(), m.rows());
+        for (j, r) in m.row_bits().iter().enumerate() {
+            let cols: Vec<usize> = (0..m.cols()).filter(|c| r >> c & 1 == 1).collect();
+            let mut s = cols[0];
+            for &c in &cols[1..] {
+                s = start.push(s, c);
+            }
+            start.outputs[j] = Out::Sig(s);
+        }
+        start.verify(&m).unwrap();
+        assert!(start.depth() > 3);
+        let o = WalkOptions { iters: Some(20_000), max_depth: Some(3), remove: 3, uphill: 0.3, ..WalkOptions::default() };
+        let (p, _) = walk(&m, &start, &o, 3, None, &mut |q| assert!(q.depth() <= 3));
+        p.verify(&m).unwrap();
+        assert!(p.depth() <= 3);
     }
 
     /// Under a depth bound every program the walk reports keeps it.
