@@ -113,7 +113,9 @@ fn arms(m: &BitMatrix, o: &AutoOptions, form: Option<&ByteForm>) -> Vec<Arm> {
     // Under the least depth bound the heaviest row allows, the shared-tree annealer
     // (crate::trees): AES MixColumns at depth 3, 97 in about 3 s, where the other arms stop at
     // 103 (the polish chains took minutes to 97). One depth more, its model (every non-output
-    // value at its least depth) gives 98-99 against the other arms' 95.
+    // value at its least depth, outputs as parts) gives 96-98 in about 110 s a run against the
+    // other arms' 95 in milliseconds, so it stays out there; walked and polished, its programs
+    // reach 92 at depth 4 (docs/slp-history.md, issue 33, "depth 4 from shared trees").
     if let Some(d) = o.max_depth
         && !o.word_only
         && crate::trees::applies(m, d)

@@ -70,6 +70,8 @@ fn record_programs_meet_their_claims() {
         ("aes_mixcolumns.depth3.97.slp", "aes_mixcolumns", 97, 3),
         ("aes_mixcolumns.depth4.slp", "aes_mixcolumns", RECORD_AES_DEPTH4, 4),
         ("aes_mixcolumns.depth4.93.slp", "aes_mixcolumns", 93, 4),
+        ("aes_mixcolumns.depth4.94.slp", "aes_mixcolumns", 94, 4),
+        ("aes_mixcolumns.depth4.92.slp", "aes_mixcolumns", 92, 4),
         ("aes_mixcolumns.depth6.slp", "aes_mixcolumns", 92, 6),
         ("aes_invmixcolumns.88.slp", "aes_invmixcolumns", 88, 23),
         ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
