@@ -151,12 +151,11 @@ struct State {
     out_splits: Vec<Vec<(Row, Row)>>,
     /// Current split of each output (index into `out_splits`).
     choice: Vec<usize>,
-    /// Per output and split: whether the split is shallow (the output at depth ≤ D − 1), and
-    /// the outputs among its parts.
+    /// Per output and split: whether the split is shallow (the output then at depth ≤ D − 1).
     shallow: Vec<Vec<bool>>,
     /// Outputs whose current split uses output `o` as a part (`o` must stay shallow).
     users: Vec<u32>,
-    /// Output values (to keep them out of parts).
+    /// Output values (to keep them out of the parts of non-outputs) and their indices.
     is_output: RowMap<usize>,
     /// Candidate splits of non-output values (at their least depth), cached.
     splits: RowMap<Vec<(Row, Row)>>,
@@ -457,15 +456,15 @@ pub fn anneal(m: &BitMatrix, o: &TreeOptions, seed: u64) -> Option<Program> {
         for (i, &t) in targets.iter().enumerate() {
             for (j, &u) in targets.iter().enumerate() {
                 let x = t ^ u;
-                // `x` another output (`i < j` keeps one of the two orders) or a value the model
-                // builds within the bound.
+                // `x` another output (its index above `j`: one of the two orders of the pair)
+                // or a value the model builds within the bound.
                 if j != i && (is_output.get(&x).is_some_and(|&k| k > j) || (!is_output.contains_key(&x) && x.count_ones() <= cap)) {
                     out_splits[i].push((u, x));
                 }
             }
         }
     }
-    let shallow_cap = 1u32 << (o.depth - 2).min(31);
+    let shallow_cap = 1u32 << o.depth.saturating_sub(2).min(31);
     let shallow: Vec<Vec<bool>> = out_splits
         .iter()
         .map(|v| v.iter().map(|&(a, b)| [a, b].iter().all(|p| !is_output.contains_key(p) && p.count_ones() <= shallow_cap)).collect())
