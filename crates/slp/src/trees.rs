@@ -482,8 +482,8 @@ pub fn anneal(m: &BitMatrix, o: &TreeOptions, seed: u64) -> Option<Program> {
         cost: targets.len(),
         rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7472_6565_7300_0000),
     };
-    for i in 0..targets.len() {
-        st.choice[i] = st.rng.random_range(0..base[i]);
+    for (i, &n) in base.iter().enumerate() {
+        st.choice[i] = st.rng.random_range(0..n);
         let (a, b) = st.out_splits[i][st.choice[i]];
         st.incref(a, None);
         st.incref(b, None);
