@@ -61,8 +61,11 @@ the instructions used) against a reference Grøstl on random inputs before writi
   scripts/gen-neon7-groestl.py --search  # re-runs the S-box schedule search (prints SBOX_ORDER)
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
   NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
+  scripts/gen-neon7-groestl.py --anneal-a8  # the round schedule for the Cortex-A8 (NEON7_SECONDS,
+                                            # NEON7_SEED): prints MIX_* , SHIFT_* and SBOX_ORDER
 """
 import itertools
+import math
 import os
 import random
 import re
@@ -508,7 +511,16 @@ def rot(p, x, k):
     return p.op("ext", [x], (2 * k) % 16)
 
 
-MIX_ORDER = [7, 6, 0, 1, 2, 3, 4, 5]
+# The MixBytes schedule (Cortex-A8, issue 34; found by `--anneal-a8`): the planes in MIX_ORDER, the
+# rotations and XORs of the planes of one group of MIX_GROUPS interleaved stage by stage (a VEXT
+# waits 3 cycles for the VEOR it reads; the group's other planes fill them), and ShiftBytes on
+# SHIFT_GROUP planes at a time (their VSHLs before their VORRs), in MIX_ORDER if SHIFT_FOLLOWS;
+# MIX_FILL > 0 puts up to that many of the earlier groups' w and outputs between a group's stages.
+MIX_ORDER = [1, 7, 6, 0, 2, 5, 4, 3]
+MIX_GROUPS = [[1, 7], [6], [0, 2], [5], [4, 3]]
+SHIFT_GROUP = 3
+SHIFT_FOLLOWS = False
+MIX_FILL = 0
 ALL = M128
 QALL = int.from_bytes(bytes([0, 0xFF] * 8), "little")  # the Q half (high byte of each lane)
 PALL = ALL ^ QALL
@@ -600,14 +612,24 @@ def mix_bytes(p, sh, turn):
     output as soon as what it reads is there."""
     x, v, w, a = {}, {}, {}, [None] * 8
 
-    def xv(k):
+    def xv(grp):
+        """u, y, v and x of the planes of grp, stage by stage over them (with MIX_FILL, the w
+        and outputs left by the groups before between the stages)."""
         if turn == -2:
-            u = p.op("xor", [sh[k], rot(p, sh[k], 2)])
-            ru = rot(p, u, 1)
-            r2y = rot(p, p.op("xor", [u, ru]), 2)
-            v[k] = p.op("xor", [sh[k], r2y])
-            x[k] = p.op("xor", [ru, r2y])
-        else:
+            u = {k: p.op("xor", [sh[k], rot(p, sh[k], 2)]) for k in grp}
+            emit(MIX_FILL)
+            ru = {k: rot(p, u[k], 1) for k in grp}
+            emit(MIX_FILL)
+            y = {k: p.op("xor", [u[k], ru[k]]) for k in grp}
+            emit(MIX_FILL)
+            r2y = {k: rot(p, y[k], 2) for k in grp}
+            emit(MIX_FILL)
+            for k in grp:
+                v[k] = p.op("xor", [sh[k], r2y[k]])
+            for k in grp:
+                x[k] = p.op("xor", [ru[k], r2y[k]])
+            return
+        for k in grp:
             # R^2 MixBytes(a) = 2(2x + R^3 v) + v with u = a + R^5 a, v = a + R^7 u + R u
             # and x = R u + u: as many operations, and the frame turns back by 2.
             u = p.op("xor", [sh[k], rot(p, sh[k], 5)])
@@ -642,17 +664,26 @@ def mix_bytes(p, sh, turn):
                 todo += [s for t in DBL_SSA if t[0] == nm for s in t[1:]]
         return all(j in z for j in names)
 
-    for k in MIX_ORDER:
-        xv(k)
+    def emit(n):
+        """Emits up to n of the w and outputs that can be computed, in MIX_ORDER (each w, then
+        each output, as soon as what it reads is there); returns how many."""
+        done = 0
         for j in MIX_ORDER:
-            if j not in w and j in v and ready(x, j):
+            if done < n and j not in w and j in v and ready(x, j):
                 w[j] = p.op("xor", [dbl(x, j), rot(p, v[j], 3)])
-            if a[j] is None and j in w and ready(w, j):
+                done += 1
+            if done < n and a[j] is None and j in w and ready(w, j):
                 a[j] = p.op("xor", [dbl(w, j), v[j]])
+                done += 1
+        return done
+
+    assert [k for grp in MIX_GROUPS for k in grp] == MIX_ORDER
+    for grp in MIX_GROUPS:
+        xv(grp)
+        if not MIX_FILL:
+            emit(99)
     while None in a:
-        for j in MIX_ORDER:
-            if a[j] is None and j in w and ready(w, j):
-                a[j] = p.op("xor", [dbl(w, j), v[j]])
+        emit(99)
     return a
 
 
@@ -726,11 +757,13 @@ def build_perm(wide, pq, inputs, sbox_t=None):
         cl = p.op("ldc2", [])
         cr = p.op("ldc_hi", [cl])
         consts[cl], consts[cr] = vl, vr
-        sh = []
-        for k in range(8):
-            x1 = p.op("shl", [sb[k], cl], esize)
-            x2 = p.op("shl", [sb[k], cr], esize)
-            sh.append(p.op("orr", [x1, x2]))
+        sh = [None] * 8
+        sorder = MIX_ORDER if SHIFT_FOLLOWS else list(range(8))
+        for k0 in range(0, 8, SHIFT_GROUP):
+            ks = sorder[k0:k0 + SHIFT_GROUP]
+            xs = [(p.op("shl", [sb[k], cl], esize), p.op("shl", [sb[k], cr], esize)) for k in ks]
+            for k, (x1, x2) in zip(ks, xs):
+                sh[k] = p.op("orr", [x1, x2])
         if rnd == ROUNDS[cols] - 1:
             # The last MixBytes is left to the callers (`mix_tail`, `wide_tail`): it is linear and
             # P and Q share it, so it runs once on P ^ Q.
@@ -1154,7 +1187,7 @@ def allocate_pass(p, live_in, outs, final_regs, slot_regs, hint, spilled):
             # Eight constants, one VLDM per run of consecutive free registers.
             vals = [d] + partner.get(d, [])
             while 16 - len(occ) < len(vals):
-                evict(free_reg(i, set()), i)
+                evict(max(occ, key=lambda r: next_use(occ[r], i) or 10**9), i)
             free = [r for r in range(16) if r not in occ]
             # One run of consecutive free registers long enough when there is one (one VLDM).
             whole = [r for r in free if all(r + j in free for j in range(len(vals)))]
@@ -1474,6 +1507,11 @@ def mix_tail(frame, pos):
     return L
 
 
+# The zips that end the block's transposition (P's and Q's planes side by side), scheduled
+# with the body: the round constants' VLDM and the first XORs go between them.
+ZIP512 = [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
+
+
 def fn_c512(body):
     """The compression loop, with the P|Q body and `mix_tail` inline; the body's last constant
     load rewinds r3 to the table's start (post-index by lr = -(table - 32))."""
@@ -1498,8 +1536,7 @@ def fn_c512(body):
     pre += transpose(0, m=(14, 15), copies=True) + basis_d()
     pre += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
     L += a8_schedule(pre)
-    L += [".Lc512_zip:"] + [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
-    L += body  # the tail (`mix_tail`) included
+    L += [".Lc512_zip:"] + body  # the zips (ZIP512) and the tail (`mix_tail`) included
     L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True) + h_rev(0, 4)
     L += ["vst1.8 {d0-d3}, [r0]!", "vst1.8 {d4-d7}, [r0]"]
@@ -2424,8 +2461,9 @@ def a8_schedule(lines):
 # The S-box schedule: indices of the base template's ops (all planes loaded, no flags; the rounds'
 # variants follow it, `sbox_variant`) in the order found by `--search` (simulated annealing over
 # topological orders, cost = Belady spills and reloads), then improved by `--refine` (cost =
-# instructions of `allocate` on the rounds' variants).
-SBOX_ORDER = [0, 4, 5, 12, 2, 7, 1, 13, 15, 10, 8, 6, 14, 16, 3, 11, 9, 18, 24, 25, 26, 19, 21, 27, 28, 30, 34, 35, 46, 33, 49, 17, 45, 20, 40, 48, 50, 37, 39, 41, 47, 22, 32, 23, 36, 29, 38, 51, 55, 56, 31, 57, 58, 59, 42, 53, 43, 44, 52, 60, 68, 54, 61, 62, 63, 65, 64, 79, 69, 80, 66, 67, 71, 70, 83, 92, 74, 82, 91, 118, 85, 76, 103, 107, 88, 72, 90, 93, 73, 75, 89, 84, 94, 95, 100, 86, 101, 81, 77, 96, 97, 78, 98, 114, 112, 87, 113, 102, 104, 105, 106, 115, 116, 119, 99, 108, 109, 117, 110, 111]  # --refine with NEON7_COST=body: P|Q body 2272, wide body 3206
+# instructions of `allocate` on the rounds' variants) and by `--anneal-a8` (cost = the A8 model's
+# cycles of the Grøstl-224/256 body, its instructions capped).
+SBOX_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 12, 11, 10, 15, 8, 14, 16, 9, 13, 18, 24, 25, 26, 19, 21, 27, 28, 30, 17, 34, 35, 46, 33, 49, 45, 20, 40, 37, 39, 41, 48, 50, 47, 22, 23, 36, 32, 29, 38, 51, 31, 55, 56, 57, 58, 53, 43, 52, 42, 44, 59, 60, 68, 54, 61, 62, 63, 65, 64, 69, 66, 67, 71, 80, 70, 83, 74, 79, 92, 82, 73, 91, 85, 76, 103, 118, 107, 72, 88, 90, 93, 75, 84, 94, 95, 89, 100, 112, 86, 101, 81, 77, 96, 102, 78, 97, 98, 87, 104, 114, 115, 105, 113, 106, 119, 116, 108, 109, 117, 110, 99, 111]  # --anneal-a8
 
 
 def ordered_template():
@@ -2517,13 +2555,102 @@ def refine(seconds, seed, body=False):
     print(f"SBOX_ORDER = {[index[op[0]] for op in order_of(best)]}  # {bc} instructions in {len(rounds)} rounds")
 
 
+def a8_body():
+    """(instructions, slicewise A8 model cycles) of the Grøstl-224/256 P|Q body with the zips
+    before it and its last MixBytes (`mix_tail`) after it, A8-scheduled as `generate` writes it;
+    cycles as a loop of itself."""
+    VARIANTS.clear()
+    BASE_RANKS.clear()
+    USED.clear()
+    body, _, frame, pos, _ = gen_perm(False)
+    if any("slot" in ln for ln in body):
+        return len(body), float("inf")  # more spill slots than SLOT_REGS
+    return len(body), a8_model().simulate(a8_schedule(ZIP512 + body + mix_tail(frame, pos)))[0]
+
+
+def anneal_a8(seconds, seed):
+    """Simulated annealing of the round schedule for the Cortex-A8: MIX_ORDER, MIX_GROUPS,
+    SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL and SBOX_ORDER (as random keys, as `refine`); cost = the A8 model's
+    cycles of `a8_body`, and no more body instructions than the constants as they are give.
+    Prints the constants of the best schedule."""
+    base = SBOX_T[0]
+    index = {op[0]: i for i, op in enumerate(base.ops)}
+    head, rest = base.ops[:8], base.ops[8:]
+    ids = [op[0] for op in rest]
+    deps = {op[0]: [x for x in op[2] if x in set(ids)] for op in rest}
+    by_id = {op[0]: op for op in rest}
+
+    def sbox_order(prio):
+        done, order = set(), []
+        while len(order) < len(ids):
+            v = max((v for v in ids if v not in done and all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
+            done.add(v)
+            order.append(by_id[v])
+        return [index[op[0]] for op in head + order]
+
+    def apply(st):
+        global MIX_ORDER, MIX_GROUPS, SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL, SBOX_ORDER
+        order, cuts, SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL, prio = st
+        MIX_ORDER = list(order)
+        MIX_GROUPS = [[order[0]]]
+        for k, joined in zip(order[1:], cuts):
+            if joined:
+                MIX_GROUPS[-1].append(k)
+            else:
+                MIX_GROUPS.append([k])
+        SBOX_ORDER = sbox_order(prio)
+
+    budget = a8_body()[0]
+
+    def cost(st):
+        apply(st)
+        n, cyc = a8_body()
+        return cyc + 1000 * max(0, n - budget)
+
+    rng = random.Random(seed)
+    pos = {base.ops[i][0]: r for r, i in enumerate(SBOX_ORDER)}
+    cuts = [int(any(k in g and g.index(k) > 0 for g in MIX_GROUPS)) for k in MIX_ORDER[1:]]
+    st = (list(MIX_ORDER), cuts, SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL, {v: -pos[v] for v in ids})
+    c = cost(st)
+    best = (c, st)
+    print(f"seed {seed}: start {c:.0f} cycles", file=sys.stderr)
+    t0 = time.time()
+    while time.time() < t0 + seconds:
+        order, cuts, sg, sf, fill, prio = st
+        order, cuts, prio = list(order), list(cuts), dict(prio)
+        r = rng.random()
+        if r < 0.2:
+            i, j = rng.sample(range(8), 2)
+            order[i], order[j] = order[j], order[i]
+        elif r < 0.3:
+            cuts[rng.randrange(7)] ^= 1
+        elif r < 0.35:
+            sg, sf = rng.choice([1, 2, 3, 4]), rng.random() < 0.5
+        elif r < 0.38:
+            fill = rng.choice([0, 1, 2])
+        else:
+            for _ in range(rng.randint(1, 3)):
+                prio[rng.choice(ids)] += rng.gauss(0, 8)
+        new = (order, cuts, sg, sf, fill, prio)
+        nc = cost(new)
+        temp = max(0.5, 8 * (1 - (time.time() - t0) / seconds) + 0.5)
+        if nc <= c or rng.random() < math.exp((c - nc) / temp):
+            st, c = new, nc
+            if c < best[0]:
+                best = (c, st)
+                print(f"seed {seed}: {c:.0f}", file=sys.stderr, flush=True)
+    apply(best[1])
+    print(f"MIX_ORDER = {MIX_ORDER}\nMIX_GROUPS = {MIX_GROUPS}\nSHIFT_GROUP = {SHIFT_GROUP}\n"
+          f"SHIFT_FOLLOWS = {SHIFT_FOLLOWS}\nMIX_FILL = {MIX_FILL}\nSBOX_ORDER = {SBOX_ORDER}  # --anneal-a8: {best[0]:.0f} cycles")
+
+
 def generate():
     tmpl = ordered_template()
     body512, tab512, frame512, pos512, pend512 = gen_perm(False)
     body1024, tab1024, frame1024, pos1024, pend1024 = gen_perm(True)
     tail512 = mix_tail(frame512, pos512)
     # For the Cortex-A8's in-order issue (the G-224/256 body with its last MixBytes on P ^ Q):
-    body512, body1024 = a8_schedule(body512 + tail512), a8_schedule(body1024)
+    body512, body1024 = a8_schedule(ZIP512 + body512 + tail512), a8_schedule(body1024)
     for wide, pend in ((False, pend512), (True, pend1024)):
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])
@@ -2614,6 +2741,9 @@ def a8_estimate(path=OUT):
 def main():
     if "--a8" in sys.argv:
         a8_estimate()
+        return
+    if "--anneal-a8" in sys.argv:
+        anneal_a8(float(os.environ.get("NEON7_SECONDS", "600")), int(os.environ.get("NEON7_SEED", "1")))
         return
     if "--refine" in sys.argv:
         refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),

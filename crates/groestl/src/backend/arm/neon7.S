@@ -3,7 +3,7 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2188 instructions for 10 rounds without the last MixBytes (70 spills
+@ P|Q 512 body: 2192 instructions for 10 rounds without the last MixBytes (70 spills
 @ and reloads), then 77 for that MixBytes once on P ^ Q and the feed-forward (`mix_tail`);
 @ P or Q 1024 body: 3122 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
@@ -117,2275 +117,2275 @@ slicewise_groestl_neon7bs_c512:
     veor q6, q10, q2
     veor q7, q11, q3
 .Lc512_zip:
-    vzip.8 q4, q0
-    vzip.8 q5, q1
     vzip.8 q6, q2
-    vzip.8 q7, q3
     vldmia r3!, {d16-d21}
-    veor q7, q7, q8
     veor q2, q2, q10
     veor q6, q6, q9
-    veor q15, q7, q3
+    vzip.8 q5, q1
     veor q6, q6, q2
+    vzip.8 q4, q0
     veor q1, q1, q6
-    veor q13, q3, q6
+    vzip.8 q7, q3
     veor q14, q0, q1
-    veor q12, q5, q13
+    veor q7, q7, q8
     veor q0, q5, q14
-    veor q5, q5, q15
+    veor q13, q3, q6
     veor q11, q7, q0
     veor q8, q13, q0
     veor q10, q2, q11
-    veor q4, q4, q12
+    veor q15, q7, q3
     veor q6, q1, q10
-    veor q3, q3, q11
+    veor q12, q5, q13
     veor q9, q2, q6
+    veor q5, q5, q15
     vbic q7, q6, q14
     vstmia r4, {d16-d31}
     vbic q14, q9, q8
     vorn q8, q9, q8
+    veor q4, q4, q12
+    veor q3, q3, q11
     veor q9, q5, q13
     vbic q11, q11, q13
-    vorr q13, q12, q2
-    veor q7, q8, q7
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q4
-    veor q4, q2, q4
-    veor q13, q13, q14
-    vbic q14, q10, q15
+    vbic q13, q10, q15
     vorn q15, q10, q15
-    veor q1, q1, q4
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q2, q4
     veor q11, q15, q11
-    vbic q15, q4, q9
+    vorr q15, q12, q2
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q8, q9
     vand q9, q0, q1
+    veor q4, q10, q4
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
-    veor q9, q10, q1
-    vand q12, q11, q7
-    vbic q10, q9, q3
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q9, q3
-    vand q15, q5, q8
+    vbic q9, q10, q3
+    vorn q12, q10, q3
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q7
-    vorn q7, q7, q13
-    vand q6, q11, q6
-    vbit q10, q7, q12
+    vand q15, q5, q4
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q7, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q1, q13, q1
     vbic q3, q12, q3
-    veor q12, q12, q7
-    vand q4, q14, q4
-    vand q1, q12, q1
-    vand q0, q12, q0
-    vldmia r10, {d24-d27}
-    veor q1, q4, q1
-    veor q4, q4, q6
-    vbic q6, q11, q12
-    vbic q12, q7, q13
-    veor q3, q0, q3
-    veor q0, q12, q0
-    veor q12, q10, q14
+    veor q12, q9, q14
+    vand q0, q13, q0
     vand q5, q14, q5
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vbic q11, q11, q13
+    vbic q13, q7, q14
+    veor q3, q0, q3
+    veor q0, q13, q0
     vldmia r8, {d26-d29}
-    vand q8, q12, q8
+    vand q4, q12, q4
     vbic q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vbic q14, q10, q14
+    vand q13, q15, q13
     veor q12, q12, q0
     vand q2, q15, q2
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q5, q12
-    veor q5, q5, q14
     vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q6, q13
+    veor q13, q11, q13
+    veor q0, q11, q0
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q5, q12
+    vbic q11, q9, q11
+    vand q9, q9, q15
     vand q7, q7, q14
     vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q0, q6, q0
-    vbic q6, q11, q14
-    veor q2, q2, q10
-    veor q0, q6, q0
-    veor q6, q9, q10
-    vand q15, q11, q15
-    veor q1, q6, q1
-    veor q15, q15, q2
-    veor q7, q8, q7
+    veor q9, q9, q12
+    veor q5, q5, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q2, q2, q9
+    veor q1, q10, q1
+    veor q9, q11, q2
+    vbic q8, q8, q14
+    veor q7, q4, q7
     veor q5, q5, q1
-    veor q2, q4, q2
-    veor q9, q13, q5
-    veor q6, q7, q6
-    veor q4, q12, q2
-    veor q7, q0, q6
+    veor q2, q6, q2
+    veor q7, q7, q10
+    veor q0, q8, q0
+    veor q8, q13, q5
+    veor q6, q12, q2
     veor q3, q3, q5
-    veor q5, q8, q15
-    veor q6, q4, q6
-    veor q4, q9, q4
+    veor q5, q0, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q4, q4, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q4, q5, q4
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q10, q5
+    veor q6, q4, q6
     vshl.u8 q10, q4, q8
     vshl.u8 q4, q4, q9
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q9
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q7, q7, q9
-    veor q5, q5, q11
-    vorr q7, q10, q7
-    vshl.u8 q10, q6, q8
+    vshl.u8 q11, q6, q8
     vshl.u8 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u8 q10, q3, q8
-    vshl.u8 q3, q3, q9
-    vorr q3, q10, q3
+    vshl.u8 q12, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q4, q10, q4
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q7, q8
+    vshl.u8 q12, q3, q8
+    vext.8 q13, q1, q1, #4
+    vorr q5, q10, q5
     vshl.u8 q10, q2, q8
     vshl.u8 q8, q0, q8
     vshl.u8 q0, q0, q9
     vshl.u8 q2, q2, q9
     vorr q0, q8, q0
+    vext.8 q8, q6, q6, #4
+    vshl.u8 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u8 q3, q3, q9
+    vext.8 q9, q0, q0, #4
     vorr q2, q10, q2
-    vext.8 q8, q0, q0, #4
-    veor q8, q0, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    veor q8, q9, q8
-    vext.8 q9, q2, q2, #4
-    vext.8 q12, q0, q0, #6
-    veor q9, q2, q9
-    veor q11, q11, q12
+    vext.8 q10, q8, q8, #2
+    veor q9, q0, q9
+    veor q8, q8, q10
+    vorr q3, q12, q3
     vext.8 q12, q4, q4, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
     veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q2, q2, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
     veor q13, q1, q13
-    veor q0, q12, q0
-    vext.8 q12, q4, q4, #6
-    veor q2, q11, q2
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #4
+    veor q12, q12, q14
+    veor q10, q2, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q0, q0, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q4, q4, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q5, q12, q5
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
+    vext.8 q14, q0, q0, #6
+    veor q2, q2, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q4, q4, #6
+    veor q4, q13, q4
+    vext.8 q13, q3, q3, #4
+    veor q8, q8, q14
+    vext.8 q11, q2, q2, #6
+    veor q13, q3, q13
+    veor q2, q12, q2
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q0, q8, q0
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q5, q5, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q5, q12
+    veor q11, q7, q11
     vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
+    vext.8 q15, q12, q12, #2
+    veor q3, q3, q13
     veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q3, q3, q12
-    veor q12, q13, q12
-    vext.8 q11, q3, q3, #6
-    veor q9, q12, q9
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q3, q3, #6
     veor q3, q10, q3
-    veor q8, q8, q11
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
+    vext.8 q9, q5, q5, #6
+    veor q12, q13, q12
     veor q6, q8, q6
+    veor q9, q11, q9
+    veor q5, q12, q5
+    veor q8, q9, q10
+    veor q1, q8, q1
     vldmia r3!, {d16-d29}
     veor q0, q0, q14
-    veor q4, q4, q9
-    veor q7, q7, q10
-    veor q4, q4, q0
-    veor q6, q6, q11
-    veor q1, q1, q4
-    veor q5, q5, q8
-    veor q14, q7, q1
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q0
+    veor q7, q7, q11
+    veor q1, q1, q6
+    veor q4, q4, q8
+    veor q14, q5, q1
     veor q2, q2, q13
-    veor q7, q6, q14
-    veor q13, q2, q4
-    veor q11, q5, q7
-    veor q8, q13, q7
+    veor q5, q7, q14
+    veor q13, q2, q6
+    veor q11, q4, q5
+    veor q8, q13, q5
     veor q10, q0, q11
+    veor q15, q4, q2
+    veor q6, q1, q10
     veor q3, q3, q12
-    veor q4, q1, q10
-    veor q15, q5, q2
-    veor q12, q6, q13
-    veor q9, q0, q4
-    vorr q5, q4, q14
+    veor q12, q7, q13
+    veor q9, q0, q6
+    veor q4, q7, q15
+    vorr q7, q6, q14
     vstmia r4, {d16-d31}
     vorr q14, q8, q9
-    veor q6, q6, q15
     vand q8, q8, q9
     veor q3, q3, q12
     veor q2, q2, q11
-    veor q9, q6, q13
+    veor q9, q4, q13
     vand q11, q11, q13
-    vorr q13, q12, q0
-    veor q5, q8, q5
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q3
-    veor q3, q0, q3
-    veor q13, q13, q14
-    vbic q14, q10, q15
+    vbic q13, q10, q15
     vorn q15, q10, q15
-    veor q1, q1, q3
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q0, q3
     veor q11, q15, q11
-    vbic q15, q3, q9
-    vorr q9, q7, q1
+    vorr q15, q12, q0
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q8, q9
+    vorr q9, q5, q1
+    veor q3, q10, q3
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vorr q12, q11, q5
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    vbic q15, q8, q6
+    veor q7, q7, q9
+    vbic q9, q2, q10
+    vorn q12, q2, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q5
-    vand q5, q5, q13
-    vbit q15, q13, q12
-    vbit q5, q10, q12
+    vbic q15, q3, q4
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vorr q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q9, q11
+    vorn q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q9
+    vbsl q11, q12, q13
+    vbif q14, q13, q7
+    vand q7, q7, q12
+    vbit q15, q12, q13
+    vbit q7, q9, q13
     veor q12, q11, q14
-    veor q10, q15, q5
-    vbic q9, q12, q9
+    veor q9, q15, q7
+    vbic q6, q11, q6
+    veor q13, q12, q9
+    vand q8, q14, q8
+    vorr q1, q13, q1
+    vbic q10, q12, q10
     vand q2, q12, q2
-    veor q12, q12, q10
-    vbic q4, q11, q4
-    vorr q1, q12, q1
-    vand q3, q14, q3
-    vorr q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q3, q1
-    veor q3, q3, q4
-    vbic q4, q11, q12
-    vorr q12, q10, q13
-    veor q2, q7, q2
-    veor q7, q12, q7
-    veor q12, q5, q14
-    vbic q6, q14, q6
+    veor q12, q7, q14
+    vorr q5, q13, q5
+    vbic q4, q14, q4
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vbic q11, q11, q13
+    vorr q13, q9, q14
+    veor q2, q5, q2
+    veor q5, q13, q5
     vldmia r8, {d26-d29}
-    vbic q8, q8, q12
+    vbic q3, q3, q12
     vbic q12, q14, q12
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q5, q14
-    veor q12, q12, q7
+    vand q13, q15, q13
+    veor q12, q12, q5
     vand q0, q15, q0
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
     vldmia r6, {d28-d31}
-    vbic q5, q15, q5
-    vbic q10, q14, q10
-    vldmia r4, {d28-d31}
-    veor q5, q5, q12
-    vbic q15, q11, q15
-    veor q0, q0, q5
-    veor q5, q9, q5
-    veor q13, q4, q13
-    veor q1, q5, q1
-    veor q15, q15, q0
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q6, q6, q1
-    veor q0, q3, q0
-    veor q4, q7, q4
-    veor q7, q13, q6
-    veor q5, q10, q5
-    veor q3, q12, q0
-    veor q9, q4, q5
-    veor q2, q2, q6
-    veor q6, q8, q15
-    veor q5, q3, q5
-    veor q3, q7, q3
-    vld1.64 {d14-d17}, [r3]!
-    veor q3, q6, q3
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q3, q10, q3
-    vshl.u8 q10, q1, q7
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q8
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q9, q9, q8
-    veor q6, q6, q11
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    veor q11, q12, q11
-    vorr q5, q10, q5
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q10, q0, q7
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vshl.u8 q0, q0, q8
-    vorr q4, q7, q4
-    vorr q0, q10, q0
-    vext.8 q7, q4, q4, #4
-    veor q7, q4, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q4, q4, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    vext.8 q12, q4, q4, #6
-    veor q8, q0, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q10, q8
-    veor q3, q3, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q7, q10
-    veor q7, q8, q7
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    veor q6, q12, q6
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q8, q13, q7
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q8, q1
-    veor q12, q12, q13
-    vext.8 q8, q5, q5, #6
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q11, q2, q2, #6
-    veor q2, q10, q2
-    veor q7, q7, q11
-    veor q8, q8, q9
-    vldmia r3!, {d18-d29}
-    veor q4, q4, q14
-    veor q3, q3, q10
-    veor q5, q7, q5
-    veor q3, q3, q4
-    veor q7, q8, q11
-    veor q1, q1, q3
-    veor q5, q5, q12
-    veor q14, q7, q1
-    veor q6, q6, q9
-    veor q7, q5, q14
-    veor q0, q0, q13
-    veor q11, q6, q7
-    veor q13, q0, q3
-    veor q10, q4, q11
-    veor q8, q13, q7
-    veor q3, q1, q10
-    veor q15, q6, q0
-    veor q12, q5, q13
-    veor q9, q4, q3
-    vand q6, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q2, q2, q12
-    veor q0, q0, q11
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q4
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q2
-    veor q2, q4, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q1, q1, q2
-    veor q11, q15, q11
-    vbic q15, q9, q2
-    vbic q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vand q12, q11, q6
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    vbic q15, q5, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q3, q11, q3
-    vbit q10, q6, q12
-    veor q12, q11, q14
-    veor q6, q15, q10
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vbic q2, q14, q2
-    vbic q1, q12, q1
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vand q3, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q5, q14, q5
-    vldmia r8, {d26-d29}
-    vbic q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q4, q15, q4
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q5, q12
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q4, q4, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q1, q7, q1
-    veor q6, q8, q6
-    veor q5, q5, q1
-    veor q2, q2, q4
-    veor q15, q15, q4
-    veor q9, q13, q5
-    veor q6, q6, q7
-    veor q4, q12, q2
-    veor q7, q3, q6
-    veor q0, q0, q5
-    veor q5, q8, q15
-    veor q6, q4, q6
-    veor q4, q9, q4
-    vld1.64 {d16-d19}, [r3]!
-    veor q4, q5, q4
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q10, q5
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q9
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q7, q7, q9
-    veor q5, q5, q11
-    vorr q7, q10, q7
-    vshl.u8 q10, q6, q8
-    vshl.u8 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u8 q10, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q8
-    vshl.u8 q8, q3, q8
-    vshl.u8 q3, q3, q9
-    vshl.u8 q2, q2, q9
-    vorr q3, q8, q3
-    vorr q2, q10, q2
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q2, q2, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q2, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
+    veor q13, q11, q13
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
     veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q2, q2, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q2, q11, q2
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q5, q12, q5
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d29}
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q7, q7, q10
-    veor q4, q4, q3
-    veor q6, q6, q11
-    veor q1, q1, q4
-    veor q5, q5, q8
-    veor q14, q7, q1
-    veor q2, q2, q13
-    veor q7, q6, q14
-    veor q13, q2, q4
-    veor q11, q5, q7
-    veor q8, q13, q7
-    veor q10, q3, q11
-    veor q0, q0, q12
-    veor q4, q1, q10
-    veor q15, q5, q2
-    veor q12, q6, q13
-    veor q9, q3, q4
-    vorr q5, q4, q14
-    vstmia r4, {d16-d31}
-    vorr q14, q8, q9
-    veor q6, q6, q15
-    vand q8, q8, q9
-    veor q0, q0, q12
-    veor q2, q2, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q5, q8, q5
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q3, q0
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q1, q1, q0
-    veor q11, q15, q11
-    vbic q15, q0, q9
-    vorr q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vorr q12, q11, q5
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    vbic q15, q8, q6
-    veor q13, q13, q15
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q5
-    vand q5, q5, q13
-    vbit q15, q13, q12
-    vbit q5, q10, q12
-    veor q12, q11, q14
-    veor q10, q15, q5
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vbic q4, q11, q4
-    vorr q1, q12, q1
-    vand q0, q14, q0
-    vorr q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vbic q4, q11, q12
-    vorr q12, q10, q13
-    veor q2, q7, q2
-    veor q7, q12, q7
-    veor q12, q5, q14
-    vbic q6, q14, q6
-    vldmia r8, {d26-d29}
-    vbic q8, q8, q12
-    vbic q12, q14, q12
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q5, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vbic q5, q15, q5
-    vbic q10, q14, q10
+    vorr q11, q7, q11
+    vbic q7, q15, q7
+    vbic q9, q14, q9
     vldmia r4, {d28-d31}
-    veor q5, q5, q12
-    veor q13, q4, q13
-    veor q3, q3, q5
-    veor q5, q9, q5
-    vbic q15, q11, q15
-    veor q1, q5, q1
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q6, q6, q1
-    veor q0, q0, q3
-    veor q15, q15, q3
-    veor q4, q7, q4
-    veor q7, q13, q6
-    veor q5, q10, q5
-    veor q3, q12, q0
-    veor q9, q4, q5
-    veor q2, q2, q6
-    veor q6, q8, q15
-    veor q5, q3, q5
-    veor q3, q7, q3
+    veor q7, q7, q12
+    veor q4, q4, q11
+    veor q10, q10, q7
+    vbic q11, q8, q15
+    veor q0, q0, q7
+    veor q1, q10, q1
+    veor q7, q11, q0
+    vbic q8, q8, q14
+    veor q9, q3, q9
+    veor q4, q4, q1
+    veor q0, q6, q0
+    veor q9, q9, q10
+    veor q5, q8, q5
+    veor q8, q13, q4
+    veor q6, q12, q0
+    veor q2, q2, q4
+    veor q4, q5, q9
+    veor q9, q6, q9
+    veor q6, q8, q6
+    veor q3, q3, q7
     vld1.64 {d14-d17}, [r3]!
-    veor q3, q6, q3
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
+    veor q6, q3, q6
     vshl.u8 q10, q3, q7
     vshl.u8 q3, q3, q8
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q3, q10, q3
-    vshl.u8 q10, q1, q7
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q8
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q9, q9, q8
-    veor q6, q6, q11
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    veor q11, q12, q11
-    vorr q5, q10, q5
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q10, q0, q7
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vshl.u8 q0, q0, q8
-    vorr q4, q7, q4
-    vorr q0, q10, q0
-    vext.8 q7, q4, q4, #4
-    veor q7, q4, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q4, q4, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    vext.8 q12, q4, q4, #6
-    veor q8, q0, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q10, q8
-    veor q3, q3, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q7, q10
-    veor q7, q8, q7
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    veor q6, q12, q6
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q8, q13, q7
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q8, q1
-    veor q12, q12, q13
-    vext.8 q8, q5, q5, #6
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q11, q2, q2, #6
-    veor q2, q10, q2
-    veor q7, q7, q11
-    veor q8, q8, q9
-    vldmia r3!, {d18-d29}
-    veor q4, q4, q14
-    veor q3, q3, q10
-    veor q5, q7, q5
-    veor q3, q3, q4
-    veor q7, q8, q11
-    veor q1, q1, q3
-    veor q5, q5, q12
-    veor q14, q7, q1
-    veor q6, q6, q9
-    veor q7, q5, q14
-    veor q0, q0, q13
-    veor q11, q6, q7
-    veor q13, q0, q3
-    veor q10, q4, q11
-    veor q8, q13, q7
-    veor q3, q1, q10
-    veor q15, q6, q0
-    veor q12, q5, q13
-    veor q9, q4, q3
-    vand q6, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q2, q2, q12
-    veor q0, q0, q11
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q4
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q2
-    veor q2, q4, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q1, q1, q2
-    veor q11, q15, q11
-    vbic q15, q9, q2
-    vbic q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vand q12, q11, q6
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    vbic q15, q5, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q3, q11, q3
-    vbit q10, q6, q12
-    veor q12, q11, q14
-    veor q6, q15, q10
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vbic q2, q14, q2
-    vbic q1, q12, q1
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vand q3, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q5, q14, q5
-    vldmia r8, {d26-d29}
-    vbic q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q4, q15, q4
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q5, q12
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q4, q4, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q1, q7, q1
-    veor q6, q8, q6
-    veor q5, q5, q1
-    veor q2, q2, q4
-    veor q15, q15, q4
-    veor q9, q13, q5
-    veor q6, q6, q7
-    veor q4, q12, q2
-    veor q7, q3, q6
-    veor q0, q0, q5
-    veor q5, q8, q15
-    veor q6, q4, q6
-    veor q4, q9, q4
-    vld1.64 {d16-d19}, [r3]!
-    veor q4, q5, q4
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q10, q5
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q9
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q7, q7, q9
-    veor q5, q5, q11
-    vorr q7, q10, q7
-    vshl.u8 q10, q6, q8
-    vshl.u8 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u8 q10, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q8
-    vshl.u8 q8, q3, q8
-    vshl.u8 q3, q3, q9
-    vshl.u8 q2, q2, q9
-    vorr q3, q8, q3
-    vorr q2, q10, q2
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q2, q2, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q2, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q2, q2, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q2, q11, q2
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q5, q12, q5
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d29}
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q7, q7, q10
-    veor q4, q4, q3
-    veor q6, q6, q11
-    veor q1, q1, q4
-    veor q5, q5, q8
-    veor q14, q7, q1
-    veor q2, q2, q13
-    veor q7, q6, q14
-    veor q13, q2, q4
-    veor q11, q5, q7
-    veor q8, q13, q7
-    veor q10, q3, q11
-    veor q0, q0, q12
-    veor q4, q1, q10
-    veor q15, q5, q2
-    veor q12, q6, q13
-    veor q9, q3, q4
-    vorr q5, q4, q14
-    vstmia r4, {d16-d31}
-    vorr q14, q8, q9
-    veor q6, q6, q15
-    vand q8, q8, q9
-    veor q0, q0, q12
-    veor q2, q2, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q5, q8, q5
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q3, q0
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q1, q1, q0
-    veor q11, q15, q11
-    vbic q15, q0, q9
-    vorr q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vorr q12, q11, q5
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    vbic q15, q8, q6
-    veor q13, q13, q15
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q5
-    vand q5, q5, q13
-    vbit q15, q13, q12
-    vbit q5, q10, q12
-    veor q12, q11, q14
-    veor q10, q15, q5
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vbic q4, q11, q4
-    vorr q1, q12, q1
-    vand q0, q14, q0
-    vorr q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vbic q4, q11, q12
-    vorr q12, q10, q13
-    veor q2, q7, q2
-    veor q7, q12, q7
-    veor q12, q5, q14
-    vbic q6, q14, q6
-    vldmia r8, {d26-d29}
-    vbic q8, q8, q12
-    vbic q12, q14, q12
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q5, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vbic q5, q15, q5
-    vbic q10, q14, q10
-    vldmia r4, {d28-d31}
-    veor q5, q5, q12
-    veor q13, q4, q13
-    veor q3, q3, q5
-    veor q5, q9, q5
-    vbic q15, q11, q15
-    veor q1, q5, q1
-    veor q10, q8, q10
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q6, q6, q1
-    veor q0, q0, q3
-    veor q15, q15, q3
-    veor q4, q7, q4
-    veor q7, q13, q6
-    veor q5, q10, q5
-    veor q3, q12, q0
-    veor q9, q4, q5
-    veor q2, q2, q6
-    veor q6, q8, q15
-    veor q5, q3, q5
-    veor q3, q7, q3
-    vld1.64 {d14-d17}, [r3]!
-    veor q3, q6, q3
-    vshl.u8 q10, q6, q7
+    vshl.u8 q11, q6, q7
     vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q3, q10, q3
-    vshl.u8 q10, q1, q7
-    vext.8 q12, q11, q11, #2
+    vshl.u8 q12, q1, q7
     vshl.u8 q1, q1, q8
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q9, q9, q8
-    veor q6, q6, q11
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    veor q11, q12, q11
-    vorr q5, q10, q5
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q10, q0, q7
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vshl.u8 q0, q0, q8
-    vorr q4, q7, q4
-    vorr q0, q10, q0
-    vext.8 q7, q4, q4, #4
-    veor q7, q4, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q4, q4, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    vext.8 q12, q4, q4, #6
-    veor q8, q0, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q10, q8
-    veor q3, q3, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q7, q10
-    veor q7, q8, q7
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    veor q6, q12, q6
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q8, q13, q7
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q8, q1
-    veor q12, q12, q13
-    vext.8 q8, q5, q5, #6
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q11, q2, q2, #6
-    veor q2, q10, q2
-    veor q7, q7, q11
-    veor q8, q8, q9
-    vldmia r3!, {d18-d29}
-    veor q4, q4, q14
-    veor q3, q3, q10
-    veor q5, q7, q5
-    veor q3, q3, q4
-    veor q7, q8, q11
-    veor q1, q1, q3
-    veor q5, q5, q12
-    veor q14, q7, q1
-    veor q6, q6, q9
-    veor q7, q5, q14
-    veor q0, q0, q13
-    veor q11, q6, q7
-    veor q13, q0, q3
-    veor q10, q4, q11
-    veor q8, q13, q7
-    veor q3, q1, q10
-    veor q15, q6, q0
-    veor q12, q5, q13
-    veor q9, q4, q3
-    vand q6, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q5, q5, q15
-    vorr q8, q8, q9
-    veor q2, q2, q12
-    veor q0, q0, q11
-    veor q9, q5, q13
-    vand q11, q11, q13
-    vorr q13, q12, q4
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q2
-    veor q2, q4, q2
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q1, q1, q2
-    veor q11, q15, q11
-    vbic q15, q9, q2
-    vbic q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vand q12, q11, q6
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    vbic q15, q5, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q3, q11, q3
-    vbit q10, q6, q12
-    veor q12, q11, q14
-    veor q6, q15, q10
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vbic q2, q14, q2
-    vbic q1, q12, q1
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vand q3, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q5, q14, q5
-    vldmia r8, {d26-d29}
-    vbic q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q4, q15, q4
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q5, q12
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q4, q4, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q1, q7, q1
-    veor q6, q8, q6
-    veor q5, q5, q1
-    veor q2, q2, q4
-    veor q15, q15, q4
-    veor q9, q13, q5
-    veor q6, q6, q7
-    veor q4, q12, q2
-    veor q7, q3, q6
-    veor q0, q0, q5
-    veor q5, q8, q15
-    veor q6, q4, q6
-    veor q4, q9, q4
-    vld1.64 {d16-d19}, [r3]!
-    veor q4, q5, q4
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q10, q5
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q9
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q7, q7, q9
-    veor q5, q5, q11
-    vorr q7, q10, q7
-    vshl.u8 q10, q6, q8
-    vshl.u8 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u8 q10, q0, q8
-    vshl.u8 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q8
-    vshl.u8 q8, q3, q8
-    vshl.u8 q3, q3, q9
-    vshl.u8 q2, q2, q9
-    vorr q3, q8, q3
-    vorr q2, q10, q2
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q2, q2, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q2, q9
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q2, q2, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q4, q4, q12
-    vext.8 q10, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q2, q11, q2
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q5, q12, q5
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q4, q9, q4
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q9, q1
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d29}
-    veor q3, q3, q14
-    veor q4, q4, q9
-    veor q7, q7, q10
-    veor q4, q4, q3
-    veor q6, q6, q11
-    veor q1, q1, q4
-    veor q5, q5, q8
-    veor q14, q7, q1
-    veor q2, q2, q13
-    veor q7, q6, q14
-    veor q13, q2, q4
-    veor q11, q5, q7
-    veor q8, q13, q7
-    veor q10, q3, q11
-    veor q0, q0, q12
-    veor q4, q1, q10
-    veor q15, q5, q2
-    veor q12, q6, q13
-    veor q9, q3, q4
-    vorr q5, q4, q14
-    vstmia r4, {d16-d31}
-    vorr q14, q8, q9
-    veor q6, q6, q15
-    vand q8, q8, q9
-    veor q0, q0, q12
-    veor q2, q2, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q5, q8, q5
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q3, q0
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q1, q1, q0
-    veor q11, q15, q11
-    vbic q15, q0, q9
-    vorr q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vorr q12, q11, q5
-    vbic q10, q2, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q2, q9
-    vbic q15, q8, q6
-    veor q13, q13, q15
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q5
-    vand q5, q5, q13
-    vbit q15, q13, q12
-    vbit q5, q10, q12
-    veor q12, q11, q14
-    veor q10, q15, q5
-    vbic q9, q12, q9
-    vand q2, q12, q2
-    veor q12, q12, q10
-    vbic q4, q11, q4
-    vorr q1, q12, q1
-    vand q0, q14, q0
-    vorr q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vbic q4, q11, q12
-    vorr q12, q10, q13
-    veor q2, q7, q2
-    veor q7, q12, q7
-    veor q12, q5, q14
-    vbic q6, q14, q6
-    vldmia r8, {d26-d29}
-    vbic q8, q8, q12
-    vbic q12, q14, q12
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q5, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vbic q5, q15, q5
-    vbic q10, q14, q10
-    veor q5, q5, q12
-    vmov.i16 q14, #0xff00
-    veor q13, q4, q13
-    veor q5, q5, q14
-    vldmia r4, {d28-d31}
-    vbic q15, q11, q15
-    veor q3, q3, q5
-    veor q5, q9, q5
-    veor q10, q8, q10
-    veor q1, q5, q1
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q6, q6, q1
-    veor q0, q0, q3
-    veor q15, q15, q3
-    veor q4, q7, q4
-    veor q7, q13, q6
-    veor q5, q10, q5
-    veor q3, q12, q0
-    veor q9, q4, q5
-    veor q2, q2, q6
-    veor q6, q8, q15
-    veor q5, q3, q5
-    veor q3, q7, q3
-    vld1.64 {d14-d17}, [r3]!
-    veor q3, q6, q3
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    vorr q6, q10, q6
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
     vorr q3, q10, q3
-    vshl.u8 q10, q1, q7
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q8
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q9, q9, q8
-    veor q6, q6, q11
-    vorr q9, q10, q9
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    veor q11, q12, q11
-    vorr q5, q10, q5
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vorr q2, q10, q2
-    vshl.u8 q10, q0, q7
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vshl.u8 q0, q0, q8
-    vorr q4, q7, q4
-    vorr q0, q10, q0
-    vext.8 q7, q4, q4, #4
-    veor q7, q4, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q4, q4, q7
-    veor q7, q8, q7
-    vext.8 q8, q0, q0, #4
-    vext.8 q12, q4, q4, #6
-    veor q8, q0, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q8, q8, q8, #4
-    veor q0, q0, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q10, q8
-    veor q3, q3, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q7, q10
-    veor q7, q8, q7
-    veor q12, q12, q13
-    vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
-    veor q13, q1, q13
-    veor q4, q12, q4
-    vext.8 q12, q3, q3, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    veor q6, q12, q6
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q8, q13, q7
-    veor q8, q8, q12
-    vext.8 q12, q5, q5, #4
-    veor q12, q5, q12
-    veor q3, q8, q3
-    vext.8 q8, q9, q9, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q5, q5, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q8, q1
-    veor q12, q12, q13
-    vext.8 q8, q5, q5, #6
-    vext.8 q12, q12, q12, #4
-    veor q2, q2, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q11, q2, q2, #6
-    veor q2, q10, q2
-    veor q7, q7, q11
-    veor q8, q8, q9
-    vldmia r3!, {d18-d25}
-    veor q4, q4, q12
-    veor q3, q3, q10
-    veor q1, q1, q11
-    veor q3, q3, q4
-    veor q5, q7, q5
-    veor q1, q1, q3
-    veor q6, q6, q9
-    veor q14, q8, q1
-    veor q13, q0, q3
-    veor q7, q5, q14
-    veor q15, q6, q0
-    veor q11, q6, q7
-    veor q8, q13, q7
-    veor q10, q4, q11
-    veor q12, q5, q13
-    veor q3, q1, q10
-    veor q5, q5, q15
-    veor q9, q4, q3
-    vand q6, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    vorr q8, q8, q9
-    veor q2, q2, q12
-    veor q0, q0, q11
-    veor q9, q5, q13
-    vorr q11, q11, q13
-    vorr q13, q12, q4
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q2
-    veor q2, q4, q2
-    veor q13, q13, q14
-    vorr q14, q15, q10
-    vand q15, q15, q10
-    veor q1, q1, q2
-    veor q11, q15, q11
-    vorr q15, q9, q2
-    vbic q9, q1, q7
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q1
-    vorr q12, q11, q6
-    vbic q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q0, q9
-    vand q15, q5, q8
-    veor q13, q13, q15
-    vorn q15, q10, q11
-    veor q13, q13, q14
-    vorn q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q10
-    vbsl q11, q13, q12
-    vbif q14, q12, q6
-    vand q6, q6, q13
-    vbit q15, q13, q12
-    vbit q6, q10, q12
-    veor q12, q11, q14
-    veor q10, q15, q6
-    vbic q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q10
-    vand q3, q11, q3
-    vbic q1, q1, q12
-    vbic q2, q14, q2
-    vorr q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q2, q1
-    veor q2, q2, q3
-    vand q3, q11, q12
-    vorr q12, q10, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q6, q14
-    vand q5, q14, q5
-    vldmia r8, {d26-d29}
-    vbic q8, q8, q12
-    vorr q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vorr q14, q6, q14
-    veor q12, q12, q7
-    vand q4, q15, q4
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q5, q12
-    veor q5, q5, q14
-    vldmia r6, {d28-d31}
-    vorr q6, q6, q15
-    vorr q10, q10, q14
-    vldmia r4, {d28-d31}
-    veor q6, q6, q12
-    vand q15, q11, q15
-    veor q4, q4, q6
-    veor q6, q9, q6
-    veor q15, q15, q4
-    veor q1, q6, q1
-    veor q2, q2, q4
-    vmov.i16 q4, #0xff00
-    veor q13, q3, q13
-    veor q10, q8, q10
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q5, q5, q1
-    veor q2, q2, q4
-    veor q3, q7, q3
-    veor q7, q13, q5
-    veor q6, q10, q6
-    veor q4, q12, q2
-    veor q9, q3, q6
-    veor q0, q0, q5
-    veor q5, q8, q15
-    veor q6, q4, q6
-    veor q4, q7, q4
-    vld1.64 {d14-d17}, [r3]!
-    veor q4, q5, q4
-    vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    vorr q5, q10, q5
     vshl.u8 q10, q4, q7
     vshl.u8 q4, q4, q8
-    vext.8 q11, q5, q5, #4
-    veor q11, q5, q11
-    vorr q4, q10, q4
-    vshl.u8 q10, q1, q7
-    vext.8 q12, q11, q11, #2
-    vshl.u8 q1, q1, q8
-    veor q11, q11, q12
-    vorr q1, q10, q1
-    vshl.u8 q10, q9, q7
-    vext.8 q11, q11, q11, #4
-    vshl.u8 q9, q9, q8
-    veor q5, q5, q11
-    vorr q9, q10, q9
-    vshl.u8 q10, q6, q7
-    vshl.u8 q6, q6, q8
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vorr q0, q10, q0
-    vshl.u8 q10, q2, q7
-    vshl.u8 q7, q3, q7
-    vshl.u8 q3, q3, q8
-    vshl.u8 q2, q2, q8
-    vorr q3, q7, q3
-    vorr q2, q10, q2
-    vext.8 q7, q3, q3, #4
-    veor q7, q3, q7
-    vext.8 q8, q7, q7, #2
-    veor q7, q7, q8
-    vext.8 q7, q7, q7, #4
-    veor q3, q3, q7
-    veor q7, q8, q7
-    vext.8 q8, q2, q2, #4
-    vext.8 q12, q3, q3, #6
-    veor q8, q2, q8
-    veor q11, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    vext.8 q10, q8, q8, #2
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q10, q8
-    veor q4, q4, q12
-    vext.8 q10, q2, q2, #6
-    veor q12, q13, q12
-    vext.8 q13, q5, q5, #6
-    veor q10, q7, q10
-    veor q7, q8, q7
-    veor q12, q12, q13
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q9, q7
+    vshl.u8 q12, q2, q7
     vext.8 q13, q1, q1, #4
-    veor q10, q10, q11
+    vorr q4, q10, q4
+    vshl.u8 q10, q0, q7
+    vshl.u8 q7, q5, q7
+    vshl.u8 q5, q5, q8
+    vshl.u8 q0, q0, q8
+    vorr q5, q7, q5
+    vext.8 q7, q6, q6, #4
+    vshl.u8 q9, q9, q8
+    veor q7, q6, q7
+    vshl.u8 q2, q2, q8
+    vext.8 q8, q5, q5, #4
+    vorr q0, q10, q0
+    vext.8 q10, q7, q7, #2
+    veor q8, q5, q8
+    veor q7, q7, q10
+    vorr q2, q12, q2
+    vext.8 q12, q3, q3, #4
+    vorr q9, q11, q9
+    vext.8 q11, q8, q8, #2
+    veor q12, q3, q12
     veor q13, q1, q13
-    veor q3, q12, q3
-    vext.8 q12, q4, q4, #6
-    veor q2, q11, q2
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q7, q7, q7, #4
+    veor q8, q8, q11
+    veor q6, q6, q7
+    vext.8 q14, q12, q12, #2
+    veor q7, q10, q7
+    vext.8 q10, q0, q0, #4
+    veor q12, q12, q14
+    veor q10, q0, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q8, q8, q8, #4
+    veor q13, q13, q15
+    veor q5, q5, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q11, q8
+    vext.8 q11, q10, q10, #2
+    veor q3, q3, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q1, q1, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q9, q9, #4
-    veor q13, q9, q13
-    veor q5, q12, q5
-    vext.8 q12, q1, q1, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q9, q9, q13
-    veor q13, q14, q13
-    veor q8, q13, q7
-    veor q8, q8, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q4, q8, q4
-    vext.8 q8, q9, q9, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q8, q8, q10
-    vext.8 q13, q12, q12, #2
-    veor q1, q8, q1
-    veor q12, q12, q13
-    vext.8 q8, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    veor q8, q12, q8
-    vext.8 q11, q0, q0, #6
-    veor q0, q10, q0
-    veor q7, q7, q11
-    veor q8, q8, q9
-    vldmia r3!, {d18-d27}
-    veor q3, q3, q13
-    veor q4, q4, q10
-    veor q1, q1, q11
-    veor q4, q4, q3
-    veor q6, q7, q6
-    veor q1, q1, q4
-    veor q5, q5, q9
-    veor q14, q8, q1
-    veor q13, q2, q4
-    veor q7, q6, q14
-    veor q0, q0, q12
-    veor q11, q5, q7
-    veor q8, q13, q7
-    veor q10, q3, q11
-    veor q15, q5, q2
-    veor q4, q1, q10
-    veor q12, q6, q13
-    veor q9, q3, q4
-    vand q5, q4, q14
-    vstmia r4, {d16-d31}
-    vbic q14, q9, q8
-    veor q6, q6, q15
-    vorn q8, q9, q8
-    veor q0, q0, q12
-    veor q2, q2, q11
-    veor q9, q6, q13
-    vbic q11, q11, q13
-    vorn q13, q3, q12
-    veor q5, q8, q5
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q3, q0
-    veor q13, q13, q14
-    vbic q14, q10, q15
-    vorn q15, q10, q15
-    veor q1, q1, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q1
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q5, q5, q9
-    veor q9, q10, q1
-    vand q12, q11, q5
-    vbic q10, q9, q2
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorn q13, q9, q2
-    vbic q15, q8, q6
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
+    vext.8 q14, q5, q5, #6
+    veor q0, q0, q10
+    veor q10, q11, q10
     veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q5
-    vorn q5, q5, q13
-    vand q4, q11, q4
-    vbit q10, q5, q12
-    veor q12, q11, q14
-    veor q5, q15, q10
-    vand q9, q12, q9
-    vbic q2, q12, q2
-    veor q12, q12, q5
-    vand q0, q14, q0
-    vand q1, q12, q1
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q1, q0, q1
-    veor q0, q0, q4
-    vand q4, q11, q12
-    vbic q12, q5, q13
-    veor q2, q7, q2
+    vext.8 q14, q3, q3, #6
+    veor q3, q13, q3
+    vext.8 q13, q2, q2, #4
+    veor q7, q7, q14
+    vext.8 q11, q0, q0, #6
+    veor q13, q2, q13
+    veor q0, q12, q0
+    veor q11, q8, q11
+    vext.8 q14, q13, q13, #2
+    veor q5, q7, q5
+    veor q7, q10, q8
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q9, q9, #4
+    veor q12, q4, q12
+    veor q11, q9, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q2, q2, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q8, q2, q2, #6
+    veor q2, q10, q2
+    vext.8 q12, q12, q12, #4
+    veor q8, q7, q8
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q9, q9, q11
     veor q7, q12, q7
-    veor q12, q10, q14
-    vbic q6, q14, q6
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vbic q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vbic q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q4, q13
-    vand q5, q5, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q4, q4, q7
-    vbic q7, q11, q14
-    veor q3, q3, q10
-    veor q4, q7, q4
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q7, q7, q12
+    vext.8 q12, q9, q9, #6
+    veor q8, q8, q9
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
+    veor q6, q7, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
     veor q7, q9, q10
-    vand q15, q11, q15
+    vldmia r3!, {d18-d29}
+    veor q5, q5, q14
+    veor q6, q6, q10
     veor q1, q7, q1
-    veor q5, q8, q5
-    veor q6, q6, q1
+    veor q6, q6, q5
+    veor q4, q4, q11
+    veor q1, q1, q6
+    veor q7, q8, q12
+    veor q14, q4, q1
+    veor q3, q3, q9
+    veor q4, q7, q14
+    veor q0, q0, q13
+    veor q11, q3, q4
+    veor q13, q0, q6
+    veor q10, q5, q11
+    veor q8, q13, q4
+    veor q6, q1, q10
+    veor q15, q3, q0
+    veor q12, q7, q13
+    veor q9, q5, q6
+    veor q3, q7, q15
+    vand q7, q6, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q0, q0, q11
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q5, q2
+    veor q11, q15, q11
+    vorr q15, q12, q5
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q9, q8
+    vbic q9, q4, q1
+    veor q2, q10, q2
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q0, q10
+    vorn q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q3, q2
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vbic q8, q14, q8
+    veor q13, q12, q7
+    vbic q10, q12, q10
+    vbic q1, q13, q1
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q4, q13, q4
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q4, q0
+    veor q4, q13, q4
+    vldmia r8, {d26-d29}
+    vbic q2, q12, q2
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q4
+    vand q5, q15, q5
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q5, q5, q9
+    veor q1, q10, q1
+    veor q9, q11, q5
+    vand q8, q8, q14
+    veor q7, q2, q7
+    veor q3, q3, q1
+    veor q5, q6, q5
+    veor q7, q7, q10
+    veor q4, q8, q4
+    veor q8, q13, q3
+    veor q6, q12, q5
     veor q0, q0, q3
-    veor q15, q15, q3
-    veor q9, q13, q6
-    veor q5, q5, q7
-    veor q3, q12, q0
-    veor q7, q4, q5
-    veor q2, q2, q6
-    veor q6, q8, q15
-    veor q5, q3, q5
-    veor q3, q9, q3
-    vld1.64 {d16-d19}, [r3], lr
-    veor q3, q6, q3
-    vshl.u8 q10, q6, q8
-    vshl.u8 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u8 q10, q3, q8
-    vshl.u8 q3, q3, q9
-    vorr q3, q10, q3
-    vshl.u8 q10, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u8 q10, q7, q8
-    vshl.u8 q7, q7, q9
-    vorr q7, q10, q7
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q5, q10, q5
+    veor q3, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q2, q2, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q2, q6
     vshl.u8 q10, q2, q8
     vshl.u8 q2, q2, q9
-    vuzp.8 q5, q1
+    vshl.u8 q11, q6, q8
+    vshl.u8 q6, q6, q9
+    vshl.u8 q12, q1, q8
+    vshl.u8 q1, q1, q9
     vorr q2, q10, q2
-    vshl.u8 q10, q0, q8
-    vshl.u8 q0, q0, q9
-    vuzp.8 q2, q7
+    vshl.u8 q10, q3, q8
+    vshl.u8 q3, q3, q9
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q7, q8
+    vshl.u8 q12, q0, q8
+    vext.8 q13, q1, q1, #4
+    vorr q3, q10, q3
+    vshl.u8 q10, q5, q8
     vshl.u8 q8, q4, q8
     vshl.u8 q4, q4, q9
-    vorr q0, q10, q0
+    vshl.u8 q5, q5, q9
     vorr q4, q8, q4
-    veor q2, q2, q7
-    vuzp.8 q6, q0
-    veor q5, q5, q1
-    vuzp.8 q3, q4
-    veor q6, q6, q0
-    veor q3, q3, q4
-    vext.8 d0, d12, d12, #5
-    vext.8 d15, d5, d5, #5
-    vext.8 d14, d4, d4, #5
-    vext.8 d2, d6, d6, #5
-    veor q7, q2, q7
-    vext.8 d1, d13, d13, #5
-    vext.8 d3, d7, d7, #5
-    veor q0, q6, q0
-    vext.8 d9, d11, d11, #5
-    veor q1, q3, q1
-    vext.8 d8, d10, d10, #5
-    veor q4, q5, q4
-    vext.8 d24, d0, d0, #7
-    vext.8 d26, d2, d2, #7
-    vext.8 d31, d15, d15, #7
-    vext.8 d30, d14, d14, #7
-    vext.8 d25, d1, d1, #7
-    veor q2, q2, q15
-    vext.8 d27, d3, d3, #7
-    veor q6, q6, q12
-    vext.8 d16, d0, d0, #1
-    veor q3, q3, q13
-    vext.8 d18, d2, d2, #1
-    vext.8 d17, d1, d1, #1
-    vext.8 d19, d3, d3, #1
-    veor q0, q0, q8
-    vext.8 d29, d9, d9, #7
-    veor q1, q1, q9
-    vext.8 d28, d8, d8, #7
+    vext.8 q8, q6, q6, #4
+    vshl.u8 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u8 q0, q0, q9
+    vext.8 q9, q4, q4, #4
+    vorr q5, q10, q5
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q2, q2, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q2, q12
+    veor q13, q1, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
     veor q6, q6, q8
-    vext.8 d23, d15, d15, #1
-    veor q5, q5, q14
-    vext.8 d22, d14, d14, #1
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q5, q5, #4
+    veor q12, q12, q14
+    veor q10, q5, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q2, q2, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q4, q4, #6
+    veor q5, q5, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q2, q2, #6
+    veor q2, q13, q2
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q5, q5, #6
+    veor q13, q0, q13
+    veor q5, q12, q5
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q8, q4
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q3, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q1, q8, q1
+    vldmia r3!, {d16-d29}
+    veor q4, q4, q14
+    veor q6, q6, q9
+    veor q3, q3, q10
+    veor q6, q6, q4
+    veor q7, q7, q11
+    veor q1, q1, q6
+    veor q2, q2, q8
+    veor q14, q3, q1
+    veor q5, q5, q13
+    veor q3, q7, q14
+    veor q13, q5, q6
+    veor q11, q2, q3
+    veor q8, q13, q3
+    veor q10, q4, q11
+    veor q15, q2, q5
+    veor q6, q1, q10
+    veor q0, q0, q12
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q2, q5, q11
+    veor q5, q7, q15
+    vstmia r4, {d16-d31}
+    vorr q7, q6, q14
+    vorr q14, q8, q9
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vbic q13, q10, q15
+    vorn q15, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q0
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q8, q9
+    vorr q9, q3, q1
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q2, q10
+    vorn q12, q2, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q0, q5
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vorr q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q9, q11
+    vorn q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q9
+    vbsl q11, q12, q13
+    vbif q14, q13, q7
+    vand q7, q7, q12
+    vbit q15, q12, q13
+    vbit q7, q9, q13
+    veor q12, q11, q14
+    veor q9, q15, q7
+    vbic q6, q11, q6
+    veor q13, q12, q9
+    vand q8, q14, q8
+    vorr q1, q13, q1
+    vbic q10, q12, q10
+    vand q2, q12, q2
+    veor q12, q7, q14
+    vorr q3, q13, q3
+    vbic q5, q14, q5
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vbic q11, q11, q13
+    vorr q13, q9, q14
+    veor q2, q3, q2
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vbic q0, q0, q12
+    vbic q12, q14, q12
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q5, q12
+    vorr q11, q7, q11
+    vbic q7, q15, q7
+    vbic q9, q14, q9
+    vldmia r4, {d28-d31}
+    veor q7, q7, q12
+    veor q5, q5, q11
+    veor q10, q10, q7
+    vbic q11, q8, q15
+    veor q4, q4, q7
+    veor q1, q10, q1
+    veor q7, q11, q4
+    vbic q8, q8, q14
+    veor q9, q0, q9
+    veor q5, q5, q1
+    veor q4, q6, q4
+    veor q9, q9, q10
+    veor q3, q8, q3
+    veor q8, q13, q5
+    veor q6, q12, q4
+    veor q2, q2, q5
+    veor q5, q3, q9
+    veor q9, q6, q9
+    veor q6, q8, q6
+    veor q0, q0, q7
+    vld1.64 {d14-d17}, [r3]!
+    veor q6, q0, q6
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vshl.u8 q11, q6, q7
+    vshl.u8 q6, q6, q8
+    vshl.u8 q12, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q5, q7
+    vshl.u8 q5, q5, q8
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q9, q7
+    vshl.u8 q12, q2, q7
+    vext.8 q13, q1, q1, #4
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q7
+    vshl.u8 q7, q3, q7
+    vshl.u8 q3, q3, q8
+    vshl.u8 q4, q4, q8
+    vorr q3, q7, q3
+    vext.8 q7, q6, q6, #4
+    vshl.u8 q9, q9, q8
+    veor q7, q6, q7
+    vshl.u8 q2, q2, q8
+    vext.8 q8, q3, q3, #4
+    vorr q4, q10, q4
+    vext.8 q10, q7, q7, #2
+    veor q8, q3, q8
+    veor q7, q7, q10
+    vorr q2, q12, q2
+    vext.8 q12, q0, q0, #4
+    vorr q9, q11, q9
+    vext.8 q11, q8, q8, #2
+    veor q12, q0, q12
+    veor q13, q1, q13
+    vext.8 q7, q7, q7, #4
+    veor q8, q8, q11
+    veor q6, q6, q7
+    vext.8 q14, q12, q12, #2
+    veor q7, q10, q7
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q8, q8, q8, #4
+    veor q13, q13, q15
+    veor q3, q3, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q11, q8
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q3, q3, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q2, q2, #4
+    veor q7, q7, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q2, q13
+    veor q4, q12, q4
+    veor q11, q8, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q7, q3
+    veor q7, q10, q8
+    veor q10, q11, q12
+    vext.8 q12, q5, q5, #4
+    veor q13, q13, q14
+    vext.8 q11, q9, q9, #4
+    veor q12, q5, q12
+    veor q11, q9, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q2, q2, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q8, q2, q2, #6
+    veor q2, q10, q2
+    vext.8 q12, q12, q12, #4
+    veor q8, q7, q8
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q12
+    veor q12, q15, q12
+    veor q9, q9, q11
+    veor q7, q12, q7
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q7, q7, q12
+    vext.8 q12, q9, q9, #6
+    veor q8, q8, q9
+    vext.8 q9, q5, q5, #6
+    veor q12, q13, q12
+    veor q6, q7, q6
+    veor q9, q11, q9
+    veor q5, q12, q5
+    veor q7, q9, q10
+    vldmia r3!, {d18-d29}
+    veor q3, q3, q14
+    veor q6, q6, q10
+    veor q1, q7, q1
+    veor q6, q6, q3
+    veor q5, q5, q11
+    veor q1, q1, q6
+    veor q7, q8, q12
+    veor q14, q5, q1
+    veor q0, q0, q9
+    veor q5, q7, q14
+    veor q4, q4, q13
+    veor q11, q0, q5
+    veor q13, q4, q6
+    veor q10, q3, q11
+    veor q8, q13, q5
+    veor q6, q1, q10
+    veor q15, q0, q4
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q0, q4, q11
+    veor q4, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q2
+    veor q11, q15, q11
+    vorr q15, q12, q3
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q9, q8
+    vbic q9, q5, q1
+    veor q2, q10, q2
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q0, q10
+    vorn q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q4, q2
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vbic q8, q14, q8
+    veor q13, q12, q7
+    vbic q10, q12, q10
+    vbic q1, q13, q1
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q5, q13, q5
+    vand q4, q14, q4
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q5, q0
+    veor q5, q13, q5
+    vldmia r8, {d26-d29}
+    vbic q2, q12, q2
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q5
+    vand q3, q15, q3
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q4, q4, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
     veor q3, q3, q9
+    veor q1, q10, q1
+    veor q9, q11, q3
+    vand q8, q8, q14
+    veor q7, q2, q7
+    veor q4, q4, q1
+    veor q3, q6, q3
+    veor q7, q7, q10
+    veor q5, q8, q5
+    veor q8, q13, q4
+    veor q6, q12, q3
+    veor q0, q0, q4
+    veor q4, q5, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q2, q2, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q2, q6
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vshl.u8 q11, q6, q8
+    vshl.u8 q6, q6, q9
+    vshl.u8 q12, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q2, q10, q2
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q7, q8
+    vshl.u8 q12, q0, q8
+    vext.8 q13, q1, q1, #4
+    vorr q4, q10, q4
+    vshl.u8 q10, q3, q8
+    vshl.u8 q8, q5, q8
+    vshl.u8 q5, q5, q9
+    vshl.u8 q3, q3, q9
+    vorr q5, q8, q5
+    vext.8 q8, q6, q6, #4
+    vshl.u8 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u8 q0, q0, q9
+    vext.8 q9, q5, q5, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q5, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q2, q2, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q2, q12
+    veor q13, q1, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q5, q5, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q2, q2, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q5, q5, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q2, q2, #6
+    veor q2, q13, q2
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q0, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q5, q8, q5
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q4, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q8, q9, q10
+    veor q1, q8, q1
+    vldmia r3!, {d16-d29}
+    veor q5, q5, q14
+    veor q6, q6, q9
+    veor q4, q4, q10
+    veor q6, q6, q5
+    veor q7, q7, q11
+    veor q1, q1, q6
+    veor q2, q2, q8
+    veor q14, q4, q1
+    veor q3, q3, q13
+    veor q4, q7, q14
+    veor q13, q3, q6
+    veor q11, q2, q4
+    veor q8, q13, q4
+    veor q10, q5, q11
+    veor q15, q2, q3
+    veor q6, q1, q10
+    veor q0, q0, q12
+    veor q12, q7, q13
+    veor q9, q5, q6
+    veor q2, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vorr q7, q6, q14
+    vorr q14, q8, q9
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vbic q13, q10, q15
+    vorn q15, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q5, q0
+    veor q11, q15, q11
+    vorr q15, q12, q5
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q8, q9
+    vorr q9, q4, q1
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q2, q10
+    vorn q12, q2, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q0, q3
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vorr q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q9, q11
+    vorn q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q9
+    vbsl q11, q12, q13
+    vbif q14, q13, q7
+    vand q7, q7, q12
+    vbit q15, q12, q13
+    vbit q7, q9, q13
+    veor q12, q11, q14
+    veor q9, q15, q7
+    vbic q6, q11, q6
+    veor q13, q12, q9
+    vand q8, q14, q8
+    vorr q1, q13, q1
+    vbic q10, q12, q10
+    vand q2, q12, q2
+    veor q12, q7, q14
+    vorr q4, q13, q4
+    vbic q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vbic q11, q11, q13
+    vorr q13, q9, q14
+    veor q2, q4, q2
+    veor q4, q13, q4
+    vldmia r8, {d26-d29}
+    vbic q0, q0, q12
+    vbic q12, q14, q12
+    vand q13, q15, q13
+    veor q12, q12, q4
+    vand q5, q15, q5
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vorr q11, q7, q11
+    vbic q7, q15, q7
+    vbic q9, q14, q9
+    vldmia r4, {d28-d31}
+    veor q7, q7, q12
+    veor q3, q3, q11
+    veor q10, q10, q7
+    vbic q11, q8, q15
+    veor q5, q5, q7
+    veor q1, q10, q1
+    veor q7, q11, q5
+    vbic q8, q8, q14
+    veor q9, q0, q9
+    veor q3, q3, q1
+    veor q5, q6, q5
+    veor q9, q9, q10
+    veor q4, q8, q4
+    veor q8, q13, q3
+    veor q6, q12, q5
+    veor q2, q2, q3
+    veor q3, q4, q9
+    veor q9, q6, q9
+    veor q6, q8, q6
+    veor q0, q0, q7
+    vld1.64 {d14-d17}, [r3]!
+    veor q6, q0, q6
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vshl.u8 q11, q6, q7
+    vshl.u8 q6, q6, q8
+    vshl.u8 q12, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q9, q7
+    vshl.u8 q12, q2, q7
+    vext.8 q13, q1, q1, #4
+    vorr q3, q10, q3
+    vshl.u8 q10, q5, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q5, q5, q8
+    vorr q4, q7, q4
+    vext.8 q7, q6, q6, #4
+    vshl.u8 q9, q9, q8
+    veor q7, q6, q7
+    vshl.u8 q2, q2, q8
+    vext.8 q8, q4, q4, #4
+    vorr q5, q10, q5
+    vext.8 q10, q7, q7, #2
+    veor q8, q4, q8
+    veor q7, q7, q10
+    vorr q2, q12, q2
+    vext.8 q12, q0, q0, #4
+    vorr q9, q11, q9
+    vext.8 q11, q8, q8, #2
+    veor q12, q0, q12
+    veor q13, q1, q13
+    vext.8 q7, q7, q7, #4
+    veor q8, q8, q11
+    veor q6, q6, q7
+    vext.8 q14, q12, q12, #2
+    veor q7, q10, q7
+    vext.8 q10, q5, q5, #4
+    veor q12, q12, q14
+    veor q10, q5, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q8, q8, q8, #4
+    veor q13, q13, q15
+    veor q4, q4, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q11, q8
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q4, q4, #6
+    veor q5, q5, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q2, q2, #4
+    veor q7, q7, q14
+    vext.8 q11, q5, q5, #6
+    veor q13, q2, q13
+    veor q5, q12, q5
+    veor q11, q8, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q7, q4
+    veor q7, q10, q8
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q9, q9, #4
+    veor q12, q3, q12
+    veor q11, q9, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q2, q2, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q8, q2, q2, #6
+    veor q2, q10, q2
+    vext.8 q12, q12, q12, #4
+    veor q8, q7, q8
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q9, q9, q11
+    veor q7, q12, q7
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q7, q7, q12
+    vext.8 q12, q9, q9, #6
+    veor q8, q8, q9
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q7, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q7, q9, q10
+    vldmia r3!, {d18-d29}
+    veor q4, q4, q14
+    veor q6, q6, q10
+    veor q1, q7, q1
+    veor q6, q6, q4
+    veor q3, q3, q11
+    veor q1, q1, q6
+    veor q7, q8, q12
+    veor q14, q3, q1
+    veor q0, q0, q9
+    veor q3, q7, q14
+    veor q5, q5, q13
+    veor q11, q0, q3
+    veor q13, q5, q6
+    veor q10, q4, q11
+    veor q8, q13, q3
+    veor q6, q1, q10
+    veor q15, q0, q5
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q0, q5, q11
+    veor q5, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q2, q2, q12
+    veor q9, q5, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q2
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q9, q8
+    vbic q9, q3, q1
+    veor q2, q10, q2
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q0, q10
+    vorn q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q5, q2
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vbic q8, q14, q8
+    veor q13, q12, q7
+    vbic q10, q12, q10
+    vbic q1, q13, q1
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q3, q13, q3
+    vand q5, q14, q5
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q3, q0
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vbic q2, q12, q2
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q5, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q5, q5, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q1, q10, q1
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q2, q7
+    veor q5, q5, q1
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q5
+    veor q6, q12, q4
+    veor q0, q0, q5
+    veor q5, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q2, q2, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q2, q6
+    vshl.u8 q10, q2, q8
+    vshl.u8 q2, q2, q9
+    vshl.u8 q11, q6, q8
+    vshl.u8 q6, q6, q9
+    vshl.u8 q12, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q2, q10, q2
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q7, q8
+    vshl.u8 q12, q0, q8
+    vext.8 q13, q1, q1, #4
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vshl.u8 q4, q4, q9
+    vorr q3, q8, q3
+    vext.8 q8, q6, q6, #4
+    vshl.u8 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u8 q0, q0, q9
+    vext.8 q9, q3, q3, #4
+    vorr q4, q10, q4
+    vext.8 q10, q8, q8, #2
+    veor q9, q3, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q2, q2, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q2, q12
+    veor q13, q1, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q3, q3, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q2, q2, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q3, q3, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q2, q2, #6
+    veor q2, q13, q2
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q0, q13
+    veor q4, q12, q4
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q8, q3
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q5, q5, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q5, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q5, q5, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q5, q5, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q5, q12, q5
+    veor q8, q9, q10
+    veor q1, q8, q1
+    vldmia r3!, {d16-d29}
+    veor q3, q3, q14
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q3
+    veor q7, q7, q11
+    veor q1, q1, q6
+    veor q2, q2, q8
+    veor q14, q5, q1
+    veor q4, q4, q13
+    veor q5, q7, q14
+    veor q13, q4, q6
+    veor q11, q2, q5
+    veor q8, q13, q5
+    veor q10, q3, q11
+    veor q15, q2, q4
+    veor q6, q1, q10
+    veor q0, q0, q12
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q2, q4, q11
+    veor q4, q7, q15
+    vstmia r4, {d16-d31}
+    vorr q7, q6, q14
+    vorr q14, q8, q9
+    vand q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vbic q13, q10, q15
+    vorn q15, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q0
+    veor q11, q15, q11
+    vorr q15, q12, q3
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vbic q15, q8, q9
+    vorr q9, q5, q1
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q2, q10
+    vorn q12, q2, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q0, q4
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vorr q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q9, q11
+    vorn q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q9
+    vbsl q11, q12, q13
+    vbif q14, q13, q7
+    vand q7, q7, q12
+    vbit q15, q12, q13
+    vbit q7, q9, q13
+    veor q12, q11, q14
+    veor q9, q15, q7
+    vbic q6, q11, q6
+    veor q13, q12, q9
+    vand q8, q14, q8
+    vorr q1, q13, q1
+    vbic q10, q12, q10
+    vand q2, q12, q2
+    veor q12, q7, q14
+    vorr q5, q13, q5
+    vbic q4, q14, q4
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vbic q11, q11, q13
+    vorr q13, q9, q14
+    veor q2, q5, q2
+    veor q5, q13, q5
+    vldmia r8, {d26-d29}
+    vbic q0, q0, q12
+    vbic q12, q14, q12
+    vand q13, q15, q13
+    veor q12, q12, q5
+    vand q3, q15, q3
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q5, q11, q5
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vorr q11, q7, q11
+    vbic q7, q15, q7
+    veor q4, q4, q11
+    veor q7, q7, q12
+    vmov.i16 q11, #0xff00
+    vbic q9, q14, q9
+    vldmia r4, {d28-d31}
+    veor q7, q7, q11
+    vbic q11, q8, q15
+    veor q10, q10, q7
+    veor q3, q3, q7
+    veor q1, q10, q1
+    veor q7, q11, q3
+    vbic q8, q8, q14
+    veor q9, q0, q9
+    veor q4, q4, q1
+    veor q3, q6, q3
+    veor q9, q9, q10
+    veor q5, q8, q5
+    veor q8, q13, q4
+    veor q6, q12, q3
+    veor q2, q2, q4
+    veor q4, q5, q9
+    veor q9, q6, q9
+    veor q6, q8, q6
+    veor q0, q0, q7
+    vld1.64 {d14-d17}, [r3]!
+    veor q6, q0, q6
+    vshl.u8 q10, q0, q7
+    vshl.u8 q0, q0, q8
+    vshl.u8 q11, q6, q7
+    vshl.u8 q6, q6, q8
+    vshl.u8 q12, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q0, q10, q0
+    vshl.u8 q10, q4, q7
+    vshl.u8 q4, q4, q8
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q9, q7
+    vshl.u8 q12, q2, q7
+    vext.8 q13, q1, q1, #4
+    vorr q4, q10, q4
+    vshl.u8 q10, q3, q7
+    vshl.u8 q7, q5, q7
+    vshl.u8 q5, q5, q8
+    vshl.u8 q3, q3, q8
+    vorr q5, q7, q5
+    vext.8 q7, q6, q6, #4
+    vshl.u8 q9, q9, q8
+    veor q7, q6, q7
+    vshl.u8 q2, q2, q8
+    vext.8 q8, q5, q5, #4
+    vorr q3, q10, q3
+    vext.8 q10, q7, q7, #2
+    veor q8, q5, q8
+    veor q7, q7, q10
+    vorr q2, q12, q2
+    vext.8 q12, q0, q0, #4
+    vorr q9, q11, q9
+    vext.8 q11, q8, q8, #2
+    veor q12, q0, q12
+    veor q13, q1, q13
+    vext.8 q7, q7, q7, #4
+    veor q8, q8, q11
+    veor q6, q6, q7
+    vext.8 q14, q12, q12, #2
+    veor q7, q10, q7
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q8, q8, q8, #4
+    veor q13, q13, q15
+    veor q5, q5, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q11, q8
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q5, q5, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q2, q2, #4
+    veor q7, q7, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q2, q13
+    veor q3, q12, q3
+    veor q11, q8, q11
+    vext.8 q14, q13, q13, #2
+    veor q5, q7, q5
+    veor q7, q10, q8
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q9, q9, #4
+    veor q12, q4, q12
+    veor q11, q9, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q2, q2, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q8, q2, q2, #6
+    veor q2, q10, q2
+    vext.8 q12, q12, q12, #4
+    veor q8, q7, q8
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q9, q9, q11
+    veor q7, q12, q7
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q7, q7, q12
+    vext.8 q12, q9, q9, #6
+    veor q8, q8, q9
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
+    veor q6, q7, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q7, q9, q10
+    vldmia r3!, {d18-d25}
+    veor q1, q7, q1
+    veor q5, q5, q12
+    veor q6, q6, q10
+    veor q1, q1, q11
+    veor q6, q6, q5
+    veor q0, q0, q9
+    veor q1, q1, q6
+    veor q15, q0, q3
+    veor q14, q4, q1
+    veor q13, q3, q6
+    veor q4, q8, q14
+    veor q12, q8, q13
+    veor q11, q0, q4
+    veor q2, q2, q12
+    veor q10, q5, q11
+    veor q0, q3, q11
+    veor q6, q1, q10
+    veor q3, q8, q15
+    veor q8, q13, q4
+    veor q9, q5, q6
+    vand q7, q6, q14
+    vstmia r4, {d16-d31}
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q9, q3, q13
+    vorr q11, q11, q13
+    vorr q13, q15, q10
+    vand q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q5, q2
+    veor q11, q15, q11
+    vorr q15, q12, q5
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vorr q15, q9, q8
+    vbic q9, q1, q4
+    veor q2, q10, q2
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q0, q10
+    vorn q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q3, q2
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vorr q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q9, q11
+    vorn q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q9
+    vbsl q11, q12, q13
+    vbif q14, q13, q7
+    vand q7, q7, q12
+    vbit q15, q12, q13
+    vbit q7, q9, q13
+    veor q12, q11, q14
+    veor q9, q15, q7
+    vand q6, q11, q6
+    veor q13, q12, q9
+    vbic q8, q14, q8
+    vbic q1, q1, q13
+    vbic q10, q12, q10
+    vand q0, q12, q0
+    veor q12, q7, q14
+    vorr q4, q13, q4
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vorr q13, q9, q14
+    veor q0, q4, q0
+    veor q4, q13, q4
+    vldmia r8, {d26-d29}
+    vbic q2, q2, q12
+    vorr q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q4
+    vand q5, q15, q5
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vorr q11, q7, q11
+    vorr q7, q7, q15
+    vorr q9, q9, q14
+    vldmia r4, {d28-d31}
+    veor q7, q7, q12
+    veor q3, q3, q11
+    veor q10, q10, q7
+    vand q11, q8, q15
+    veor q5, q5, q7
+    veor q1, q10, q1
+    veor q7, q11, q5
+    veor q5, q6, q5
+    vmov.i16 q6, #0xff00
+    vand q8, q8, q14
+    veor q9, q2, q9
+    veor q3, q3, q1
+    veor q5, q5, q6
+    veor q9, q9, q10
+    veor q4, q8, q4
+    veor q8, q13, q3
+    veor q6, q12, q5
+    veor q0, q0, q3
+    veor q3, q4, q9
+    veor q9, q6, q9
+    veor q6, q8, q6
+    veor q2, q2, q7
+    vld1.64 {d14-d17}, [r3]!
+    veor q6, q2, q6
+    vshl.u8 q10, q2, q7
+    vshl.u8 q2, q2, q8
+    vshl.u8 q11, q6, q7
+    vshl.u8 q6, q6, q8
+    vshl.u8 q12, q1, q7
+    vshl.u8 q1, q1, q8
+    vorr q2, q10, q2
+    vshl.u8 q10, q3, q7
+    vshl.u8 q3, q3, q8
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q9, q7
+    vshl.u8 q12, q0, q7
+    vext.8 q13, q1, q1, #4
+    vorr q3, q10, q3
+    vshl.u8 q10, q5, q7
+    vshl.u8 q7, q4, q7
+    vshl.u8 q4, q4, q8
+    vshl.u8 q5, q5, q8
+    vorr q4, q7, q4
+    vext.8 q7, q6, q6, #4
+    vshl.u8 q9, q9, q8
+    veor q7, q6, q7
+    vshl.u8 q0, q0, q8
+    vext.8 q8, q4, q4, #4
+    vorr q5, q10, q5
+    vext.8 q10, q7, q7, #2
+    veor q8, q4, q8
+    veor q7, q7, q10
+    vorr q0, q12, q0
+    vext.8 q12, q2, q2, #4
+    vorr q9, q11, q9
+    vext.8 q11, q8, q8, #2
+    veor q12, q2, q12
+    veor q13, q1, q13
+    vext.8 q7, q7, q7, #4
+    veor q8, q8, q11
+    veor q6, q6, q7
+    vext.8 q14, q12, q12, #2
+    veor q7, q10, q7
+    vext.8 q10, q5, q5, #4
+    veor q12, q12, q14
+    veor q10, q5, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q8, q8, q8, #4
+    veor q13, q13, q15
+    veor q4, q4, q8
+    vext.8 q12, q12, q12, #4
+    veor q8, q11, q8
+    vext.8 q11, q10, q10, #2
+    veor q2, q2, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q1, q1, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q4, q4, #6
+    veor q5, q5, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q2, q2, #6
+    veor q2, q13, q2
+    vext.8 q13, q0, q0, #4
+    veor q7, q7, q14
+    vext.8 q11, q5, q5, #6
+    veor q13, q0, q13
+    veor q5, q12, q5
+    veor q11, q8, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q7, q4
+    veor q7, q10, q8
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q9, q9, #4
+    veor q12, q3, q12
+    veor q11, q9, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q8, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q8, q7, q8
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q9, q9, q11
+    veor q7, q12, q7
+    vext.8 q12, q1, q1, #6
+    veor q11, q14, q11
+    veor q7, q7, q12
+    vext.8 q12, q9, q9, #6
+    veor q8, q8, q9
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q7, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q7, q9, q10
+    vldmia r3!, {d18-d27}
+    veor q1, q7, q1
+    veor q4, q4, q13
+    veor q6, q6, q10
+    veor q1, q1, q11
+    veor q6, q6, q4
+    veor q2, q2, q9
+    veor q1, q1, q6
+    veor q15, q2, q5
+    veor q14, q3, q1
+    veor q13, q5, q6
+    veor q3, q8, q14
+    veor q0, q0, q12
+    veor q11, q2, q3
+    veor q12, q8, q13
+    veor q10, q4, q11
+    veor q2, q5, q11
+    veor q6, q1, q10
+    veor q5, q8, q15
+    veor q8, q13, q3
+    veor q9, q4, q6
+    vand q7, q6, q14
+    vstmia r4, {d16-d31}
+    vbic q14, q9, q8
+    vorn q8, q9, q8
+    veor q0, q0, q12
+    veor q9, q5, q13
+    vbic q11, q11, q13
+    vbic q13, q10, q15
+    vorn q15, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q0
+    veor q11, q15, q11
+    vorn q15, q4, q12
+    veor q1, q1, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q3, q1
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q1
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vbic q9, q10, q2
+    vorn q12, q10, q2
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vbic q15, q0, q5
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q1, q13, q1
+    vbic q2, q12, q2
+    veor q12, q9, q14
+    vand q3, q13, q3
+    vbic q5, q14, q5
+    vldmia r10, {d26-d29}
+    veor q1, q8, q1
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vbic q13, q7, q14
+    veor q2, q3, q2
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vbic q12, q12, q14
+    vbic q13, q15, q13
+    veor q12, q12, q3
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q5, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q5, q5, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q1, q10, q1
+    veor q9, q11, q4
+    vbic q8, q8, q14
+    veor q7, q0, q7
+    veor q5, q5, q1
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q5
+    veor q6, q12, q4
+    veor q2, q2, q5
+    veor q5, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
+    vld1.64 {d16-d19}, [r3], lr
+    veor q6, q0, q6
+    vshl.u8 q10, q0, q8
+    vshl.u8 q0, q0, q9
+    vshl.u8 q11, q6, q8
+    vshl.u8 q6, q6, q9
+    vshl.u8 q12, q1, q8
+    vshl.u8 q1, q1, q9
+    vorr q0, q10, q0
+    vshl.u8 q10, q5, q8
+    vshl.u8 q5, q5, q9
+    vorr q6, q11, q6
+    vorr q1, q12, q1
+    vshl.u8 q11, q7, q8
+    vshl.u8 q12, q2, q8
+    vshl.u8 q2, q2, q9
+    vorr q5, q10, q5
+    vshl.u8 q10, q4, q8
+    vshl.u8 q4, q4, q9
+    vshl.u8 q8, q3, q8
+    vshl.u8 q3, q3, q9
+    vshl.u8 q7, q7, q9
+    vorr q2, q12, q2
+    vorr q4, q10, q4
+    vorr q3, q8, q3
+    vorr q7, q11, q7
+    vuzp.8 q2, q5
+    vuzp.8 q6, q3
+    veor q2, q2, q5
+    vuzp.8 q0, q4
+    veor q6, q6, q3
+    vuzp.8 q7, q1
+    veor q0, q0, q4
+    veor q7, q7, q1
+    vext.8 d2, d0, d0, #5
+    vext.8 d6, d12, d12, #5
+    vext.8 d11, d5, d5, #5
+    vext.8 d10, d4, d4, #5
+    vext.8 d3, d1, d1, #5
+    veor q5, q2, q5
+    vext.8 d7, d13, d13, #5
+    veor q1, q0, q1
+    vext.8 d9, d15, d15, #5
+    veor q3, q6, q3
+    vext.8 d8, d14, d14, #5
+    veor q4, q7, q4
+    vext.8 d24, d2, d2, #7
+    vext.8 d26, d6, d6, #7
+    vext.8 d31, d11, d11, #7
+    vext.8 d30, d10, d10, #7
+    vext.8 d25, d3, d3, #7
+    veor q2, q2, q15
+    vext.8 d27, d7, d7, #7
+    veor q0, q0, q12
+    vext.8 d16, d2, d2, #1
+    veor q6, q6, q13
+    vext.8 d18, d6, d6, #1
+    vext.8 d17, d3, d3, #1
+    vext.8 d19, d7, d7, #1
+    veor q1, q1, q8
+    vext.8 d29, d9, d9, #7
+    veor q3, q3, q9
+    vext.8 d28, d8, d8, #7
+    veor q0, q0, q8
+    vext.8 d23, d11, d11, #1
+    veor q7, q7, q14
+    vext.8 d22, d10, d10, #1
+    veor q6, q6, q9
     vext.8 d21, d9, d9, #1
     veor q2, q2, q11
     vext.8 d20, d8, d8, #1
-    veor q7, q7, q11
-    veor q5, q5, q10
-    vext.8 d16, d12, d12, #3
-    veor d1, d1, d3
+    veor q5, q5, q11
+    veor q7, q7, q10
+    vext.8 d16, d0, d0, #3
+    veor d3, d3, d7
     vext.8 d23, d4, d4, #3
     veor q4, q4, q10
-    vext.8 d17, d13, d13, #3
-    veor d15, d15, d1
-    vext.8 d22, d7, d7, #3
-    vext.8 d19, d6, d6, #3
-    veor q1, q1, q8
-    vext.8 d21, d11, d11, #3
-    veor q0, q0, q11
+    vext.8 d17, d1, d1, #3
+    veor d11, d11, d3
+    vext.8 d22, d13, d13, #3
+    vext.8 d19, d12, d12, #3
+    veor q3, q3, q8
+    vext.8 d21, d15, d15, #3
+    veor q1, q1, q11
     vext.8 d18, d5, d5, #3
-    veor d7, d2, d7
-    vext.8 d20, d10, d10, #3
+    veor d13, d6, d13
+    vext.8 d20, d14, d14, #3
     veor q4, q4, q9
-    veor q7, q7, q10
+    veor q5, q5, q10
     vldmia sp, {d16-d31}
-    veor d3, d3, d0
-    veor d12, d9, d12
-    veor d8, d8, d3
-    veor d6, d15, d6
-    veor d11, d8, d11
-    veor d5, d14, d5
-    veor d10, d1, d10
-    veor d4, d3, d4
-    veor d13, d0, d13
+    veor d7, d7, d2
+    veor d0, d9, d0
+    veor d8, d8, d7
+    veor d12, d11, d12
+    veor d15, d8, d15
+    veor d5, d10, d5
+    veor d14, d3, d14
+    veor d4, d7, d4
+    veor d1, d2, d1
     veor q8, q8, q2
-    veor q9, q9, q5
-    veor q10, q10, q3
-    veor q11, q11, q6
+    veor q9, q9, q7
+    veor q10, q10, q6
+    veor q11, q11, q0
     subs r2, r2, #1
     bne .Lc512_loop
     vstmia sp, {d16-d23}
@@ -2690,99 +2690,99 @@ slicewise_groestl_neon7bs_c1024:
     veor q5, q5, q13
     veor q6, q6, q14
     veor q7, q7, q15
-    vext.8 q8, q2, q2, #10
-    veor q8, q2, q8
+    vext.8 q8, q6, q6, #10
+    veor q8, q6, q8
     vext.8 q10, q8, q8, #14
     vext.8 q9, q8, q8, #2
-    veor q2, q2, q10
-    veor q2, q2, q9
+    veor q6, q6, q10
+    veor q6, q6, q9
     veor q8, q9, q8
-    vext.8 q9, q1, q1, #10
-    veor q9, q1, q9
+    vext.8 q9, q2, q2, #10
+    veor q9, q2, q9
     vext.8 q11, q9, q9, #14
-    veor q1, q1, q11
-    vext.8 q11, q4, q4, #10
-    veor q11, q4, q11
     vext.8 q10, q9, q9, #2
-    veor q1, q1, q10
-    vext.8 q13, q11, q11, #14
+    veor q2, q2, q11
+    veor q2, q2, q10
     veor q9, q10, q9
-    vext.8 q12, q11, q11, #2
-    veor q4, q4, q13
+    vext.8 q10, q4, q4, #10
+    veor q10, q4, q10
+    vext.8 q12, q10, q10, #14
     veor q4, q4, q12
-    vext.8 q10, q1, q1, #6
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #10
-    veor q12, q3, q12
-    veor q10, q10, q11
-    veor q1, q11, q1
+    vext.8 q12, q1, q1, #10
+    veor q12, q1, q12
+    vext.8 q11, q10, q10, #2
+    veor q4, q4, q11
     vext.8 q14, q12, q12, #14
+    veor q10, q11, q10
     vext.8 q13, q12, q12, #2
-    veor q3, q3, q14
-    veor q3, q3, q13
+    veor q1, q1, q14
+    veor q1, q1, q13
+    vext.8 q11, q4, q4, #6
     veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q12, q12, q13
     vext.8 q13, q5, q5, #10
+    veor q11, q9, q11
     veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #10
+    vext.8 q14, q13, q13, #2
     veor q5, q5, q15
-    veor q13, q7, q13
     veor q5, q5, q14
-    veor q4, q12, q4
-    vext.8 q14, q13, q13, #2
-    vext.8 q15, q13, q13, #14
     veor q13, q14, q13
-    veor q9, q13, q8
-    vext.8 q12, q5, q5, #6
-    veor q7, q7, q15
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #10
-    veor q7, q7, q14
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #10
-    veor q6, q6, q14
-    veor q12, q0, q12
-    veor q6, q6, q13
-    veor q9, q9, q10
-    vext.8 q14, q12, q12, #14
-    veor q5, q9, q5
-    vext.8 q13, q12, q12, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #10
+    veor q8, q8, q14
+    veor q4, q12, q4
+    veor q13, q0, q13
+    veor q2, q8, q2
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q11, q7, q7, #10
+    vext.8 q15, q13, q13, #14
+    veor q11, q7, q11
+    vext.8 q14, q13, q13, #2
+    veor q0, q0, q15
     veor q0, q0, q14
-    veor q0, q0, q13
-    vext.8 q9, q6, q6, #6
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
+    vext.8 q12, q11, q11, #2
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #14
+    veor q11, q12, q11
+    veor q7, q7, q14
+    vext.8 q9, q0, q0, #6
     veor q0, q10, q0
-    veor q8, q8, q11
+    veor q7, q7, q12
+    vext.8 q12, q3, q3, #10
+    veor q9, q8, q9
+    veor q12, q3, q12
+    vext.8 q15, q12, q12, #14
+    vext.8 q14, q12, q12, #2
+    veor q3, q3, q15
+    veor q12, q14, q12
+    veor q3, q3, q14
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
     veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia sp, {d16-d31}
     veor q8, q8, q0
-    veor q9, q9, q6
-    veor q10, q10, q3
-    veor q11, q11, q4
-    veor q12, q12, q7
+    veor q9, q9, q7
+    veor q10, q10, q6
+    veor q11, q11, q1
+    veor q12, q12, q3
     veor q13, q13, q5
     veor q14, q14, q2
-    veor q15, q15, q1
+    veor q15, q15, q4
     vstmia sp, {d16-d31}
     subs r2, r2, #1
     bne .Lc1024_loop
@@ -2950,41 +2950,36 @@ slicewise_groestl_neon7bs_o1024:
     movt r3, #:upper16:(.Lneon7_rc1024p - (.Lpc_o1024 + 8))
 .Lpc_o1024: add r3, pc, r3
     bl .Lneon7_perm1024
-    vext.8 q8, q2, q2, #10
-    veor q8, q2, q8
+    vext.8 q8, q6, q6, #10
+    veor q8, q6, q8
     vext.8 q9, q8, q8, #2
     vext.8 q10, q8, q8, #14
-    veor q2, q2, q10
-    veor q2, q2, q9
+    veor q6, q6, q10
+    veor q6, q6, q9
     veor q8, q9, q8
-    vext.8 q9, q1, q1, #10
-    veor q9, q1, q9
+    vext.8 q9, q2, q2, #10
+    veor q9, q2, q9
     vext.8 q10, q9, q9, #2
     vext.8 q11, q9, q9, #14
-    veor q1, q1, q11
-    veor q1, q1, q10
+    veor q2, q2, q11
+    veor q2, q2, q10
     veor q9, q10, q9
-    vext.8 q10, q1, q1, #6
-    veor q10, q8, q10
-    vext.8 q11, q4, q4, #10
-    veor q11, q4, q11
-    vext.8 q12, q11, q11, #2
-    vext.8 q13, q11, q11, #14
-    veor q4, q4, q13
+    vext.8 q10, q4, q4, #10
+    veor q10, q4, q10
+    vext.8 q11, q10, q10, #2
+    vext.8 q12, q10, q10, #14
     veor q4, q4, q12
-    veor q11, q12, q11
-    vext.8 q12, q2, q2, #6
-    veor q11, q11, q12
-    veor q1, q11, q1
-    vext.8 q12, q3, q3, #10
-    veor q12, q3, q12
+    veor q4, q4, q11
+    veor q10, q11, q10
+    vext.8 q11, q4, q4, #6
+    veor q11, q9, q11
+    vext.8 q12, q1, q1, #10
+    veor q12, q1, q12
     vext.8 q13, q12, q12, #2
     vext.8 q14, q12, q12, #14
-    veor q3, q3, q14
-    veor q3, q3, q13
+    veor q1, q1, q14
+    veor q1, q1, q13
     veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q12, q12, q13
     vext.8 q13, q5, q5, #10
     veor q13, q5, q13
     vext.8 q14, q13, q13, #2
@@ -2992,52 +2987,58 @@ slicewise_groestl_neon7bs_o1024:
     veor q5, q5, q15
     veor q5, q5, q14
     veor q13, q14, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #10
-    veor q13, q7, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q12, q12, q14
+    veor q4, q12, q4
+    vext.8 q14, q1, q1, #6
+    veor q8, q8, q14
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #10
+    veor q13, q0, q13
     vext.8 q14, q13, q13, #2
     vext.8 q15, q13, q13, #14
-    veor q7, q7, q15
-    veor q7, q7, q14
-    veor q13, q14, q13
-    veor q4, q12, q4
-    veor q8, q9, q8
-    veor q9, q13, q8
-    vext.8 q12, q5, q5, #6
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #10
-    veor q12, q6, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
-    veor q6, q6, q14
-    veor q6, q6, q13
-    veor q12, q13, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #10
-    veor q12, q0, q12
-    vext.8 q13, q12, q12, #2
-    vext.8 q14, q12, q12, #14
+    veor q0, q0, q15
     veor q0, q0, q14
-    veor q0, q0, q13
-    veor q12, q13, q12
-    veor q10, q10, q11
-    veor q9, q9, q10
-    veor q5, q9, q5
-    vext.8 q9, q6, q6, #6
-    veor q9, q12, q9
-    vext.8 q11, q0, q0, #6
-    veor q8, q8, q11
+    veor q13, q14, q13
+    veor q2, q8, q2
+    veor q8, q10, q9
+    vext.8 q9, q0, q0, #6
+    veor q9, q8, q9
+    veor q10, q11, q12
     veor q0, q10, q0
+    vext.8 q11, q7, q7, #10
+    veor q11, q7, q11
+    vext.8 q12, q11, q11, #2
+    vext.8 q14, q11, q11, #14
+    veor q7, q7, q14
+    veor q7, q7, q12
+    veor q11, q12, q11
+    vext.8 q12, q3, q3, #10
+    veor q12, q3, q12
+    vext.8 q14, q12, q12, #2
+    vext.8 q15, q12, q12, #14
+    veor q3, q3, q15
+    veor q3, q3, q14
+    veor q12, q14, q12
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q12, q13, q12
     veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q9, q11, q9
+    veor q3, q12, q3
     veor q6, q8, q6
-    vswp q4, q5
-    vswp q3, q4
-    vswp q7, q2
-    vswp q6, q1
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vswp q1, q5
+    vswp q6, q4
+    vswp q1, q3
+    vswp q1, q2
+    vswp q7, q1
     vswp q6, q7
     vldmia sp, {d16-d31}
     veor q0, q0, q8
@@ -14720,3105 +14721,3105 @@ slicewise_groestl_neon7vp_o1024:
     veor q12, q1, q13
     veor q9, q6, q3
     veor q2, q7, q11
-    vand q7, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
     veor q1, q1, q15
+    vstmia r4, {d16-d31}
+    vand q7, q3, q14
+    vand q14, q8, q9
     vorr q8, q8, q9
     veor q0, q0, q12
     veor q9, q1, q13
     vand q11, q11, q13
-    vorr q13, q12, q6
-    veor q7, q8, q7
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q6, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q6, q0
     veor q11, q15, q11
-    vand q15, q9, q0
+    vorr q15, q12, q6
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
     vand q9, q4, q5
+    veor q0, q10, q0
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
-    veor q9, q10, q5
-    vand q12, q11, q7
-    vand q10, q2, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q2, q9
-    vand q15, q1, q8
+    vand q9, q2, q10
+    vorr q12, q2, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q7
-    vorn q7, q7, q13
-    vand q3, q11, q3
-    vbit q10, q7, q12
+    vand q15, q1, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q7, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q3, q11, q3
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q2, q12, q2
-    veor q12, q12, q7
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q4, q12, q4
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q7, q13
-    veor q2, q4, q2
-    veor q4, q12, q4
-    veor q12, q10, q14
+    veor q12, q9, q14
+    vand q4, q13, q4
     vand q1, q14, q1
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q3, q8, q3
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q2, q4, q2
+    veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vand q8, q12, q8
+    vand q0, q12, q0
     vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
+    vand q13, q15, q13
     veor q12, q12, q4
     vand q6, q15, q6
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q1, q12
-    veor q1, q1, q14
     vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q1, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    veor q1, q1, q11
+    veor q9, q9, q12
     vand q7, q7, q14
     vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q4
-    vand q4, q11, q14
-    veor q6, q6, q10
-    veor q3, q4, q3
-    veor q4, q9, q10
-    vand q15, q11, q15
-    veor q5, q4, q5
-    veor q7, q8, q7
+    veor q10, q10, q9
+    veor q6, q6, q9
+    veor q5, q10, q5
+    vand q11, q8, q15
+    vand q8, q8, q14
+    veor q7, q0, q7
     veor q1, q1, q5
-    veor q0, q0, q6
-    veor q15, q15, q6
-    veor q9, q13, q1
-    veor q4, q7, q4
-    veor q6, q12, q0
-    veor q7, q3, q4
+    veor q3, q3, q6
+    veor q9, q11, q6
+    veor q7, q7, q10
+    veor q4, q8, q4
+    veor q8, q13, q1
+    veor q6, q12, q3
     veor q1, q2, q1
-    veor q2, q8, q15
-    veor q4, q6, q4
-    veor q6, q9, q6
+    veor q2, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q6, q2, q6
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
     vshl.u16 q10, q2, q8
     vshl.u16 q2, q2, q9
-    vorr q2, q10, q2
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    vext.8 q11, q2, q2, #4
-    veor q11, q2, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q2, q2, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q6, q6, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q2, q2, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
     vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q3, q8
+    vshl.u16 q8, q4, q8
+    vshl.u16 q4, q4, q9
+    vshl.u16 q3, q3, q9
+    vorr q4, q8, q4
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q4, q4, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
     veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q6, q6, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q2, q12, q2
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q6, q9, q6
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
+    vext.8 q14, q4, q4, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q1, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
     veor q4, q8, q4
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q2, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q2, q2, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q2, q12, q2
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q4
+    veor q2, q2, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q3, q3, q14
+    veor q14, q2, q5
+    veor q0, q0, q8
+    veor q2, q7, q14
+    veor q1, q1, q13
+    veor q11, q0, q2
+    veor q13, q3, q6
+    veor q10, q4, q11
+    veor q8, q13, q2
+    veor q6, q5, q10
+    veor q15, q0, q3
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q0, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q1
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q2, q5
+    veor q1, q10, q1
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q3, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q2, q13, q2
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q2, q0
+    veor q2, q13, q2
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q2
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q2, q11, q2
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q5, q10, q5
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q3, q3, q5
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q2, q8, q2
+    veor q8, q13, q3
+    veor q6, q12, q4
+    veor q0, q0, q3
+    veor q3, q2, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
+    vext.8 q13, q5, q5, #4
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q4, q4, q9
+    vorr q2, q8, q2
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q2, q2, #4
+    vorr q4, q10, q4
+    vext.8 q10, q8, q8, #2
+    veor q9, q2, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q0, q13
+    veor q4, q12, q4
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q2, q8, q2
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q3, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q2, q2, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q2
+    veor q3, q3, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q4, q4, q14
+    veor q14, q3, q5
+    veor q1, q1, q8
+    veor q3, q7, q14
+    veor q0, q0, q13
+    veor q11, q1, q3
+    veor q13, q4, q6
+    veor q10, q2, q11
+    veor q8, q13, q3
+    veor q6, q5, q10
+    veor q15, q1, q4
+    veor q12, q7, q13
+    veor q9, q2, q6
+    veor q1, q4, q11
+    veor q4, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q4, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q2, q0
+    veor q11, q15, q11
+    vorr q15, q12, q2
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q3, q5
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q4, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q1, q12, q1
+    veor q12, q9, q14
+    vand q3, q13, q3
+    vand q4, q14, q4
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q3, q1
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q2, q15, q2
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q4, q4, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q2, q2, q9
+    veor q5, q10, q5
+    veor q9, q11, q2
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q4, q4, q5
+    veor q2, q6, q2
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q4
+    veor q6, q12, q2
+    veor q1, q1, q4
+    veor q4, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
+    vext.8 q13, q5, q5, #4
+    vorr q4, q10, q4
+    vshl.u16 q10, q2, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q2, q2, q9
+    vorr q3, q8, q3
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q3, q3, #4
+    vorr q2, q10, q2
+    vext.8 q10, q8, q8, #2
+    veor q9, q3, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #4
+    veor q12, q12, q14
+    veor q10, q2, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q3, q3, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q3, q3, #6
+    veor q2, q2, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q2, q2, #6
+    veor q13, q1, q13
+    veor q2, q12, q2
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q8, q3
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q4, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia r3!, {d16-d31}
     veor q3, q3, q15
     veor q6, q6, q9
     veor q5, q5, q10
     veor q6, q6, q3
-    veor q7, q7, q11
+    veor q4, q4, q11
     veor q5, q5, q6
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q2, q2, q8
-    veor q7, q4, q14
+    veor q7, q7, q12
+    veor q2, q2, q14
+    veor q14, q4, q5
+    veor q0, q0, q8
+    veor q4, q7, q14
     veor q1, q1, q13
-    veor q11, q2, q7
-    veor q13, q0, q6
+    veor q11, q0, q4
+    veor q13, q2, q6
     veor q10, q3, q11
-    veor q15, q2, q0
-    veor q2, q5, q10
-    veor q8, q13, q7
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
+    veor q8, q13, q4
+    veor q6, q5, q10
+    veor q15, q0, q2
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q0, q2, q11
+    veor q2, q7, q15
     vstmia r4, {d16-d31}
+    vand q7, q6, q14
     vand q14, q8, q9
-    veor q4, q4, q15
     vorr q8, q8, q9
     veor q1, q1, q12
-    veor q0, q0, q11
-    veor q9, q4, q13
+    veor q9, q2, q13
     vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q1
     veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
+    vorr q15, q12, q3
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q4, q5
+    veor q1, q10, q1
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
+    vand q15, q2, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    veor q12, q9, q14
+    vand q4, q13, q4
+    vand q2, q14, q2
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
     veor q6, q8, q6
-    veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
-    vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
-    vshl.u16 q8, q2, q8
-    vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q2, q2, q15
-    veor q3, q3, q9
-    veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
-    veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
-    veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
+    veor q8, q15, q11
     vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
-    veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
+    vand q13, q7, q14
+    veor q0, q4, q0
+    veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vand q8, q12, q8
+    vand q1, q12, q1
     vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
     vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
+    veor q12, q12, q4
+    vand q3, q15, q3
     vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q2, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
     vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    veor q9, q9, q12
+    veor q2, q2, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q3, q3, q9
+    veor q5, q10, q5
+    veor q9, q11, q3
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q2, q2, q5
+    veor q3, q6, q3
+    veor q7, q7, q10
     veor q4, q8, q4
-    veor q6, q6, q5
+    veor q8, q13, q2
+    veor q6, q12, q3
     veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
+    veor q2, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q2, q6, q2
-    vshl.u16 q10, q6, q8
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
     vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
     vshl.u16 q10, q2, q8
     vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
     vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q3, q8
+    vshl.u16 q8, q4, q8
+    vshl.u16 q4, q4, q9
+    vshl.u16 q3, q3, q9
+    vorr q4, q8, q4
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q4, q4, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
     veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q4, q8, q4
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
-    veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q4, q4, q15
-    vorr q8, q8, q9
-    veor q1, q1, q12
-    veor q0, q0, q11
-    veor q9, q4, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q1
-    veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
-    veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
+    vext.8 q14, q4, q4, #6
     veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q0, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q8, q4
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q2, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q2, q2, #6
+    veor q12, q13, q12
     veor q6, q8, q6
-    veor q4, q4, q5
+    veor q9, q11, q9
+    veor q2, q12, q2
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q4
+    veor q2, q2, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q3, q3, q14
+    veor q14, q2, q5
+    veor q1, q1, q8
+    veor q2, q7, q14
+    veor q0, q0, q13
+    veor q11, q1, q2
+    veor q13, q3, q6
+    veor q10, q4, q11
+    veor q8, q13, q2
+    veor q6, q5, q10
+    veor q15, q1, q3
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q1, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q0
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q2, q5
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q3, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q1, q12, q1
+    veor q12, q9, q14
+    vand q2, q13, q2
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q2, q1
+    veor q2, q13, q2
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q2
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q2, q11, q2
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q5, q10, q5
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q3, q3, q5
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q2, q8, q2
+    veor q8, q13, q3
+    veor q6, q12, q4
     veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
+    veor q3, q2, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
     vshl.u16 q10, q3, q8
     vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
+    vext.8 q13, q5, q5, #4
     vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
+    vshl.u16 q10, q4, q8
     vshl.u16 q8, q2, q8
     vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
+    vshl.u16 q4, q4, q9
     vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q2, q2, #4
+    vorr q4, q10, q4
+    vext.8 q10, q8, q8, #2
+    veor q9, q2, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
     veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q1, q13
+    veor q4, q12, q4
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q2, q8, q2
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q3, q12
+    veor q11, q7, q11
     vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
     veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
     veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia r3!, {d16-d31}
     veor q2, q2, q15
-    veor q3, q3, q9
+    veor q6, q6, q9
     veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
-    veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
-    veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
-    veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
-    veor q4, q8, q4
-    veor q6, q6, q5
-    veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
-    vld1.64 {d16-d19}, [r3]!
-    veor q2, q6, q2
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u16 q10, q2, q8
-    vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q4, q8, q4
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
+    veor q6, q6, q2
+    veor q3, q3, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q4, q4, q14
+    veor q14, q3, q5
+    veor q0, q0, q8
+    veor q3, q7, q14
     veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
+    veor q11, q0, q3
+    veor q13, q4, q6
+    veor q10, q2, q11
+    veor q8, q13, q3
+    veor q6, q5, q10
+    veor q15, q0, q4
+    veor q12, q7, q13
+    veor q9, q2, q6
+    veor q0, q4, q11
+    veor q4, q7, q15
     vstmia r4, {d16-d31}
+    vand q7, q6, q14
     vand q14, q8, q9
-    veor q4, q4, q15
     vorr q8, q8, q9
     veor q1, q1, q12
-    veor q0, q0, q11
     veor q9, q4, q13
     vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q2, q1
     veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
+    vorr q15, q12, q2
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q3, q5
+    veor q1, q10, q1
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
+    vand q15, q4, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
+    veor q12, q9, q14
+    vand q3, q13, q3
     vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
     veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q3, q0
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q2, q15, q2
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q4, q4, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q2, q2, q9
+    veor q5, q10, q5
+    veor q9, q11, q2
+    vand q8, q8, q14
+    veor q7, q1, q7
     veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
+    veor q2, q6, q2
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q4
+    veor q6, q12, q2
     veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
+    veor q4, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
     vshl.u16 q10, q4, q8
     vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
-    vshl.u16 q8, q2, q8
-    vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
     vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vorr q4, q10, q4
+    vshl.u16 q10, q2, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q2, q2, q9
+    vorr q3, q8, q3
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q3, q3, #4
+    vorr q2, q10, q2
+    vext.8 q10, q8, q8, #2
+    veor q9, q3, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
     veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #4
+    veor q12, q12, q14
+    veor q10, q2, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q3, q3, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
+    vext.8 q14, q3, q3, #6
+    veor q2, q2, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q2, q2, #6
+    veor q13, q0, q13
+    veor q2, q12, q2
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q8, q3
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q4, q12
+    veor q11, q7, q11
     vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
     veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
     veor q0, q10, q0
-    veor q8, q8, q11
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
     veor q6, q8, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q3
+    veor q4, q4, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q2, q2, q14
+    veor q14, q4, q5
+    veor q1, q1, q8
+    veor q4, q7, q14
+    veor q0, q0, q13
+    veor q11, q1, q4
+    veor q13, q2, q6
+    veor q10, q3, q11
+    veor q8, q13, q4
+    veor q6, q5, q10
+    veor q15, q1, q2
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q1, q2, q11
+    veor q2, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q2, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q0
+    veor q11, q15, q11
+    vorr q15, q12, q3
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q4, q5
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q2, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q1, q12, q1
+    veor q12, q9, q14
+    vand q4, q13, q4
+    vand q2, q14, q2
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q4, q1
+    veor q4, q13, q4
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q4
+    vand q3, q15, q3
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q2, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q2, q2, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q3, q3, q9
+    veor q5, q10, q5
+    veor q9, q11, q3
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q2, q2, q5
+    veor q3, q6, q3
+    veor q7, q7, q10
+    veor q4, q8, q4
+    veor q8, q13, q2
+    veor q6, q12, q3
+    veor q1, q1, q2
+    veor q2, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
+    vext.8 q13, q5, q5, #4
+    vorr q2, q10, q2
+    vshl.u16 q10, q3, q8
+    vshl.u16 q8, q4, q8
+    vshl.u16 q4, q4, q9
+    vshl.u16 q3, q3, q9
+    vorr q4, q8, q4
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q4, q4, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q4, q4, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q1, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q8, q4
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q2, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q2, q2, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q2, q12, q2
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q4
+    veor q2, q2, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q3, q3, q14
+    veor q14, q2, q5
+    veor q0, q0, q8
+    veor q2, q7, q14
+    veor q1, q1, q13
+    veor q11, q0, q2
+    veor q13, q3, q6
+    veor q10, q4, q11
+    veor q8, q13, q2
+    veor q6, q5, q10
+    veor q15, q0, q3
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q0, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q1
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q2, q5
+    veor q1, q10, q1
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q3, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q2, q13, q2
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q2, q0
+    veor q2, q13, q2
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q2
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q2, q11, q2
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q5, q10, q5
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q3, q3, q5
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q2, q8, q2
+    veor q8, q13, q3
+    veor q6, q12, q4
+    veor q0, q0, q3
+    veor q3, q2, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
+    vext.8 q13, q5, q5, #4
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q4, q4, q9
+    vorr q2, q8, q2
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q2, q2, #4
+    vorr q4, q10, q4
+    vext.8 q10, q8, q8, #2
+    veor q9, q2, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q0, q13
+    veor q4, q12, q4
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q2, q8, q2
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q3, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia r3!, {d16-d31}
     veor q2, q2, q15
-    veor q3, q3, q9
+    veor q6, q6, q9
     veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
+    veor q6, q6, q2
+    veor q3, q3, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q4, q4, q14
+    veor q14, q3, q5
+    veor q1, q1, q8
+    veor q3, q7, q14
     veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
+    veor q11, q1, q3
+    veor q13, q4, q6
     veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
+    veor q8, q13, q3
+    veor q6, q5, q10
+    veor q15, q1, q4
+    veor q12, q7, q13
+    veor q9, q2, q6
+    veor q1, q4, q11
+    veor q4, q7, q15
     vstmia r4, {d16-d31}
+    vand q7, q6, q14
     vand q14, q8, q9
-    veor q6, q6, q15
     vorr q8, q8, q9
     veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
-    veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
-    veor q4, q8, q4
-    veor q6, q6, q5
-    veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
-    vld1.64 {d16-d19}, [r3]!
-    veor q2, q6, q2
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u16 q10, q2, q8
-    vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q4, q8, q4
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
-    veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q4, q4, q15
-    vorr q8, q8, q9
-    veor q1, q1, q12
-    veor q0, q0, q11
     veor q9, q4, q13
     vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q2, q0
     veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
+    vorr q15, q12, q2
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q3, q5
+    veor q0, q10, q0
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
+    vand q15, q4, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q1, q12, q1
+    veor q12, q9, q14
+    vand q3, q13, q3
     vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
     veor q6, q8, q6
-    veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
-    vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q3, q1
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q2, q15, q2
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
     veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q2, q2, q9
+    veor q5, q10, q5
+    veor q9, q11, q2
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q4, q4, q5
+    veor q2, q6, q2
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q4
+    veor q6, q12, q2
+    veor q1, q1, q4
+    veor q4, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q0, q6
     vshl.u16 q10, q0, q8
     vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
     vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
-    vshl.u16 q8, q2, q8
-    vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
     vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vorr q4, q10, q4
+    vshl.u16 q10, q2, q8
+    vshl.u16 q8, q3, q8
+    vshl.u16 q3, q3, q9
+    vshl.u16 q2, q2, q9
+    vorr q3, q8, q3
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q3, q3, #4
+    vorr q2, q10, q2
+    vext.8 q10, q8, q8, #2
+    veor q9, q3, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
     veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #4
+    veor q12, q12, q14
+    veor q10, q2, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q3, q3, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
+    vext.8 q14, q3, q3, #6
+    veor q2, q2, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q2, q2, #6
+    veor q13, q1, q13
+    veor q2, q12, q2
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q8, q3
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q4, q12
+    veor q11, q7, q11
     vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
     veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
     vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q4, q4, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
     veor q6, q8, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q3, q3, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q3
+    veor q4, q4, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q2, q2, q14
+    veor q14, q4, q5
+    veor q0, q0, q8
+    veor q4, q7, q14
+    veor q1, q1, q13
+    veor q11, q0, q4
+    veor q13, q2, q6
+    veor q10, q3, q11
+    veor q8, q13, q4
+    veor q6, q5, q10
+    veor q15, q0, q2
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q0, q2, q11
+    veor q2, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q1, q1, q12
+    veor q9, q2, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q1
+    veor q11, q15, q11
+    vorr q15, q12, q3
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q4, q5
+    veor q1, q10, q1
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q2, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q0, q12, q0
+    veor q12, q9, q14
+    vand q4, q13, q4
+    vand q2, q14, q2
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q4, q0
+    veor q4, q13, q4
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q4
+    vand q3, q15, q3
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q2, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q2, q2, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q3, q3, q9
+    veor q5, q10, q5
+    veor q9, q11, q3
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q2, q2, q5
+    veor q3, q6, q3
+    veor q7, q7, q10
+    veor q4, q8, q4
+    veor q8, q13, q2
+    veor q6, q12, q3
+    veor q0, q0, q2
+    veor q2, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q2, q8
+    vshl.u16 q2, q2, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
+    vext.8 q13, q5, q5, #4
+    vorr q2, q10, q2
+    vshl.u16 q10, q3, q8
+    vshl.u16 q8, q4, q8
+    vshl.u16 q4, q4, q9
+    vshl.u16 q3, q3, q9
+    vorr q4, q8, q4
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q4, q4, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q4, q4, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q0, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q4, q8, q4
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q2, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q2, q2, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q2, q12, q2
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
+    veor q4, q4, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q4
+    veor q2, q2, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q3, q3, q14
+    veor q14, q2, q5
+    veor q1, q1, q8
+    veor q2, q7, q14
+    veor q0, q0, q13
+    veor q11, q1, q2
+    veor q13, q3, q6
+    veor q10, q4, q11
+    veor q8, q13, q2
+    veor q6, q5, q10
+    veor q15, q1, q3
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q1, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
+    vorr q8, q8, q9
+    veor q0, q0, q12
+    veor q9, q3, q13
+    vand q11, q11, q13
+    vand q13, q15, q10
+    vorr q15, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q0
+    veor q11, q15, q11
+    vorr q15, q12, q4
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q2, q5
+    veor q0, q10, q0
+    veor q12, q15, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
+    veor q11, q11, q12
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
+    veor q13, q13, q15
+    vand q15, q3, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
+    veor q12, q11, q14
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
+    vand q1, q12, q1
+    veor q12, q9, q14
+    vand q2, q13, q2
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q2, q1
+    veor q2, q13, q2
+    vldmia r8, {d26-d29}
+    vand q0, q12, q0
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q2
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q2, q11, q2
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q5, q10, q5
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q3, q3, q5
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q2, q8, q2
+    veor q8, q13, q3
+    veor q6, q12, q4
+    veor q1, q1, q3
+    veor q3, q2, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
+    vext.8 q13, q5, q5, #4
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q8, q2, q8
+    vshl.u16 q2, q2, q9
+    vshl.u16 q4, q4, q9
+    vorr q2, q8, q2
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q2, q2, #4
+    vorr q4, q10, q4
+    vext.8 q10, q8, q8, #2
+    veor q9, q2, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
+    veor q13, q5, q13
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q4, q4, #4
+    veor q12, q12, q14
+    veor q10, q4, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q2, q2, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
+    vext.8 q13, q13, q13, #4
+    veor q5, q5, q13
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
+    veor q13, q13, q14
+    vext.8 q14, q2, q2, #6
+    veor q4, q4, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q4, q4, #6
+    veor q13, q1, q13
+    veor q4, q12, q4
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q2, q8, q2
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q3, q3, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q3, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q1, q1, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q3, q3, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q3, q3, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q3, q12, q3
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia r3!, {d16-d31}
     veor q2, q2, q15
-    veor q3, q3, q9
+    veor q6, q6, q9
     veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
-    veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
-    veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
-    veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
-    veor q4, q8, q4
-    veor q6, q6, q5
-    veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
-    vld1.64 {d16-d19}, [r3]!
-    veor q2, q6, q2
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u16 q10, q2, q8
-    vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q4, q8, q4
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
+    veor q6, q6, q2
+    veor q3, q3, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q4, q4, q14
+    veor q14, q3, q5
+    veor q0, q0, q8
+    veor q3, q7, q14
     veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
+    veor q11, q0, q3
+    veor q13, q4, q6
+    veor q10, q2, q11
+    veor q8, q13, q3
+    veor q6, q5, q10
+    veor q15, q0, q4
+    veor q12, q7, q13
+    veor q9, q2, q6
+    veor q0, q4, q11
+    veor q4, q7, q15
     vstmia r4, {d16-d31}
+    vand q7, q6, q14
     vand q14, q8, q9
-    veor q4, q4, q15
     vorr q8, q8, q9
     veor q1, q1, q12
-    veor q0, q0, q11
     veor q9, q4, q13
     vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q2, q1
     veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
+    vorr q15, q12, q2
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q3, q5
+    veor q1, q10, q1
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
+    vand q15, q4, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
+    veor q12, q9, q14
+    vand q3, q13, q3
     vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
     veor q6, q8, q6
-    veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
-    vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q3, q0
+    veor q3, q13, q3
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q3
+    vand q2, q15, q2
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q3, q11, q3
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q4, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
     veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
-    vshl.u16 q8, q2, q8
-    vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q2, q2, q15
-    veor q3, q3, q9
-    veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
-    veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
-    veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q6, q6, q15
-    vorr q8, q8, q9
-    veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
-    vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q0
-    veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
-    veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
-    vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
-    veor q4, q8, q4
-    veor q6, q6, q5
-    veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
-    vld1.64 {d16-d19}, [r3]!
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q2, q2, q9
+    veor q5, q10, q5
+    veor q9, q11, q2
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q4, q4, q5
     veor q2, q6, q2
-    vshl.u16 q10, q6, q8
+    veor q7, q7, q10
+    veor q3, q8, q3
+    veor q8, q13, q4
+    veor q6, q12, q2
+    veor q0, q0, q4
+    veor q4, q3, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
+    vld1.64 {d16-d19}, [r3]!
+    veor q6, q1, q6
+    vshl.u16 q10, q1, q8
+    vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
     vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u16 q10, q2, q8
-    vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
+    vshl.u16 q12, q5, q8
     vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
+    vorr q1, q10, q1
     vshl.u16 q10, q4, q8
     vshl.u16 q4, q4, q9
-    veor q11, q12, q11
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q0, q8
+    vext.8 q13, q5, q5, #4
     vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
+    vshl.u16 q10, q2, q8
     vshl.u16 q8, q3, q8
     vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
+    vshl.u16 q2, q2, q9
     vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q0, q0, q9
+    vext.8 q9, q3, q3, #4
+    vorr q2, q10, q2
+    vext.8 q10, q8, q8, #2
+    veor q9, q3, q9
+    veor q8, q8, q10
+    vorr q0, q12, q0
+    vext.8 q12, q1, q1, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q1, q12
     veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q2, q2, #4
+    veor q12, q12, q14
+    veor q10, q2, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q3, q3, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q1, q1, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
+    vext.8 q14, q3, q3, #6
+    veor q2, q2, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q1, q1, #6
+    veor q1, q13, q1
+    vext.8 q13, q0, q0, #4
+    veor q8, q8, q14
+    vext.8 q11, q2, q2, #6
+    veor q13, q0, q13
+    veor q2, q12, q2
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
+    veor q3, q8, q3
+    veor q8, q10, q9
+    veor q10, q11, q12
     vext.8 q12, q4, q4, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
     veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
+    veor q0, q0, q13
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q0, q0, #6
+    veor q0, q10, q0
     vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
     veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
     veor q7, q9, q7
-    veor q4, q8, q4
+    vext.8 q9, q4, q4, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q4, q12, q4
+    veor q8, q9, q10
+    veor q5, q8, q5
     vldmia r3!, {d16-d31}
     veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
-    veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
-    veor q4, q4, q15
-    vorr q8, q8, q9
-    veor q1, q1, q12
-    veor q0, q0, q11
-    veor q9, q4, q13
-    vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
-    vorr q15, q15, q10
-    veor q5, q5, q1
-    veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
-    veor q12, q15, q9
-    veor q9, q14, q9
-    veor q11, q11, q12
     veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
-    veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
-    veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
-    vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
-    veor q6, q8, q6
-    veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
-    vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vext.8 q11, q4, q4, #4
-    veor q11, q4, q11
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
+    veor q5, q5, q10
+    veor q6, q6, q3
     veor q4, q4, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    veor q11, q12, q11
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
-    vshl.u16 q10, q1, q8
-    vshl.u16 q8, q2, q8
-    vshl.u16 q2, q2, q9
-    vshl.u16 q1, q1, q9
-    vorr q2, q8, q2
-    vorr q1, q10, q1
-    vext.8 q8, q2, q2, #4
-    veor q8, q2, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q2, q2, q8
-    veor q8, q9, q8
-    vext.8 q9, q1, q1, #4
-    vext.8 q12, q2, q2, #6
-    veor q9, q1, q9
-    veor q11, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q12, q3, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q1, q1, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q3, q3, q12
-    vext.8 q10, q1, q1, #6
-    veor q12, q13, q12
-    vext.8 q13, q4, q4, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
-    vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
-    veor q13, q5, q13
-    veor q2, q12, q2
-    vext.8 q12, q3, q3, #6
-    veor q1, q11, q1
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q4, q12, q4
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q6, q6, #4
-    veor q12, q6, q12
-    veor q3, q9, q3
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q6, q6, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q0, q0, #4
-    veor q12, q0, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q6, q6, #6
-    vext.8 q12, q12, q12, #4
-    veor q0, q0, q12
-    veor q12, q13, q12
-    vext.8 q11, q0, q0, #6
-    veor q9, q12, q9
-    veor q0, q10, q0
-    veor q8, q8, q11
-    veor q7, q9, q7
-    veor q6, q8, q6
-    vldmia r3!, {d16-d31}
-    veor q2, q2, q15
-    veor q3, q3, q9
-    veor q5, q5, q10
-    veor q3, q3, q2
-    veor q7, q7, q11
-    veor q5, q5, q3
-    veor q6, q6, q12
-    veor q1, q1, q14
-    veor q14, q7, q5
-    veor q4, q4, q8
-    veor q7, q6, q14
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q2, q2, q14
+    veor q14, q4, q5
+    veor q1, q1, q8
+    veor q4, q7, q14
     veor q0, q0, q13
-    veor q11, q4, q7
-    veor q13, q1, q3
-    veor q10, q2, q11
-    veor q8, q13, q7
-    veor q3, q5, q10
-    veor q15, q4, q1
-    veor q12, q6, q13
-    veor q9, q2, q3
-    vand q4, q3, q14
+    veor q11, q1, q4
+    veor q13, q2, q6
+    veor q10, q3, q11
+    veor q8, q13, q4
+    veor q6, q5, q10
+    veor q15, q1, q2
+    veor q12, q7, q13
+    veor q9, q3, q6
+    veor q1, q2, q11
+    veor q2, q7, q15
     vstmia r4, {d16-d31}
+    vand q7, q6, q14
     vand q14, q8, q9
-    veor q6, q6, q15
     vorr q8, q8, q9
     veor q0, q0, q12
-    veor q1, q1, q11
-    veor q9, q6, q13
+    veor q9, q2, q13
     vand q11, q11, q13
-    vorr q13, q12, q2
-    veor q4, q8, q4
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q0
-    veor q0, q2, q0
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q0
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q3, q0
     veor q11, q15, q11
-    vand q15, q9, q0
-    vand q9, q7, q5
+    vorr q15, q12, q3
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q4, q5
+    veor q0, q10, q0
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q4, q4, q9
-    veor q9, q10, q5
-    vand q12, q11, q4
-    vand q10, q1, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q1, q9
-    vand q15, q6, q8
+    veor q7, q7, q9
+    vand q9, q1, q10
+    vorr q12, q1, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q4
-    vorn q4, q4, q13
-    vand q3, q11, q3
-    vbit q10, q4, q12
+    vand q15, q2, q0
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q4, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q1, q12, q1
-    veor q12, q12, q4
-    vand q0, q14, q0
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q0, q5
-    veor q0, q0, q3
-    vand q3, q11, q12
-    vand q12, q4, q13
-    veor q1, q7, q1
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q6, q14, q6
+    veor q12, q9, q14
+    vand q4, q13, q4
+    vand q2, q14, q2
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
+    veor q6, q8, q6
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q1, q4, q1
+    veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vand q8, q12, q8
+    vand q0, q12, q0
     vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q2, q15, q2
-    veor q11, q15, q11
     vand q13, q15, q13
-    veor q12, q6, q12
-    veor q6, q6, q14
+    veor q12, q12, q4
+    vand q3, q15, q3
     vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q3, q13
-    vand q4, q4, q14
+    veor q13, q11, q13
+    veor q4, q11, q4
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q2, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
     vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q3, q3, q7
-    vand q7, q11, q14
-    veor q2, q2, q10
-    veor q3, q7, q3
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    veor q9, q9, q12
+    veor q2, q2, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q3, q3, q9
+    veor q5, q10, q5
+    veor q9, q11, q3
+    vand q8, q8, q14
+    veor q7, q0, q7
+    veor q2, q2, q5
+    veor q3, q6, q3
+    veor q7, q7, q10
     veor q4, q8, q4
-    veor q6, q6, q5
-    veor q0, q0, q2
-    veor q15, q15, q2
-    veor q9, q13, q6
-    veor q4, q4, q7
-    veor q2, q12, q0
-    veor q7, q3, q4
-    veor q1, q1, q6
-    veor q6, q8, q15
-    veor q4, q2, q4
-    veor q2, q9, q2
+    veor q8, q13, q2
+    veor q6, q12, q3
+    veor q1, q1, q2
+    veor q2, q4, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q0, q0, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q2, q6, q2
-    vshl.u16 q10, q6, q8
+    veor q6, q0, q6
+    vshl.u16 q10, q0, q8
+    vshl.u16 q0, q0, q9
+    vshl.u16 q11, q6, q8
     vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q0, q10, q0
     vshl.u16 q10, q2, q8
     vshl.u16 q2, q2, q9
-    vext.8 q11, q6, q6, #4
-    veor q11, q6, q11
-    vorr q2, q10, q2
-    vshl.u16 q10, q5, q8
-    vext.8 q12, q11, q11, #2
-    vshl.u16 q5, q5, q9
-    veor q11, q11, q12
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vext.8 q11, q11, q11, #4
-    vshl.u16 q7, q7, q9
-    veor q6, q6, q11
-    vorr q7, q10, q7
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    veor q11, q12, q11
-    vorr q4, q10, q4
-    vshl.u16 q10, q1, q8
-    vshl.u16 q1, q1, q9
-    vorr q1, q10, q1
-    vshl.u16 q10, q0, q8
-    vshl.u16 q8, q3, q8
-    vshl.u16 q3, q3, q9
-    vshl.u16 q0, q0, q9
-    vorr q3, q8, q3
-    vorr q0, q10, q0
-    vext.8 q8, q3, q3, #4
-    veor q8, q3, q8
-    vext.8 q9, q8, q8, #2
-    veor q8, q8, q9
-    vext.8 q8, q8, q8, #4
-    veor q3, q3, q8
-    veor q8, q9, q8
-    vext.8 q9, q0, q0, #4
-    vext.8 q12, q3, q3, #6
-    veor q9, q0, q9
-    veor q11, q11, q12
-    vext.8 q12, q2, q2, #4
-    veor q12, q2, q12
-    vext.8 q10, q9, q9, #2
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q9, q9, q9, #4
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q10, q9
-    veor q2, q2, q12
-    vext.8 q10, q0, q0, #6
-    veor q12, q13, q12
-    vext.8 q13, q6, q6, #6
-    veor q10, q8, q10
-    veor q8, q9, q8
-    veor q12, q12, q13
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q12, q1, q8
     vext.8 q13, q5, q5, #4
-    veor q10, q10, q11
+    vorr q2, q10, q2
+    vshl.u16 q10, q3, q8
+    vshl.u16 q8, q4, q8
+    vshl.u16 q4, q4, q9
+    vshl.u16 q3, q3, q9
+    vorr q4, q8, q4
+    vext.8 q8, q6, q6, #4
+    vshl.u16 q7, q7, q9
+    veor q8, q6, q8
+    vshl.u16 q1, q1, q9
+    vext.8 q9, q4, q4, #4
+    vorr q3, q10, q3
+    vext.8 q10, q8, q8, #2
+    veor q9, q4, q9
+    veor q8, q8, q10
+    vorr q1, q12, q1
+    vext.8 q12, q0, q0, #4
+    vorr q7, q11, q7
+    vext.8 q11, q9, q9, #2
+    veor q12, q0, q12
     veor q13, q5, q13
-    veor q3, q12, q3
-    vext.8 q12, q2, q2, #6
-    veor q0, q11, q0
-    vext.8 q14, q13, q13, #2
-    veor q13, q13, q14
+    vext.8 q8, q8, q8, #4
+    veor q9, q9, q11
+    veor q6, q6, q8
+    vext.8 q14, q12, q12, #2
+    veor q8, q10, q8
+    vext.8 q10, q3, q3, #4
+    veor q12, q12, q14
+    veor q10, q3, q10
+    vext.8 q15, q13, q13, #2
+    vext.8 q9, q9, q9, #4
+    veor q13, q13, q15
+    veor q4, q4, q9
+    vext.8 q12, q12, q12, #4
+    veor q9, q11, q9
+    vext.8 q11, q10, q10, #2
+    veor q0, q0, q12
+    veor q12, q14, q12
+    veor q10, q10, q11
     vext.8 q13, q13, q13, #4
     veor q5, q5, q13
-    veor q13, q14, q13
-    veor q12, q13, q12
-    vext.8 q13, q7, q7, #4
-    veor q13, q7, q13
-    veor q6, q12, q6
-    vext.8 q12, q5, q5, #6
-    vext.8 q14, q13, q13, #2
+    vext.8 q14, q6, q6, #6
+    veor q13, q15, q13
+    vext.8 q10, q10, q10, #4
     veor q13, q13, q14
-    vext.8 q13, q13, q13, #4
-    veor q7, q7, q13
-    veor q13, q14, q13
-    veor q9, q13, q8
-    veor q9, q9, q12
-    vext.8 q12, q4, q4, #4
-    veor q12, q4, q12
-    veor q2, q9, q2
-    vext.8 q9, q7, q7, #6
-    vext.8 q13, q12, q12, #2
-    veor q12, q12, q13
-    vext.8 q12, q12, q12, #4
-    veor q4, q4, q12
-    veor q12, q13, q12
-    veor q9, q12, q9
-    vext.8 q12, q1, q1, #4
-    veor q12, q1, q12
-    veor q9, q9, q10
-    vext.8 q13, q12, q12, #2
-    veor q5, q9, q5
-    veor q12, q12, q13
-    vext.8 q9, q4, q4, #6
-    vext.8 q12, q12, q12, #4
-    veor q1, q1, q12
-    veor q12, q13, q12
-    vext.8 q11, q1, q1, #6
-    veor q9, q12, q9
-    veor q1, q10, q1
-    veor q8, q8, q11
-    veor q7, q9, q7
+    vext.8 q14, q4, q4, #6
+    veor q3, q3, q10
+    veor q10, q11, q10
+    veor q12, q12, q14
+    vext.8 q14, q0, q0, #6
+    veor q0, q13, q0
+    vext.8 q13, q1, q1, #4
+    veor q8, q8, q14
+    vext.8 q11, q3, q3, #6
+    veor q13, q1, q13
+    veor q3, q12, q3
+    veor q11, q9, q11
+    vext.8 q14, q13, q13, #2
     veor q4, q8, q4
-    vldmia r3!, {d16-d31}
-    veor q3, q3, q15
-    veor q2, q2, q9
-    veor q5, q5, q10
-    veor q2, q2, q3
-    veor q7, q7, q11
-    veor q5, q5, q2
-    veor q4, q4, q12
-    veor q0, q0, q14
-    veor q14, q7, q5
-    veor q6, q6, q8
-    veor q7, q4, q14
+    veor q8, q10, q9
+    veor q10, q11, q12
+    vext.8 q12, q2, q2, #4
+    veor q13, q13, q14
+    vext.8 q11, q7, q7, #4
+    veor q12, q2, q12
+    veor q11, q7, q11
+    vext.8 q13, q13, q13, #4
+    vext.8 q15, q12, q12, #2
     veor q1, q1, q13
-    veor q11, q6, q7
-    veor q13, q0, q2
-    veor q10, q3, q11
-    veor q8, q13, q7
-    veor q2, q5, q10
-    veor q15, q6, q0
-    veor q12, q4, q13
-    veor q9, q3, q2
-    vand q6, q2, q14
-    vstmia r4, {d16-d31}
-    vand q14, q8, q9
+    veor q13, q14, q13
+    vext.8 q14, q11, q11, #2
+    veor q12, q12, q15
+    veor q11, q11, q14
+    vext.8 q9, q1, q1, #6
+    veor q1, q10, q1
+    vext.8 q12, q12, q12, #4
+    veor q9, q8, q9
+    vext.8 q11, q11, q11, #4
+    veor q2, q2, q12
+    veor q12, q15, q12
+    veor q7, q7, q11
+    veor q8, q12, q8
+    vext.8 q12, q5, q5, #6
+    veor q11, q14, q11
+    veor q8, q8, q12
+    vext.8 q12, q7, q7, #6
+    veor q7, q9, q7
+    vext.8 q9, q2, q2, #6
+    veor q12, q13, q12
+    veor q6, q8, q6
+    veor q9, q11, q9
+    veor q2, q12, q2
+    veor q8, q9, q10
+    veor q5, q8, q5
+    vldmia r3!, {d16-d31}
     veor q4, q4, q15
+    veor q6, q6, q9
+    veor q5, q5, q10
+    veor q6, q6, q4
+    veor q2, q2, q11
+    veor q5, q5, q6
+    veor q7, q7, q12
+    veor q3, q3, q14
+    veor q14, q2, q5
+    veor q0, q0, q8
+    veor q2, q7, q14
+    veor q1, q1, q13
+    veor q11, q0, q2
+    veor q13, q3, q6
+    veor q10, q4, q11
+    veor q8, q13, q2
+    veor q6, q5, q10
+    veor q15, q0, q3
+    veor q12, q7, q13
+    veor q9, q4, q6
+    veor q0, q3, q11
+    veor q3, q7, q15
+    vstmia r4, {d16-d31}
+    vand q7, q6, q14
+    vand q14, q8, q9
     vorr q8, q8, q9
     veor q1, q1, q12
-    veor q0, q0, q11
-    veor q9, q4, q13
+    veor q9, q3, q13
     vand q11, q11, q13
-    vorr q13, q12, q3
-    veor q6, q8, q6
-    vst1.64 {d18-d19}, [r12]
-    veor q8, q10, q1
-    veor q1, q3, q1
-    veor q13, q13, q14
-    vand q14, q15, q10
+    vand q13, q15, q10
     vorr q15, q15, q10
-    veor q5, q5, q1
+    vst1.64 {d18-d19}, [r12]
+    veor q7, q8, q7
+    veor q8, q4, q1
     veor q11, q15, q11
-    vand q15, q9, q1
-    vand q9, q7, q5
+    vorr q15, q12, q4
+    veor q5, q5, q8
+    veor q14, q15, q14
+    vand q15, q9, q8
+    vand q9, q2, q5
+    veor q1, q10, q1
     veor q12, q15, q9
-    veor q9, q14, q9
+    veor q10, q10, q5
+    veor q9, q13, q9
     veor q11, q11, q12
-    veor q6, q6, q9
-    veor q9, q10, q5
-    vand q12, q11, q6
-    vand q10, q0, q9
-    veor q10, q14, q10
-    veor q14, q14, q15
-    veor q10, q13, q10
-    vorr q13, q0, q9
-    vand q15, q4, q8
+    veor q7, q7, q9
+    vand q9, q0, q10
+    vorr q12, q0, q10
+    veor q9, q13, q9
     veor q13, q13, q15
-    vorn q15, q11, q10
-    veor q13, q13, q14
-    vorr q14, q13, q10
-    veor q12, q12, q14
-    vmvn q14, q12
-    vbif q15, q13, q12
-    vbsl q11, q14, q13
-    vbif q14, q10, q6
-    vorn q6, q6, q13
-    vand q2, q11, q2
-    vbit q10, q6, q12
+    vand q15, q3, q1
+    veor q9, q14, q9
+    veor q12, q12, q15
+    vand q14, q11, q7
+    veor q12, q12, q13
+    vorn q15, q11, q9
+    vorr q13, q12, q9
+    veor q13, q14, q13
+    vmvn q14, q13
+    vbif q15, q12, q13
+    vbsl q11, q14, q12
+    vbif q14, q9, q7
+    vorn q7, q7, q12
     veor q12, q11, q14
-    veor q6, q15, q10
-    vand q9, q12, q9
+    vbit q9, q7, q13
+    vand q6, q11, q6
+    veor q7, q15, q9
+    vand q8, q14, q8
+    veor q13, q12, q7
+    vand q10, q12, q10
+    vand q5, q13, q5
     vand q0, q12, q0
-    veor q12, q12, q6
-    vand q1, q14, q1
-    vand q5, q12, q5
-    vand q7, q12, q7
-    vldmia r10, {d24-d27}
-    veor q5, q1, q5
-    veor q1, q1, q2
-    vand q2, q11, q12
-    vand q12, q6, q13
-    veor q0, q7, q0
-    veor q7, q12, q7
-    veor q12, q10, q14
-    vand q4, q14, q4
-    vldmia r8, {d26-d29}
-    vand q8, q12, q8
-    vand q12, q12, q14
-    vld1.64 {d28-d29}, [r12]
-    vand q14, q10, q14
-    veor q12, q12, q7
-    vand q3, q15, q3
-    veor q11, q15, q11
-    vand q13, q15, q13
-    veor q12, q4, q12
-    veor q4, q4, q14
-    vldmia r6, {d28-d31}
-    vand q10, q10, q15
-    veor q13, q2, q13
-    vand q6, q6, q14
-    vldmia r4, {d28-d31}
-    veor q10, q10, q12
-    veor q2, q2, q7
-    vand q7, q11, q14
-    veor q3, q3, q10
-    veor q2, q7, q2
-    veor q7, q9, q10
-    vand q15, q11, q15
-    veor q5, q7, q5
+    veor q12, q9, q14
+    vand q2, q13, q2
+    vand q3, q14, q3
+    vldmia r10, {d26-d29}
+    veor q5, q8, q5
     veor q6, q8, q6
-    veor q4, q4, q5
-    veor q1, q1, q3
-    veor q15, q15, q3
-    veor q9, q13, q4
-    veor q6, q6, q7
-    veor q3, q12, q1
-    veor q7, q2, q6
-    veor q0, q0, q4
-    veor q4, q8, q15
-    veor q6, q3, q6
-    veor q3, q9, q3
+    veor q8, q15, q11
+    vand q11, q11, q13
+    vand q13, q7, q14
+    veor q0, q2, q0
+    veor q2, q13, q2
+    vldmia r8, {d26-d29}
+    vand q1, q12, q1
+    vand q12, q12, q14
+    vand q13, q15, q13
+    veor q12, q12, q2
+    vand q4, q15, q4
+    vldmia r6, {d28-d31}
+    veor q13, q11, q13
+    veor q2, q11, q2
+    vld1.64 {d22-d23}, [r12]
+    veor q12, q3, q12
+    vand q11, q9, q11
+    vand q9, q9, q15
+    vand q7, q7, q14
+    vldmia r4, {d28-d31}
+    veor q9, q9, q12
+    veor q3, q3, q11
+    veor q10, q10, q9
+    vand q11, q8, q15
+    veor q4, q4, q9
+    veor q5, q10, q5
+    veor q9, q11, q4
+    vand q8, q8, q14
+    veor q7, q1, q7
+    veor q3, q3, q5
+    veor q4, q6, q4
+    veor q7, q7, q10
+    veor q2, q8, q2
+    veor q8, q13, q3
+    veor q6, q12, q4
+    veor q0, q0, q3
+    veor q3, q2, q7
+    veor q7, q6, q7
+    veor q6, q8, q6
+    veor q1, q1, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q3, q4, q3
-    vshl.u16 q10, q4, q8
-    vshl.u16 q4, q4, q9
-    vorr q4, q10, q4
-    vshl.u16 q10, q3, q8
-    vshl.u16 q3, q3, q9
-    vorr q3, q10, q3
-    vshl.u16 q10, q5, q8
-    vshl.u16 q5, q5, q9
-    vorr q5, q10, q5
-    vshl.u16 q10, q7, q8
-    vshl.u16 q7, q7, q9
-    vorr q7, q10, q7
-    vshl.u16 q10, q6, q8
-    vshl.u16 q6, q6, q9
-    vorr q6, q10, q6
-    vshl.u16 q10, q0, q8
-    vshl.u16 q0, q0, q9
-    vorr q0, q10, q0
+    veor q6, q1, q6
     vshl.u16 q10, q1, q8
     vshl.u16 q1, q1, q9
+    vshl.u16 q11, q6, q8
+    vshl.u16 q6, q6, q9
+    vshl.u16 q12, q5, q8
+    vshl.u16 q5, q5, q9
+    vorr q1, q10, q1
+    vshl.u16 q10, q3, q8
+    vshl.u16 q3, q3, q9
+    vorr q6, q11, q6
+    vorr q5, q12, q5
+    vshl.u16 q11, q7, q8
+    vshl.u16 q7, q7, q9
+    vshl.u16 q12, q0, q8
+    vshl.u16 q0, q0, q9
+    vorr q3, q10, q3
+    vshl.u16 q10, q4, q8
+    vshl.u16 q4, q4, q9
     vshl.u16 q8, q2, q8
     vshl.u16 q2, q2, q9
-    vorr q1, q10, q1
+    vorr q7, q11, q7
+    vorr q0, q12, q0
+    vorr q4, q10, q4
     vorr q2, q8, q2
     bx lr
     .p2align 4
