@@ -62,7 +62,8 @@ the instructions used) against a reference Grøstl on random inputs before writi
   scripts/gen-neon7-groestl.py --refine  # improves SBOX_ORDER with the real allocation as cost
   NEON7_COST=body scripts/gen-neon7-groestl.py --refine  # ... with the bodies as written as cost
   scripts/gen-neon7-groestl.py --anneal-a8  # the round schedule for the Cortex-A8 (NEON7_SECONDS,
-                                            # NEON7_SEED): prints MIX_* , SHIFT_* and SBOX_ORDER
+                                            # NEON7_SEED, NEON7_TEMP: start temperature in
+                                            # cycles): prints MIX_*, SHIFT_* and SBOX_ORDER
 """
 import itertools
 import math
@@ -2568,7 +2569,7 @@ def a8_body():
     return len(body), a8_model().simulate(a8_schedule(ZIP512 + body + mix_tail(frame, pos)))[0]
 
 
-def anneal_a8(seconds, seed):
+def anneal_a8(seconds, seed, hot=8.0):
     """Simulated annealing of the round schedule for the Cortex-A8: MIX_ORDER, MIX_GROUPS,
     SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL and SBOX_ORDER (as random keys, as `refine`); cost = the A8 model's
     cycles of `a8_body`, and no more body instructions than the constants as they are give.
@@ -2633,7 +2634,7 @@ def anneal_a8(seconds, seed):
                 prio[rng.choice(ids)] += rng.gauss(0, 8)
         new = (order, cuts, sg, sf, fill, prio)
         nc = cost(new)
-        temp = max(0.5, 8 * (1 - (time.time() - t0) / seconds) + 0.5)
+        temp = max(0.5, hot * (1 - (time.time() - t0) / seconds) + 0.5)
         if nc <= c or rng.random() < math.exp((c - nc) / temp):
             st, c = new, nc
             if c < best[0]:
@@ -2743,7 +2744,8 @@ def main():
         a8_estimate()
         return
     if "--anneal-a8" in sys.argv:
-        anneal_a8(float(os.environ.get("NEON7_SECONDS", "600")), int(os.environ.get("NEON7_SEED", "1")))
+        anneal_a8(float(os.environ.get("NEON7_SECONDS", "600")), int(os.environ.get("NEON7_SEED", "1")),
+                  float(os.environ.get("NEON7_TEMP", "8")))
         return
     if "--refine" in sys.argv:
         refine(float(os.environ.get("NEON7_SECONDS", "300")), int(os.environ.get("NEON7_SEED", "1")),
