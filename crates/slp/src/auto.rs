@@ -115,7 +115,7 @@ fn arms(m: &BitMatrix, o: &AutoOptions, form: Option<&ByteForm>) -> Vec<Arm> {
     // 103 (the polish chains took minutes to 97). One depth more, its model (every non-output
     // value at its least depth, outputs as parts) gives 96-98 in about 110 s a run against the
     // other arms' 95 in milliseconds, so it stays out there; walked and polished, its programs
-    // reach 92 at depth 4 (docs/slp-history.md, issue 33, "depth 4 from shared trees").
+    // reach 90-94 at depth 4 (docs/slp-history.md, issue 33, "90 at depth 4").
     if let Some(d) = o.max_depth
         && !o.word_only
         && crate::trees::applies(m, d)
