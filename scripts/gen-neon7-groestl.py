@@ -2571,15 +2571,15 @@ def a8_body():
 
 def anneal_a8(seconds, seed, hot=8.0):
     """Simulated annealing of the round schedule for the Cortex-A8: MIX_ORDER, MIX_GROUPS,
-    SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL and SBOX_ORDER (as random keys, as `refine`); cost = the A8 model's
-    cycles of `a8_body`, and no more body instructions than the constants as they are give.
-    Prints the constants of the best schedule."""
+    SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL and SBOX_ORDER (as random keys, as `refine`); cost =
+    the A8 model's cycles of `a8_body`, and no more body instructions than the constants as
+    they are give. Prints the constants of the best schedule."""
     base = SBOX_T[0]
     index = {op[0]: i for i, op in enumerate(base.ops)}
     head, rest = base.ops[:8], base.ops[8:]
-    ids = [op[0] for op in rest]
-    deps = {op[0]: [x for x in op[2] if x in set(ids)] for op in rest}
     by_id = {op[0]: op for op in rest}
+    ids = [op[0] for op in rest]
+    deps = {op[0]: [x for x in op[2] if x in by_id] for op in rest}
 
     def sbox_order(prio):
         done, order = set(), []
