@@ -2491,6 +2491,20 @@ def search(iters, seeds):
     print(f"SBOX_ORDER = {order}  # {best[0]} spills and reloads per round")
 
 
+def keyed_order(ops, prio):
+    """The list schedule of ops (each reading values made before it or outside ops) that
+    always takes the ready op of highest priority prio[dst] (ties: the larger dst)."""
+    by_id = {op[0]: op for op in ops}
+    deps = {op[0]: [x for x in op[2] if x in by_id] for op in ops}
+    done, order, pending = set(), [], set(by_id)
+    while pending:
+        v = max((v for v in pending if all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
+        pending.discard(v)
+        done.add(v)
+        order.append(by_id[v])
+    return order
+
+
 def refine(seconds, seed, body=False):
     """Simulated annealing from SBOX_ORDER over random keys: each op has a priority, and the
     order is the list schedule that always takes the ready op of highest priority; a step moves
@@ -2504,17 +2518,9 @@ def refine(seconds, seed, body=False):
     tp, outs, _ = ordered_template()
     head, rest = tp.ops[:8], tp.ops[8:]  # the constant loads stay first
     ids = {op[0] for op in rest}
-    deps = {op[0]: [x for x in op[2] if x in ids] for op in rest}
-    by_id = {op[0]: op for op in rest}
 
     def order_of(prio):
-        done, order, pending = set(), [], set(ids)
-        while pending:
-            v = max((v for v in pending if all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
-            pending.discard(v)
-            done.add(v)
-            order.append(by_id[v])
-        return head + order
+        return head + keyed_order(rest, prio)
 
     index = {op[0]: i for i, op in enumerate(SBOX_T[0].ops)}
 
@@ -2577,17 +2583,10 @@ def anneal_a8(seconds, seed, hot=8.0):
     base = SBOX_T[0]
     index = {op[0]: i for i, op in enumerate(base.ops)}
     head, rest = base.ops[:8], base.ops[8:]
-    by_id = {op[0]: op for op in rest}
     ids = [op[0] for op in rest]
-    deps = {op[0]: [x for x in op[2] if x in by_id] for op in rest}
 
     def sbox_order(prio):
-        done, order = set(), []
-        while len(order) < len(ids):
-            v = max((v for v in ids if v not in done and all(x in done for x in deps[v])), key=lambda v: (prio[v], v))
-            done.add(v)
-            order.append(by_id[v])
-        return [index[op[0]] for op in head + order]
+        return [index[op[0]] for op in head + keyed_order(rest, prio)]
 
     def apply(st):
         global MIX_ORDER, MIX_GROUPS, SHIFT_GROUP, SHIFT_FOLLOWS, MIX_FILL, SBOX_ORDER
