@@ -74,7 +74,8 @@ struct OptimizeArgs {
     input: MatrixArgs,
     /// Heuristic: auto (the default: a portfolio over A2/A1/RNBP/s-XOR with re-synthesis, then
     /// polishing of the best programs), paar, rpaar, bp, rnbp, a1, a2, sxor, sxor-rows, mix (cycles
-    /// A2/RNBP/A1/sxor-rows), or trees (shared XOR trees under --max-depth, which it needs).
+    /// A2/RNBP/A1/sxor-rows), trees (shared XOR trees under --max-depth, which it needs) or
+    /// trees-walk (trees, then 400 000 plateau-walk moves; also needs --max-depth).
     #[arg(long, short = 'a', default_value = "auto")]
     algorithm: String,
     /// Time budget in seconds (default: 10 s, or none when --runs is given). With `-a auto` it
@@ -429,8 +430,8 @@ fn optimize(mut a: OptimizeArgs) -> Result<ExitCode> {
     let m = &input.matrix;
     let auto = a.algorithm.eq_ignore_ascii_case("auto");
     let algorithm: Algorithm = if auto { Algorithm::Mix } else { a.algorithm.parse().map_err(|e: String| anyhow::anyhow!(e))? };
-    if algorithm == Algorithm::Trees && a.max_depth.is_none() {
-        bail!("-a trees needs a depth bound (--max-depth D)");
+    if matches!(algorithm, Algorithm::Trees | Algorithm::TreesWalk) && a.max_depth.is_none() {
+        bail!("-a {} needs a depth bound (--max-depth D)", algorithm.name());
     }
     if (a.walk_cone || a.walk_uphill > 0.0) && a.walk_remove < 2 {
         bail!("--walk-cone and --walk-uphill shape multi-value moves: give --walk-remove K with K >= 2");

@@ -86,6 +86,26 @@ fn trees_needs_a_depth_bound() {
     assert!(header_count(&text) <= 24, "{text}");
 }
 
+/// `-a trees-walk` (the portfolio's arm one level above the least depth) needs a depth bound
+/// too; with one its program is within it, repeats from its seed, and is no longer than the
+/// `-a trees` run of the same seed that it walks from.
+#[test]
+fn trees_walk_needs_a_depth_bound_and_repeats() {
+    let m = vectors("random8_s2.txt");
+    let o = run(&["slp", "optimize", m.to_str().unwrap(), "-a", "trees-walk", "--runs", "1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("-a trees-walk needs a depth bound (--max-depth D)"), "{}", stderr(&o));
+    let args = ["slp", "optimize", m.to_str().unwrap(), "-a", "trees-walk", "--max-depth", "4", "--runs", "1", "--seed", "5"];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("# algorithm: trees-walk  seed: 5"), "{text}");
+    assert!((1..=4).any(|d| text.lines().next().unwrap().contains(&format!("depth: {d}"))), "{text}");
+    assert_eq!(text, stdout(&run(&args)));
+    let trees = stdout(&run(&["slp", "optimize", m.to_str().unwrap(), "-a", "trees", "--max-depth", "4", "--runs", "1", "--seed", "5"]));
+    assert!(header_count(&text) <= header_count(&trees), "{text}\n{trees}");
+}
+
 #[test]
 fn polish_is_reproducible_and_never_worse() {
     let m = vectors("aes_mixcolumns.txt");

@@ -31,6 +31,7 @@ run $T/aes_mixcolumns.txt -a trees --max-depth 4 --runs 1 --seed 0 --walk-moves 
 run $T/aes_mixcolumns.txt --start $P/aes_mixcolumns.depth4.94.slp --max-depth 4 --polish-rounds 5201 --polish-seed 0 -o $P/aes_mixcolumns.depth4.92.slp
 run $T/aes_mixcolumns.txt -a trees --max-depth 4 --runs 1 --seed 8 --walk-moves 310498 -o $P/aes_mixcolumns.depth4.93.trees.slp
 run $T/aes_mixcolumns.txt --start $P/aes_mixcolumns.depth4.93.trees.slp --max-depth 4 --polish-rounds 6385 --polish-seed 0 -o $P/aes_mixcolumns.depth4.90.slp
+run $T/aes_mixcolumns.txt -a trees-walk --resynth 0 --seed 8 --runs 1 --max-depth 4 --polish-rounds 4815 --polish-seed 8 --window 24 --bp-walk false --small-windows 0.5 --plateau 0.8 --walk-polish 1000 -o $P/aes_mixcolumns.depth4.90.defaults.slp
 run $T/aes_mixcolumns.txt -a mix --seed 384 --runs 1 --resynth 200 --max-depth 4 --sat-polish-rounds 3000 --sat-bp-every 20 --window 48 -o $P/aes_mixcolumns.depth4.slp
 run $T/random16_s1.txt -a mix --seed 4040 --runs 1 --resynth 300 -o $P/random16_s1.slp
 run $T/random16_s2.txt -a mix --seed 3540 --runs 1 --resynth 300 -o $P/random16_s2.slp

@@ -113,15 +113,20 @@ fn arms(m: &BitMatrix, o: &AutoOptions, form: Option<&ByteForm>) -> Vec<Arm> {
     // Under the least depth bound the heaviest row allows, the shared-tree annealer
     // (crate::trees): AES MixColumns at depth 3, 97 in about 3 s, where the other arms stop at
     // 103 (the polish chains took minutes to 97). One depth more, its model (every non-output
-    // value at its least depth, outputs as parts) gives 96-98 in about 110 s a run against the
-    // other arms' 95 in milliseconds, so it stays out there; walked and polished, its programs
-    // reach 90-94 at depth 4 (docs/slp-history.md, issue 33, "90 at depth 4").
+    // value at its least depth, outputs as parts) gives 96-98 in about 10 s a run against the
+    // other arms' 95 in milliseconds, but a plateau walk takes them to 93-95 and polishing to
+    // 90-94 (docs/slp-history.md, issue 33, "90 at depth 4"): there, and one level higher
+    // (depth 5: 89-92 walked, 89-91 polished, against 90 for the other arms), the arm is
+    // trees + walk. Higher bounds were not measured.
     if let Some(d) = o.max_depth
         && !o.word_only
-        && crate::trees::applies(m, d)
-        && !crate::trees::applies(m, d - 1)
+        && let Some(least) = (1..=d).find(|&k| crate::trees::applies(m, k))
     {
-        arms.push(Arm::bits(Algorithm::Trees, 0));
+        if d == least {
+            arms.push(Arm::bits(Algorithm::Trees, 0));
+        } else if d <= least + 2 {
+            arms.push(Arm::bits(Algorithm::TreesWalk, 0));
+        }
     }
     if let Some(f) = form {
         // The word stage works on the binary layers (rows x bits of the coefficients) over the byte inputs.
@@ -291,13 +296,20 @@ mod tests {
         assert_eq!(a.arm_list().split(", ").count(), a.report.arms.len());
     }
 
-    /// The tree annealer joins the arms at the least depth the heaviest row allows, only there.
+    /// The tree annealer joins the arms at the least depth the heaviest row allows, trees +
+    /// walk one and two levels above it, neither elsewhere.
     #[test]
-    fn trees_arm_at_the_least_depth_only() {
+    fn trees_arms_at_the_least_depth_and_one_above() {
         let m = parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap();
-        let has = |d: Option<usize>| arms(&m, &AutoOptions { max_depth: d, ..AutoOptions::new(&m) }, None).iter().any(|a| a.algorithm == Algorithm::Trees);
+        let m = &m;
+        let has = |alg: Algorithm| {
+            move |d: Option<usize>| arms(m, &AutoOptions { max_depth: d, ..AutoOptions::new(m) }, None).iter().any(|a| a.algorithm == alg)
+        };
         // AES MixColumns: rows of weight 5 and 7, so depth 3 at least.
-        assert_eq!([None, Some(3), Some(4), Some(5)].map(has), [false, true, false, false]);
+        let ds = [None, Some(2), Some(3), Some(4), Some(5)];
+        assert_eq!(ds.map(has(Algorithm::Trees)), [false, false, true, false, false]);
+        assert_eq!(ds.map(has(Algorithm::TreesWalk)), [false, false, false, true, true]);
+        assert!(!has(Algorithm::TreesWalk)(Some(6)) && !has(Algorithm::Trees)(Some(6)));
     }
 
     #[test]

@@ -53,10 +53,13 @@ const STALL_MIN_FRACTION: f64 = 0.2;
 pub const SLICE: u64 = 8;
 /// Cost of one s-XOR run in heuristic passes ([`Arm::cost`]).
 const SXOR_COST: f64 = 60.0;
-/// Cost of one run of the tree annealer ([`crate::trees`]) in heuristic passes: about 3 s on AES
-/// MixColumns at depth 3 (Zen 5, loaded) against about 5 ms for an A2 run with 300 re-synthesis
-/// iterations (cost 2).
+/// Cost of one run of the tree annealer ([`crate::trees`]) in heuristic passes: set when a run
+/// took about 3 s on AES MixColumns at depth 3 (Zen 5, loaded) against about 5 ms for an A2 run
+/// with 300 re-synthesis iterations (cost 2); since its values are interned, 0.8 s (Zen 4).
 const TREES_COST: f64 = 1000.0;
+/// Cost of one trees-walk run ([`Algorithm::TreesWalk`]): about 40 s on AES MixColumns at depth
+/// 4 (Zen 4: 10 s of trees, 30 s of walk).
+const TREES_WALK_COST: f64 = 13_000.0;
 /// Smallest matrices with split arms: on 16×16 matrices they cost more than they bring
 /// (FSE_SKOP15_4x4_4 45 and FSE_LiWang16_i_4x4_4 44 with them, 44 and 43 without, 15 s).
 pub const SPLIT_MIN_DIM: usize = 32;
@@ -117,6 +120,7 @@ impl Arm {
         let base = match self.algorithm {
             Algorithm::Sxor => SXOR_COST,
             Algorithm::Trees => TREES_COST,
+            Algorithm::TreesWalk => TREES_WALK_COST,
             _ => 1.0,
         };
         base + self.resynth as f64 / 300.0

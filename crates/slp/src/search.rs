@@ -45,11 +45,21 @@ pub enum Algorithm {
     Mix,
     /// Shared XOR trees under the depth bound ([`crate::trees`]; needs `--max-depth`).
     Trees,
+    /// A `Trees` run followed by [`TREES_WALK_MOVES`] moves of the value-set plateau walk
+    /// ([`crate::plateau::walk`], seeded with the run's seed), within the bound: the portfolio's
+    /// arm one level above the least depth, where the raw trees programs are longer than the
+    /// other arms' but walk to shorter ones.
+    TreesWalk,
 }
+
+/// Plateau-walk moves of an [`Algorithm::TreesWalk`] run: about 30 s on AES MixColumns at depth
+/// 4 (Zen 4), where the walks of the trees programs found their best after 62 000 and 306 100
+/// moves (seeds 1 and 0) and 310 498 (seed 8, the start of the 90; docs/slp-history.md).
+pub const TREES_WALK_MOVES: u64 = 400_000;
 
 impl Algorithm {
     /// All names accepted by `--algorithm`.
-    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "sxor-rows", "mix", "trees"];
+    pub const NAMES: &'static [&'static str] = &["paar", "rpaar", "bp", "rnbp", "a1", "a2", "sxor", "sxor-rows", "mix", "trees", "trees-walk"];
 
     /// The name used on the command line and in headers.
     pub fn name(self) -> &'static str {
@@ -64,6 +74,7 @@ impl Algorithm {
             Algorithm::SxorRows => "sxor-rows",
             Algorithm::Mix => "mix",
             Algorithm::Trees => "trees",
+            Algorithm::TreesWalk => "trees-walk",
         }
     }
 
@@ -87,6 +98,7 @@ impl FromStr for Algorithm {
             "sxor-rows" => Algorithm::SxorRows,
             "mix" => Algorithm::Mix,
             "trees" => Algorithm::Trees,
+            "trees-walk" => Algorithm::TreesWalk,
             other => return Err(format!("unknown algorithm {other:?} (one of {})", Algorithm::NAMES.join(", "))),
         })
     }
@@ -157,6 +169,10 @@ pub fn run_once(m: &BitMatrix, alg: Algorithm, seed: u64, max_depth: Option<usiz
         Algorithm::Mix => unreachable!(),
         // A run of its own generator (seeded from `seed`); no program without a depth bound.
         Algorithm::Trees => crate::trees::anneal(m, &crate::trees::TreeOptions::new(max_depth?), seed),
+        Algorithm::TreesWalk => crate::trees::anneal(m, &crate::trees::TreeOptions::new(max_depth?), seed).map(|p| {
+            let o = crate::plateau::WalkOptions { iters: Some(TREES_WALK_MOVES), max_depth, ..Default::default() };
+            crate::plateau::walk(m, &p, &o, seed, None, &mut |_| {}).0
+        }),
     }?;
     if let Some(d) = max_depth
         && p.depth() > d

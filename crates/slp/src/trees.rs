@@ -143,6 +143,8 @@ struct Node {
     b: Row,
     /// Index in `State::parts` while in use.
     slot: usize,
+    /// Its id in `State::val`.
+    id: u32,
 }
 
 struct State {
@@ -166,7 +168,20 @@ struct State {
     /// XOR count: the outputs plus the non-output values in use.
     cost: usize,
     rng: ChaCha8Rng,
+    /// Interned values, so that pricing a split reads arrays, not hash maps (most of a run's
+    /// time): value -> id, id -> value, whether it is in use (`in_use`), its candidate splits
+    /// as ids (non-outputs, filled on demand from `splits`), the outputs' splits as ids.
+    ids: RowMap<u32>,
+    val: Vec<Row>,
+    live: Vec<bool>,
+    /// Per id: the output index, `u32::MAX` for a non-output.
+    oidx: Vec<u32>,
+    split_ids: Vec<Option<IdSplits>>,
+    out_ids: Vec<Vec<(u32, u32)>>,
 }
+
+/// Candidate splits as pairs of value ids.
+type IdSplits = Box<[(u32, u32)]>;
 
 impl State {
     /// Caches the candidate splits of the non-output `v`.
@@ -180,11 +195,39 @@ impl State {
         }
     }
 
-    /// New values among the parts of the split `(a, b)`.
-    fn missing(&self, a: Row, b: Row) -> usize {
-        usize::from(!self.in_use(a)) + usize::from(!self.in_use(b))
+    /// The id of `v` (a new one, with its `live` flag, if `v` was not met before).
+    fn intern(&mut self, v: Row) -> u32 {
+        if let Some(&i) = self.ids.get(&v) {
+            return i;
+        }
+        let i = u32::try_from(self.val.len()).expect("fewer than 2^32 values");
+        let live = self.in_use(v);
+        self.ids.insert(v, i);
+        self.val.push(v);
+        self.live.push(live);
+        self.oidx.push(self.output_index(v).map_or(u32::MAX, |q| q as u32));
+        self.split_ids.push(None);
+        i
     }
 
+    /// The candidate splits of the non-output with id `i`, as ids (cached).
+    fn ensure_split_ids(&mut self, i: u32) {
+        if self.split_ids[i as usize].is_none() {
+            let v = self.val[i as usize];
+            self.ensure_splits(v);
+            let s = self.splits[&v].clone();
+            let ids: IdSplits = s.iter().map(|&(a, b)| (self.intern(a), self.intern(b))).collect();
+            self.split_ids[i as usize] = Some(ids);
+        }
+    }
+
+    /// New values among the parts of the split `(a, b)` (ids).
+    fn missing(&self, (a, b): (u32, u32)) -> usize {
+        usize::from(!self.live[a as usize]) + usize::from(!self.live[b as usize])
+    }
+
+    /// Whether `v` is in use: an input, an output or a non-output value with users (what
+    /// `live` caches per id).
     fn in_use(&self, v: Row) -> bool {
         v.count_ones() <= 1 || self.is_output.contains_key(&v) || self.nodes.get(&v).is_some_and(|n| n.rc > 0)
     }
@@ -200,33 +243,42 @@ impl State {
         if self.users[o] > 0 && !self.shallow[o][idx] {
             return false;
         }
-        let (a, b) = self.out_splits[o][idx];
-        [a, b].iter().all(|&p| match self.output_index(p) {
-            Some(q) => q != o && self.shallow[q][self.choice[q]],
-            None => true,
+        let (a, b) = self.out_ids[o][idx];
+        [a, b].iter().all(|&p| match self.oidx[p as usize] {
+            u32::MAX => true,
+            q => q as usize != o && self.shallow[q as usize][self.choice[q as usize]],
         })
     }
 
-    /// New values that using `v` costs, looking one level down.
-    fn cost_add(&mut self, v: Row) -> usize {
-        if self.in_use(v) {
+    /// New values that using the value with id `i` costs, looking one level down.
+    fn cost_add(&mut self, i: u32) -> usize {
+        if self.live[i as usize] {
             return 0;
         }
-        self.ensure_splits(v);
-        1 + self.splits[&v].iter().map(|&(a, b)| self.missing(a, b)).min().unwrap_or(2)
+        self.ensure_split_ids(i);
+        // The least over the splits, stopping at 0 (no split needs fewer).
+        let mut least = 2;
+        for &s in self.split_ids[i as usize].as_deref().unwrap_or_default() {
+            least = least.min(self.missing(s));
+            if least == 0 {
+                break;
+            }
+        }
+        1 + least
     }
 
     /// The split of the non-output `v` that needs the fewest new values, ties at random.
     fn greedy(&mut self, v: Row) -> (Row, Row) {
-        self.ensure_splits(v);
-        let splits = &self.splits[&v];
-        let least = splits.iter().map(|&(a, b)| self.missing(a, b)).min().unwrap_or(0);
-        let ties = splits.iter().filter(|&&(a, b)| self.missing(a, b) == least).count();
+        let i = self.intern(v);
+        self.ensure_split_ids(i);
+        let splits = self.split_ids[i as usize].as_deref().unwrap_or_default();
+        let least = splits.iter().map(|&s| self.missing(s)).min().unwrap_or(0);
+        let ties = splits.iter().filter(|&&s| self.missing(s) == least).count();
         let mut k = self.rng.random_range(0..ties.max(1));
-        for &(a, b) in splits {
-            if self.missing(a, b) == least {
+        for &s in splits {
+            if self.missing(s) == least {
                 if k == 0 {
-                    return (a, b);
+                    return (self.val[s.0 as usize], self.val[s.1 as usize]);
                 }
                 k -= 1;
             }
@@ -242,11 +294,13 @@ impl State {
             self.users[q] += 1;
             return;
         }
-        let n = self.nodes.entry(v).or_insert(Node { rc: 0, a: 0, b: 0, slot: usize::MAX });
+        let id = self.intern(v);
+        let n = self.nodes.entry(v).or_insert(Node { rc: 0, a: 0, b: 0, slot: usize::MAX, id });
         n.rc += 1;
         if n.rc > 1 {
             return;
         }
+        self.live[id as usize] = true;
         self.cost += 1;
         let (a, b) = match forced.and_then(|f| f.get(&v)) {
             Some(&s) => s,
@@ -277,8 +331,9 @@ impl State {
         if n.rc > 0 {
             return;
         }
-        let (a, b, slot) = (n.a, n.b, n.slot);
+        let (a, b, slot, id) = (n.a, n.b, n.slot, n.id);
         n.slot = usize::MAX;
+        self.live[id as usize] = false;
         self.cost -= 1;
         if slot != usize::MAX {
             self.parts.swap_remove(slot);
@@ -312,8 +367,14 @@ impl State {
             if !self.allowed(o, i) {
                 continue;
             }
-            let (x, y) = self.out_splits[o][i];
-            let c = self.cost_add(x) + self.cost_add(y);
+            let (x, y) = self.out_ids[o][i];
+            // A split whose first part alone costs more than the best so far is neither the
+            // least nor a tie: its second part need not be priced.
+            let cx = self.cost_add(x);
+            if cx > best.0 {
+                continue;
+            }
+            let c = cx + self.cost_add(y);
             // Ties at random: reservoir sampling over the least.
             if c < best.0 {
                 best = (c, 1, i);
@@ -348,6 +409,9 @@ impl State {
     }
 
     fn restore(&mut self, s: &Snapshot) {
+        for n in self.nodes.values() {
+            self.live[n.id as usize] = false;
+        }
         self.nodes.clear();
         self.parts.clear();
         self.users.iter_mut().for_each(|u| *u = 0);
@@ -481,7 +545,17 @@ pub fn anneal(m: &BitMatrix, o: &TreeOptions, seed: u64) -> Option<Program> {
         parts: Vec::new(),
         cost: targets.len(),
         rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7472_6565_7300_0000),
+        ids: RowMap::default(),
+        val: Vec::new(),
+        live: Vec::new(),
+        oidx: Vec::new(),
+        split_ids: Vec::new(),
+        out_ids: Vec::new(),
     };
+    for o in 0..targets.len() {
+        let ids = st.out_splits[o].clone().into_iter().map(|(a, b)| (st.intern(a), st.intern(b))).collect();
+        st.out_ids.push(ids);
+    }
     for (i, &n) in base.iter().enumerate() {
         st.choice[i] = st.rng.random_range(0..n);
         let (a, b) = st.out_splits[i][st.choice[i]];

@@ -74,6 +74,7 @@ fn record_programs_meet_their_claims() {
         ("aes_mixcolumns.depth4.92.slp", "aes_mixcolumns", 92, 4),
         ("aes_mixcolumns.depth4.93.trees.slp", "aes_mixcolumns", 93, 4),
         ("aes_mixcolumns.depth4.90.slp", "aes_mixcolumns", 90, 4),
+        ("aes_mixcolumns.depth4.90.defaults.slp", "aes_mixcolumns", 90, 4),
         ("aes_mixcolumns.depth6.slp", "aes_mixcolumns", 92, 6),
         ("aes_invmixcolumns.88.slp", "aes_invmixcolumns", 88, 23),
         ("groestl_mixbytes.slp", "groestl_mixbytes", 360, 14),
