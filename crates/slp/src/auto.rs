@@ -111,7 +111,7 @@ fn arms(m: &BitMatrix, o: &AutoOptions, form: Option<&ByteForm>) -> Vec<Arm> {
         arms.extend(split_arms(m));
     }
     // Under the least depth bound the heaviest row allows, the shared-tree annealer
-    // (crate::trees): AES MixColumns at depth 3, 97 in about 3 s, where the other arms stop at
+    // (crate::trees): AES MixColumns at depth 3, 97 in under a second, where the other arms stop at
     // 103 (the polish chains took minutes to 97). One depth more, its model (every non-output
     // value at its least depth, outputs as parts) gives 96-98 in about 10 s a run against the
     // other arms' 95 in milliseconds, but a plateau walk takes them to 93-95 and polishing to

@@ -18,8 +18,8 @@
 //! it keeps a *shallow* split (both parts of weight at most `2^(D−2)`, neither an output), and an
 //! output takes a split with an output part only while that part is shallow: no cycle can form.
 //! The 92-XOR depth-4 program of `slp-plateau-search` builds 5 of its 14 depth-4 outputs so.
-//! On AES MixColumns at depth 4 this takes the annealer from 98–99 to 96–98 (about 110 s a
-//! run; issue 33 in docs/slp-history.md).
+//! On AES MixColumns at depth 4 this takes the annealer from 98–99 to 96–98 (about 10 s a
+//! run, 110 s before the values were interned; issue 33 in docs/slp-history.md).
 //!
 //! **The search.** Reference counts over values make a change of one split a local update (the
 //! parts that gain their first or lose their last user, recursively). A value that comes into
@@ -30,7 +30,9 @@
 //! output splits, descent, kept when not longer). Deterministic in its seed. Simulated
 //! annealing with greedy descent and random kicks over output splits is how
 //! `slp-plateau-search` reached 97 at depth 3 (its `anneal3`, Python); this is our own
-//! implementation of that idea, generalised to any matrix and depth bound.
+//! implementation of that idea, generalised to any matrix and depth bound. Pricing splits is
+//! most of a run's time, so values are interned (an id each, an in-use flag per id, split
+//! lists as id pairs): no hash look-up on that path.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -676,7 +678,7 @@ mod tests {
     }
 
     /// The depth-3 figure of docs/slp.md: `slicewise slp optimize aes_mixcolumns.txt -a trees
-    /// --max-depth 3 --runs 1 --seed 0` gives 97 XORs at depth 3 (about 3 s).
+    /// --max-depth 3 --runs 1 --seed 0` gives 97 XORs at depth 3 (under a second).
     #[test]
     fn aes_depth3_97_repeats() {
         let m = aes();
