@@ -299,7 +299,7 @@ mod tests {
     /// The tree annealer joins the arms at the least depth the heaviest row allows, trees +
     /// walk one and two levels above it, neither elsewhere.
     #[test]
-    fn trees_arms_at_the_least_depth_and_one_above() {
+    fn trees_arms_at_the_least_depth_and_two_above() {
         let m = parse_matrix(include_str!("../../../test-vectors/slp/aes_mixcolumns.txt")).unwrap();
         let m = &m;
         let has = |alg: Algorithm| {

@@ -47,8 +47,8 @@ pub enum Algorithm {
     Trees,
     /// A `Trees` run followed by [`TREES_WALK_MOVES`] moves of the value-set plateau walk
     /// ([`crate::plateau::walk`], seeded with the run's seed), within the bound: the portfolio's
-    /// arm one level above the least depth, where the raw trees programs are longer than the
-    /// other arms' but walk to shorter ones.
+    /// arm one and two levels above the least depth, where the raw trees programs are longer
+    /// than the other arms' but walk to shorter ones.
     TreesWalk,
 }
 

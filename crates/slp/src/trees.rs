@@ -729,6 +729,8 @@ mod explore {
     use crate::parse::parse_matrix;
 
     /// `TREES_D=3 TREES_MOVES=… cargo test --release -p slicewise-slp trees::explore -- --ignored --nocapture`
+    /// (also TREES_T0, TREES_T1, TREES_ILS, TREES_TARGET, TREES_OUTPUT_PARTS; seeds TREES_SEED0 ..
+    /// TREES_SEED0 + TREES_SEEDS).
     #[test]
     #[ignore]
     fn explore() {
@@ -746,8 +748,9 @@ mod explore {
             depth: d,
         };
         let seeds = env("TREES_SEEDS", 10.0) as u64;
+        let first = env("TREES_SEED0", 0.0) as u64;
         let mut hist = std::collections::BTreeMap::new();
-        for s in 0..seeds {
+        for s in first..first + seeds {
             let t = std::time::Instant::now();
             let p = anneal(&m, &o, s).unwrap();
             println!("seed {s}: {} in {:.2} s", p.xor_count(), t.elapsed().as_secs_f64());
