@@ -86,9 +86,9 @@ fn trees_needs_a_depth_bound() {
     assert!(header_count(&text) <= 24, "{text}");
 }
 
-/// `-a trees-walk` (the portfolio's arm one level above the least depth) needs a depth bound
-/// too; with one its program is within it, repeats from its seed, and is no longer than the
-/// `-a trees` run of the same seed that it walks from.
+/// `-a trees-walk` (the portfolio's arm one and two levels above the least depth) needs a depth
+/// bound too; with one its program is within it, repeats from its seed, and is no longer than
+/// the `-a trees` run of the same seed that it walks from.
 #[test]
 fn trees_walk_needs_a_depth_bound_and_repeats() {
     let m = vectors("random8_s2.txt");
