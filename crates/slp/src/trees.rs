@@ -161,8 +161,6 @@ struct State {
     users: Vec<u32>,
     /// Output values (to keep them out of the parts of non-outputs) and their indices.
     is_output: RowMap<usize>,
-    /// Candidate splits of non-output values (at their least depth), cached.
-    splits: RowMap<Vec<(Row, Row)>>,
     /// Non-output values ever used.
     nodes: RowMap<Node>,
     /// Non-output values in use of weight ≥ 3 (more than one split).
@@ -172,7 +170,7 @@ struct State {
     rng: ChaCha8Rng,
     /// Interned values, so that pricing a split reads arrays, not hash maps (most of a run's
     /// time): value -> id, id -> value, whether it is in use (`in_use`), its candidate splits
-    /// as ids (non-outputs, filled on demand from `splits`), the outputs' splits as ids.
+    /// as ids (non-outputs, enumerated on demand), the outputs' splits as ids.
     ids: RowMap<u32>,
     val: Vec<Row>,
     live: Vec<bool>,
@@ -186,17 +184,6 @@ struct State {
 type IdSplits = Box<[(u32, u32)]>;
 
 impl State {
-    /// Caches the candidate splits of the non-output `v`.
-    fn ensure_splits(&mut self, v: Row) {
-        if !self.splits.contains_key(&v) {
-            let cap = 1u32 << (least_depth(v.count_ones()) - 1);
-            // Never `None`: parts are at most 2^(D−1) ≤ 2^23 heavy only if the outputs are, and
-            // outputs that heavy are refused by `anneal`.
-            let s = enumerate_splits(v, cap, 0, &self.is_output).unwrap_or_default();
-            self.splits.insert(v, s);
-        }
-    }
-
     /// The id of `v` (a new one, with its `live` flag, if `v` was not met before).
     fn intern(&mut self, v: Row) -> u32 {
         if let Some(&i) = self.ids.get(&v) {
@@ -212,12 +199,14 @@ impl State {
         i
     }
 
-    /// The candidate splits of the non-output with id `i`, as ids (cached).
+    /// The candidate splits of the non-output with id `i` (at its least depth), as ids (cached).
     fn ensure_split_ids(&mut self, i: u32) {
         if self.split_ids[i as usize].is_none() {
             let v = self.val[i as usize];
-            self.ensure_splits(v);
-            let s = self.splits[&v].clone();
+            let cap = 1u32 << (least_depth(v.count_ones()) - 1);
+            // Never `None`: parts are at most 2^(D−1) ≤ 2^23 heavy only if the outputs are, and
+            // outputs that heavy are refused by `anneal`.
+            let s = enumerate_splits(v, cap, 0, &self.is_output).unwrap_or_default();
             let ids: IdSplits = s.iter().map(|&(a, b)| (self.intern(a), self.intern(b))).collect();
             self.split_ids[i as usize] = Some(ids);
         }
@@ -542,7 +531,6 @@ pub fn anneal(m: &BitMatrix, o: &TreeOptions, seed: u64) -> Option<Program> {
         users: vec![0; targets.len()],
         out_splits,
         is_output,
-        splits: RowMap::default(),
         nodes: RowMap::default(),
         parts: Vec::new(),
         cost: targets.len(),
