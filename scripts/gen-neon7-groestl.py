@@ -64,6 +64,11 @@ the instructions used) against a reference Grøstl on random inputs before writi
   scripts/gen-neon7-groestl.py --anneal-a8  # the round schedule for the Cortex-A8 (NEON7_SECONDS,
                                             # NEON7_SEED, NEON7_TEMP: start temperature in
                                             # cycles): prints MIX_*, SHIFT_* and SBOX_ORDER
+  scripts/gen-neon7-groestl.py --anneal-loop  # the order and q registers of the Grøstl-224/256
+                                            # loop for the A8 model (NEON7_MOVES, NEON7_ROUNDS,
+                                            # NEON7_SEED, NEON7_TEMP): writes
+                                            # scripts/neon7-a8-order.txt, which the generator
+                                            # applies (a8_loop_order); then regenerate
 """
 import itertools
 import math
@@ -1375,27 +1380,30 @@ def masks(m=(8, 10)):
     return [f"vmov.i8 q{m[0]}, #0x33", f"vmov.i8 q{m[1]}, #0x55"]
 
 
-def swapmove(a, b, sh, masks=(8, 10), copy=None):
+def swapmove(a, b, sh, masks=(8, 10), copy=None, tmp=(12, 13)):
     """Exchanges the bits of a selected by the mask of stage `sh` (index bit clear) shifted up
     with the bits of b (index bit set): VSRI/VSLI for sh = 4 (nibbles; `copy`: a register that
-    already holds b, else b is copied to q12), VBIT with masks else."""
+    already holds b, else b is copied to q(tmp[0])), VBIT with masks else (scratch: `tmp`)."""
+    t0, t1 = tmp
     if sh == 4:
-        c = [f"vorr q12, q{b}, q{b}"] if copy is None else []
-        return c + [f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q{12 if copy is None else copy}, #4"]
+        c = [f"vorr q{t0}, q{b}, q{b}"] if copy is None else []
+        return c + [f"vsri.8 q{b}, q{a}, #4", f"vsli.8 q{a}, q{t0 if copy is None else copy}, #4"]
     m = {2: masks[0], 1: masks[1]}[sh]
-    return [f"vshr.u8 q12, q{a}, #{sh}", f"vshl.u8 q13, q{b}, #{sh}", f"vbit q{b}, q12, q{m}",
-            f"vbif q{a}, q13, q{m}"]
+    return [f"vshr.u8 q{t0}, q{a}, #{sh}", f"vshl.u8 q{t1}, q{b}, #{sh}", f"vbit q{b}, q{t0}, q{m}",
+            f"vbif q{a}, q{t1}, q{m}"]
 
 
-def transpose(a, inverse=False, m=(8, 10), copies=False):
+def transpose(a, inverse=False, m=(8, 10), copies=False, tmp=(12, 13)):
     """Eight 8-byte words in d(2a)..d(2a+7) (q(a)..q(a+3)): swaps the bit-in-byte index with
     the word index (three swap stages on q registers; two VSWP re-pair the words for the last
-    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q12, q13
-    and the masks in q(m[0]), q(m[1]); `copies`: q12 and q13 already hold q(a+2) and q(a+3)."""
-    s4 = swapmove(a, a + 2, 4, copy=12 if copies else None) + swapmove(a + 1, a + 3, 4, copy=13 if copies else None)
-    s2 = swapmove(a, a + 1, 2, m) + swapmove(a + 2, a + 3, 2, m)
+    one). Forward leaves plane PI[i] in d(2a+i); inverse takes that order back. Uses q(tmp[0]),
+    q(tmp[1]) and the masks in q(m[0]), q(m[1]); `copies`: the tmp registers already hold
+    q(a+2) and q(a+3)."""
+    s4 = (swapmove(a, a + 2, 4, copy=tmp[0] if copies else None, tmp=tmp)
+          + swapmove(a + 1, a + 3, 4, copy=tmp[1] if copies else None, tmp=tmp))
+    s2 = swapmove(a, a + 1, 2, m, tmp=tmp) + swapmove(a + 2, a + 3, 2, m, tmp=tmp)
     sw = [f"vswp d{2 * a + 1}, d{2 * a + 2}", f"vswp d{2 * a + 5}, d{2 * a + 6}"]
-    s1 = swapmove(a, a + 1, 1, m) + swapmove(a + 2, a + 3, 1, m)
+    s1 = swapmove(a, a + 1, 1, m, tmp=tmp) + swapmove(a + 2, a + 3, 1, m, tmp=tmp)
     return s1 + sw + s2 + s4 if inverse else s4 + s2 + sw + s1
 
 
@@ -1437,8 +1445,8 @@ def mix_tail(frame, pos):
     otherwise: R^3 v is rotated into that pairing (a rotation writes d registers one by one) and
     only out = 2w + v goes plane by plane, into v's slots (the least over all pairings: 12
     instructions for out and the feed-forward). The NOT flags of the S-box outputs cover whole planes, P and Q alike, and
-    cancel in y_P ^ y_Q. Ends with h ^ P ^ Q in q8-q11 and the transposition's masks (from sp + 96)
-    in q14, q15."""
+    cancel in y_P ^ y_Q. Ends with h ^ P ^ Q in q8-q11 and the transposition's masks (from sp + 64)
+    in q12, q13."""
     assert frame == 6, frame
     L = []
     pairs = [(SIG[2 * i], SIG[2 * i + 1]) for i in range(4)]  # h's: q(8 + i) = (lo, hi)
@@ -1503,14 +1511,22 @@ def mix_tail(frame, pos):
     release(r3v)
     w2 = dbl(w)
     out = xor(w2, v, v)  # plane by plane into v's slots, which pair the planes as h does
-    assert pairing(out) == sorted(pairs) and all(out[lo] // 2 < 8 for lo, _ in pairs), "q8-q15 are loaded next"
-    L += ["vldmia sp, {d16-d31}"] + [f"veor q{8 + i}, q{8 + i}, q{out[lo] // 2}" for i, (lo, _) in enumerate(pairs)]
+    assert pairing(out) == sorted(pairs) and all(out[lo] // 2 < 8 for lo, _ in pairs), "q8-q13 are loaded next"
+    L += ["vldmia sp, {d16-d27}"] + [f"veor q{8 + i}, q{8 + i}, q{out[lo] // 2}" for i, (lo, _) in enumerate(pairs)]
     return L
 
 
 # The zips that end the block's transposition (P's and Q's planes side by side), scheduled
 # with the body: the round constants' VLDM and the first XORs go between them.
 ZIP512 = [f"vzip.8 q{4 + i}, q{i}" for i in range(4)]
+
+
+def c512_pre():
+    """The loop's part before .Lc512_zip: load and convert a message block, m ^ h, store h."""
+    pre = ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d28-d31}, [r1]", "vld1.8 {d4-d7}, [r1]!"]
+    pre += transpose(0, m=(12, 13), copies=True, tmp=(14, 15)) + basis_d()
+    pre += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
+    return a8_schedule(pre)
 
 
 def fn_c512(body):
@@ -1522,21 +1538,20 @@ def fn_c512(body):
     assert body[last].startswith("vld1.64 ") and body[last].endswith("[r3]!"), body[last]
     body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
     rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
-    # Between blocks h stays in q8-q11 and the transposition's masks in q14, q15: h is stored
-    # once per block for the feed-forward, and one VLDM after the body loads it and the masks
-    # (kept at sp + 96; sp + 64 is loaded into q12, q13 with them, unused). The block's words 4-7 are loaded twice (into q2, q3 and q12, q13):
-    # the nibble swaps need a copy of them.
-    L = prologue(name, fb, 128) + masks((14, 15)) + ["add r3, sp, #96", "vstmia r3, {d28-d31}"]
+    # Between blocks h stays in q8-q11 and the transposition's masks in q12, q13: h is stored
+    # once per block for the feed-forward, and one VLDM of 12 registers after the body loads it
+    # and the masks (kept at sp + 64, right after h: a 16-register VLDM with the masks in q14,
+    # q15 blocked the A8's data-processing pipe for 2 cycles more). The block's words 4-7 are
+    # loaded twice (into q2, q3 and q14, q15): the nibble swaps need a copy of them.
+    L = prologue(name, fb, 128) + masks((12, 13)) + ["add r3, sp, #64", "vstmia r3, {d24-d27}"]
     # h is kept bitsliced in BASIS, its planes H_NOT complemented, at sp: ~h ^ m there is P's
     # input with Q's 0xff or a NOT on every plane, as the body's first round expects.
-    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + h_rev(0, 4) + transpose(0, m=(14, 15)) + basis_d() + h_not()
+    L += ["vld1.8 {d0-d3}, [r0]!", "vld1.8 {d4-d7}, [r0]", "sub r0, r0, #32"] + h_rev(0, 4) + transpose(0, m=(12, 13), tmp=(14, 15)) + basis_d() + h_not()
     L += ["vstmia sp, {d0-d7}"] + table_address(RC_LABEL[(False, "P")], "c512")
     L += [f"movw lr, #{rewind & 0xFFFF}", f"movt lr, #{rewind >> 16}"]
     L += ["cmp r2, #0", "beq .Lc512_done", "vldmia sp, {d16-d23}", ".Lc512_loop:"]
-    pre = ["vld1.8 {d0-d3}, [r1]!", "vld1.8 {d24-d27}, [r1]", "vld1.8 {d4-d7}, [r1]!"]
-    pre += transpose(0, m=(14, 15), copies=True) + basis_d()
-    pre += [f"veor q{4 + i}, q{8 + i}, q{i}" for i in range(4)] + ["vstmia sp, {d16-d23}"]
-    L += a8_schedule(pre)
+    pre, body = a8_loop_order(c512_pre(), body)
+    L += pre
     L += [".Lc512_zip:"] + body  # the zips (ZIP512) and the tail (`mix_tail`) included
     L += ["subs r2, r2, #1", "bne .Lc512_loop", "vstmia sp, {d16-d23}", ".Lc512_done:"]
     L += ["vldmia sp, {d0-d7}"] + h_not() + basis_d(inverse=True) + masks() + transpose(0, True) + h_rev(0, 4)
@@ -2459,6 +2474,347 @@ def a8_schedule(lines):
     return [lines[j] for j in out]
 
 
+A8_ORDER = os.path.join(ROOT, "scripts/neon7-a8-order.txt")
+SPLIT_SPILLS = int(os.environ.get("NEON7_SPLIT", "2"))
+
+
+def split_spills(body, n):
+    """The first `n` spill VSTMs of 8 q registers as two VSTMs of 4 (the second through the
+    pointer of the slot four further on): one more instruction each, and 2 fewer cycles in which
+    the A8's data-processing pipe is blocked (a VSTM of 16 d registers takes 8 cycles, the middle
+    6 blocking it; two of 8 take 4 each, 2 blocking)."""
+    out = []
+    for ln in body:
+        m = re.fullmatch(r"vstmia (r\d+), \{d(\d+)-d(\d+)\}", ln)
+        if n > 0 and m and m.group(1) in SLOT_REGS and int(m.group(3)) - int(m.group(2)) == 15:
+            r, lo = m.group(1), int(m.group(2))
+            out += [f"vstmia {r}, {{d{lo}-d{lo + 7}}}", f"vstmia {SLOT_REGS[SLOT_REGS.index(r) + 4]}, {{d{lo + 8}-d{lo + 15}}}"]
+            n -= 1
+        else:
+            out.append(ln)
+    return out
+
+
+class LoopSim:
+    """The A8 model's NEON side (scripts/seed-code/a8-model.py, `simulate`: in-order issue, one
+    data-processing and one load/store/permute instruction a cycle, the middle cycles of a
+    3-or-more-cycle instruction blocking both pipes), for a straight line of NEON instructions in
+    an order that changes one move at a time. It keeps, after each position, the issue cycle and
+    the state relative to it (the registers' ready cycles still ahead, the pipes' reservations
+    still ahead), so a move re-simulates only from its first changed position until the state
+    equals the old one at the same position: after that every cycle shifts by the same amount.
+    The ARM side is left out: in the Grøstl loop it never delays the NEON side (the model gives
+    the same cycles with and without it)."""
+
+    def __init__(self, prog):
+        assert all(ins.neon is not None for ins in prog)
+        self.pipe = [0 if ins.neon == "dp" else 1 for ins in prog]
+        self.ncyc = [ins.ncyc for ins in prog]
+        self.src = [[(d, s + h - 1) for d, s, h in ins.nsrc] for ins in prog]
+        self.dst = [[(d, h + p) for d, p, h in ins.ndst] for ins in prog]
+
+    def step(self, ins, t, ready, busy):
+        for d, off in self.src[ins]:
+            if ready[d] - off > t:
+                t = ready[d] - off
+        c, mine, other = self.ncyc[ins], busy[self.pipe[ins]], busy[1 - self.pipe[ins]]
+        while any(t + k in mine for k in range(c)) or any(t + k in other for k in range(1, c - 1)):
+            t += 1
+        mine.update(range(t, t + c))
+        other.update(range(t + 1, t + c - 1))
+        for d, a in self.dst[ins]:
+            ready[d] = t + a
+        return t
+
+    @staticmethod
+    def state(t, ready, busy):
+        return (tuple(x - t if x > t else 0 for x in ready),
+                tuple(sorted(x - t for x in busy[0] if x >= t)), tuple(sorted(x - t for x in busy[1] if x >= t)))
+
+    @staticmethod
+    def end(t, st):
+        return t + max([0] + [x + 1 for x in st[1] + st[2]])
+
+    def run(self, order, lo, t, ready, busy, old=None, hi=None):
+        """Issues order[lo:] after the state (t, ready, busy); with `old` = (cycles, states) of
+        the previous order, stops at the first position >= hi whose state equals the old one.
+        Returns (cycles, states, shift): shift None when it ran to the end."""
+        ts, sts = [], []
+        for k in range(lo, len(order)):
+            t = self.step(order[k], t, ready, busy)
+            st = self.state(t, ready, busy)
+            ts.append(t)
+            sts.append(st)
+            if old is not None and k >= hi and st == old[1][k]:
+                return ts, sts, t - old[0][k]
+            if k % 32 == 31:
+                busy = [{x for x in b if x >= t} for b in busy]
+        return ts, sts, None
+
+
+def a8_anneal(lines, cut, moves, seed, temp):
+    """Simulated annealing of the order of a straight line of NEON instructions for the A8
+    model: a move takes one instruction to another place between its last predecessor and its
+    first successor (`a8_dag`: registers, memory, latencies), on its own side of `cut` (the
+    positions before `cut` stay a block of their own: o512 enters the c512 loop at the label
+    between them); cost = the last cycle (LoopSim); the temperature falls linearly from `temp`
+    cycles to 0 over `moves` moves. Deterministic for (lines, cut, moves, seed, temp). Returns
+    the best order found (indices into `lines`) and its cycles."""
+    prog, preds = a8_dag(lines)
+    sim, n = LoopSim(prog), len(lines)
+    succs = [[] for _ in range(n)]
+    for j in range(n):
+        for i in preds[j]:
+            succs[i].append(j)
+    predl = [list(p) for p in preds]
+    order, pos = list(range(n)), list(range(n))
+    ts, sts, _ = sim.run(order, 0, 0, [0] * 32, [set(), set()])
+    cur = sim.end(ts[-1], sts[-1])
+    best = (cur, list(order))
+    rng = random.Random(seed)
+    for it in range(moves):
+        x = rng.randrange(n)
+        p = pos[x]
+        lo = max([pos[y] + 1 for y in predl[x]] + [0 if x < cut else cut])
+        hi = min([pos[y] - 1 for y in succs[x]] + [cut - 1 if x < cut else n - 1])
+        q = rng.randint(lo, hi) if hi > lo else p
+        if q == p:
+            continue
+        order.insert(q, order.pop(p))
+        a, b = min(p, q), max(p, q)
+        for k in range(a, b + 1):
+            pos[order[k]] = k
+        if a == 0:
+            t, ready, busy = 0, [0] * 32, [set(), set()]
+        else:
+            t, st = ts[a - 1], sts[a - 1]
+            ready = [t + x if x > 0 else 0 for x in st[0]]
+            busy = [{t + x for x in st[1]}, {t + x for x in st[2]}]
+        nts, nsts, shift = sim.run(order, a, t, ready, busy, (ts, sts), b)
+        new = cur + shift if shift is not None else sim.end(nts[-1], nsts[-1])
+        hot = temp * (1 - it / moves)
+        if new <= cur or (hot > 0 and rng.random() < math.exp((cur - new) / hot)):
+            m = a + len(nts)
+            ts[a:m], sts[a:m] = nts, nsts
+            if shift:
+                ts[m:] = [v + shift for v in ts[m:]]
+            cur = new
+            if cur < best[0]:
+                best = (cur, list(order))
+        else:
+            order.insert(p, order.pop(q))
+            for k in range(a, b + 1):
+                pos[order[k]] = k
+    return best[1], best[0]
+
+
+def loop_key(pre, body):
+    import hashlib
+    return hashlib.sha256("\n".join(pre + [".Lc512_zip:"] + body).encode()).hexdigest()
+
+
+def q_webs(lines, cut):
+    """The values of a straight line of NEON code at q-register granularity, for renaming: a web
+    is a value from the instruction that writes a whole q register to its last reader, joined
+    through the instructions that also read the register they write (VBIT/VBIF/VBSL, VSLI/VSRI).
+    A web can move to another register when every instruction touching it is a data-processing
+    instruction or VEXT with only q operands (and immediates); webs touched otherwise (VLDM/VSTM
+    lists, VLD1/VST1, D-register forms, VZIP/VUZP/VSWP), live into or out of the line, or live
+    across position `cut` (o512 enters the c512 loop there) stay where they are.
+    Returns (where, webs): where[(line, operand)] = web for the renamable operands; webs[w] =
+    {"reg", "fixed", "in", "out", "touch": [(line, is_def)]}."""
+    mod = a8_model()
+    webs, cur, where = [], {}, {}
+
+    def new(reg, k, fixed):
+        webs.append({"reg": reg, "fixed": fixed, "in": k < 0, "out": False, "touch": [] if k < 0 else [(k, True)]})
+        return len(webs) - 1
+
+    def read(r, k, fixed):
+        if r not in cur:
+            cur[r] = new(r, -1, True)
+        webs[cur[r]]["touch"].append((k, False))
+        webs[cur[r]]["fixed"] |= fixed
+        return cur[r]
+
+    for k, ln in enumerate(lines):
+        if not ln.startswith("v"):
+            continue
+        mn, _, rest = ln.partition(" ")
+        ops = mod.split_ops(rest)
+        base = mn.split(".")[0]
+        if (base in mod.DP or base == "vext") and all(re.fullmatch(r"q\d+|#.*", o) for o in ops) and ops[0][0] == "q":
+            accum = base in mod.ACCUM
+            for i, o in enumerate(ops):
+                if o[0] == "q" and (i > 0 or accum):
+                    where[(k, i)] = read(int(o[1:]), k, False)
+            if not accum:
+                cur[int(ops[0][1:])] = new(int(ops[0][1:]), k, False)
+            where[(k, 0)] = cur[int(ops[0][1:])]
+            continue
+        ins = mod.decode(ln)
+        rd, wr = {d // 2 for d, _, _ in ins.nsrc}, {d // 2 for d, _, _ in ins.ndst}
+        for r in rd:
+            read(r, k, True)
+        for r in wr:
+            whole = sum(1 for d, _, _ in ins.ndst if d // 2 == r) == 2 and r not in rd
+            if whole or r not in cur:
+                cur[r] = new(r, k, True)
+            else:
+                read(r, k, True)
+    for w in cur.values():
+        webs[w]["fixed"] = webs[w]["out"] = True
+    for w in webs:
+        if not w["in"] and min(k for k, _ in w["touch"]) < cut <= max(k for k, _ in w["touch"]):
+            w["fixed"] = True
+    return where, webs
+
+
+def web_spans(webs, order):
+    """(first, last) position of each web in `order` (-1 / len(order) for live in / out)."""
+    pos = {k: p for p, k in enumerate(order)}
+    out = []
+    for w in webs:
+        ps = [pos[k] for k, _ in w["touch"]]
+        first = -1 if w["in"] else min(pos[k] for k, d in w["touch"] if d)
+        out.append((first, len(order) if w["out"] else max(ps + [first])))
+    return out
+
+
+def rename_webs(webs, order, regs):
+    """A new register for every movable web, in the order of their first positions: among the
+    registers free over the web's whole span (the other webs where `regs` puts them, the web's
+    own register always qualifies), the one whose previous value was last read longest before,
+    then whose next value is written latest after. Keeps the code valid for `order`."""
+    spans = web_spans(webs, order)
+    busy = {r: [] for r in range(16)}
+    for w, r in enumerate(regs):
+        busy[r].append((spans[w][0], spans[w][1], w))
+    regs = list(regs)
+    for w in sorted((w for w in range(len(webs)) if not webs[w]["fixed"]), key=lambda w: (spans[w][0], w)):
+        s, e = spans[w]
+        busy[regs[w]].remove((s, e, w))
+        best = None
+        for r in range(16):
+            if any(s < e2 and s2 < e for s2, e2, _ in busy[r]):
+                continue
+            before = max([e2 for _, e2, _ in busy[r] if e2 <= s], default=-64)
+            after = min([s2 for s2, _, _ in busy[r] if s2 >= e], default=e + 64)
+            key = (min(s - before, 64), min(after - e, 64), r == regs[w])
+            if best is None or key > best[0]:
+                best = (key, r)
+        regs[w] = best[1]
+        busy[regs[w]].append((s, e, w))
+    return regs
+
+
+def web_text(lines, where, order, regs):
+    """The lines in `order` with every renamable operand in its web's register."""
+    mod, out = a8_model(), []
+    for k in order:
+        mn, _, rest = lines[k].partition(" ")
+        ops = mod.split_ops(rest) if rest else []
+        new = [f"q{regs[where[(k, i)]]}" if (k, i) in where else o for i, o in enumerate(ops)]
+        out.append(lines[k] if new == ops else f"{mn} {', '.join(new)}")
+    return out
+
+
+def web_check(webs, order, regs):
+    """No two webs in one register at once (a web's last reader may be the next one's writer)."""
+    spans = web_spans(webs, order)
+    per = {}
+    for w, r in enumerate(regs):
+        per.setdefault(r, []).append(spans[w])
+    for r, sp in per.items():
+        sp.sort()
+        assert all(a[1] <= b[0] for a, b in zip(sp, sp[1:])), f"q{r}: overlapping values"
+
+
+def a8_loop_order(pre, body):
+    """The c512 loop (`pre`, then `body` after .Lc512_zip) in the order and with the q registers
+    that `--anneal-loop` found and wrote to A8_ORDER for exactly these list-scheduled lines; the
+    lines as they are when the file is absent. A file written for other lines is an error."""
+    if not os.path.exists(A8_ORDER):
+        return pre, body
+    rows = open(A8_ORDER, encoding="utf-8").read().splitlines()
+    key = next(ln.split()[-1] for ln in rows if ln.startswith("# lines: sha256"))
+    if key != loop_key(pre, body):
+        sys.exit(f"{os.path.relpath(A8_ORDER, ROOT)} was written for another c512 loop: run "
+                 "scripts/gen-neon7-groestl.py --anneal-loop (or delete the file) and generate again")
+    part = {}
+    for ln in rows:
+        if ln.startswith("#"):
+            continue
+        if ln.endswith(":"):
+            cur = part.setdefault(ln[:-1], [])
+        else:
+            cur += [int(x) for x in ln.split()]
+    lines, cut = pre + body, len(pre)
+    order, regs = part["order"], part["registers"]
+    where, webs = q_webs(lines, cut)
+    assert sorted(order) == list(range(len(lines))) and sorted(order[:cut]) == list(range(cut))
+    assert len(regs) == len(webs) and all(regs[w] == webs[w]["reg"] for w in range(len(webs)) if webs[w]["fixed"])
+    web_check(webs, order, regs)
+    # each value read after it is written (web_check: and before its register is reused), and
+    # the ARM registers (pointers) and memory in their original order
+    pos = {k: p for p, k in enumerate(order)}
+    for w in webs:
+        ds = [pos[k] for k, d in w["touch"] if d]
+        assert not ds or all(pos[k] >= min(ds) for k, _ in w["touch"]), "a value read before it is written"
+    mod = a8_model()
+    prog = [mod.decode(ln) for ln in lines]
+    mem = [a8_mem(ln, ins) for ln, ins in zip(lines, prog)]
+    for j in range(len(lines)):
+        rj, wj = {r for r, _ in prog[j].asrc}, {r for r, _ in prog[j].adst}
+        for i in range(j):
+            ri, wi = {r for r, _ in prog[i].asrc}, {r for r, _ in prog[i].adst}
+            arm = wi & (rj | wj) or ri & wj
+            m = mem[i] is not None and mem[j] is not None and (mem[i][0] or mem[j][0]) and (
+                mem[i][1] is None or mem[j][1] is None or mem[i][1] & mem[j][1])
+            assert not (arm or m) or pos[i] < pos[j], f"`{lines[i]}` and `{lines[j]}` swapped"
+    out = web_text(lines, where, order, regs)
+    return out[:cut], out[cut:]
+
+
+def anneal_loop(moves, rounds, seed, temp):
+    """--anneal-loop: annealing of the order (`a8_anneal`, `moves` moves from temperature `temp`)
+    of the c512 loop as `generate` builds it, then `rounds` - 1 rounds of renaming (`rename_webs`,
+    which frees the order from some register reuse) and annealing again (from 0.6 * temp);
+    writes A8_ORDER."""
+    body, _, frame, pos, _ = gen_perm(False)
+    body = a8_schedule(ZIP512 + split_spills(body, SPLIT_SPILLS) + mix_tail(frame, pos))
+    last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
+    body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
+    pre = c512_pre()
+    lines, cut = pre + body, len(pre)
+    loop = lambda ls: a8_model().simulate(ls + ["subs r2, r2, #1", "bne .Lc512_loop"])[0]
+    where, webs = q_webs(lines, cut)
+    regs, order = [w["reg"] for w in webs], list(range(len(lines)))
+    before = loop(lines)
+    t0 = time.time()
+    for r in range(rounds):
+        if r > 0:  # renaming the list-scheduled loop first made the annealing end worse
+            regs = rename_webs(webs, order, regs)
+        perm, cyc = a8_anneal(web_text(lines, where, order, regs), cut, moves, seed + r, temp if r == 0 else 0.6 * temp)
+        order = [order[j] for j in perm]
+        print(f"round {r}: {cyc} cycles ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    after = loop(web_text(lines, where, order, regs))
+    path = os.environ.get("NEON7_ORDER_OUT", A8_ORDER)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# The order and q registers of the neon7bs Grøstl-224/256 loop (.Lc512_loop) for the Cortex-A8,\n"
+                f"# found by NEON7_MOVES={moves} NEON7_ROUNDS={rounds} NEON7_SEED={seed} NEON7_TEMP={temp} \\\n"
+                f"#   scripts/gen-neon7-groestl.py --anneal-loop   ({time.time() - t0:.0f} s)\n"
+                f"# slicewise's A8 model (an estimate): {before:.0f} -> {after:.0f} cycles a block.\n"
+                "# order: indices into the list-scheduled loop (its part before .Lc512_zip first);\n"
+                "# registers: the q register of each of its values (`q_webs`). Read by a8_loop_order.\n"
+                f"# lines: sha256 {loop_key(pre, body)}\n")
+        for name, vals in (("order", order), ("registers", regs)):
+            f.write(f"{name}:\n")
+            for k in range(0, len(vals), 24):
+                f.write(" ".join(str(x) for x in vals[k:k + 24]) + "\n")
+    print(f"wrote {path}: {before:.0f} -> {after:.0f} A8-model cycles a block", file=sys.stderr)
+
+
 # The S-box schedule: indices of the base template's ops (all planes loaded, no flags; the rounds'
 # variants follow it, `sbox_variant`) in the order found by `--search` (simulated annealing over
 # topological orders, cost = Belady spills and reloads), then improved by `--refine` (cost =
@@ -2650,6 +3006,7 @@ def generate():
     body1024, tab1024, frame1024, pos1024, pend1024 = gen_perm(True)
     tail512 = mix_tail(frame512, pos512)
     # For the Cortex-A8's in-order issue (the G-224/256 body with its last MixBytes on P ^ Q):
+    body512 = split_spills(body512, SPLIT_SPILLS)
     body512, body1024 = a8_schedule(ZIP512 + body512 + tail512), a8_schedule(body1024)
     for wide, pend in ((False, pend512), (True, pend1024)):
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
@@ -2741,6 +3098,10 @@ def a8_estimate(path=OUT):
 def main():
     if "--a8" in sys.argv:
         a8_estimate()
+        return
+    if "--anneal-loop" in sys.argv:
+        anneal_loop(int(os.environ.get("NEON7_MOVES", "5000000")), int(os.environ.get("NEON7_ROUNDS", "3")),
+                    int(os.environ.get("NEON7_SEED", "1")), float(os.environ.get("NEON7_TEMP", "0.5")))
         return
     if "--anneal-a8" in sys.argv:
         anneal_a8(float(os.environ.get("NEON7_SECONDS", "600")), int(os.environ.get("NEON7_SEED", "1")),

@@ -3,7 +3,7 @@
 @ 2-XOR doublings), P and Q of Grøstl-224/256 side by side, the Maximov-Ekdahl S-box (linear
 @ layers by slicewise slp) on whole planes, ShiftBytes by VSHL, MixBytes with 4 VEXT row
 @ rotations per plane in a frame that turns by 2 rows per round.
-@ P|Q 512 body: 2192 instructions for 10 rounds without the last MixBytes (70 spills
+@ P|Q 512 body: 2194 instructions for 10 rounds without the last MixBytes (72 spills
 @ and reloads), then 77 for that MixBytes once on P ^ Q and the feed-forward (`mix_tail`);
 @ P or Q 1024 body: 3122 instructions for 14 rounds (98 spills and reloads).
 @ void slicewise_groestl_neon7bs_c512(uint64_t h[8], const uint8_t *blocks, size_t n),
@@ -33,10 +33,10 @@ slicewise_groestl_neon7bs_c512:
     add r10, sp, #224
     add r11, sp, #240
     add r12, sp, #256
-    vmov.i8 q14, #0x33
-    vmov.i8 q15, #0x55
-    add r3, sp, #96
-    vstmia r3, {d28-d31}
+    vmov.i8 q12, #0x33
+    vmov.i8 q13, #0x55
+    add r3, sp, #64
+    vstmia r3, {d24-d27}
     vld1.8 {d0-d3}, [r0]!
     vld1.8 {d4-d7}, [r0]
     sub r0, r0, #32
@@ -44,30 +44,30 @@ slicewise_groestl_neon7bs_c512:
     vrev64.8 q1, q1
     vrev64.8 q2, q2
     vrev64.8 q3, q3
-    vorr q12, q2, q2
+    vorr q14, q2, q2
     vsri.8 q2, q0, #4
-    vsli.8 q0, q12, #4
-    vorr q12, q3, q3
+    vsli.8 q0, q14, #4
+    vorr q14, q3, q3
     vsri.8 q3, q1, #4
-    vsli.8 q1, q12, #4
-    vshr.u8 q12, q0, #2
-    vshl.u8 q13, q1, #2
-    vbit q1, q12, q14
-    vbif q0, q13, q14
-    vshr.u8 q12, q2, #2
-    vshl.u8 q13, q3, #2
-    vbit q3, q12, q14
-    vbif q2, q13, q14
+    vsli.8 q1, q14, #4
+    vshr.u8 q14, q0, #2
+    vshl.u8 q15, q1, #2
+    vbit q1, q14, q12
+    vbif q0, q15, q12
+    vshr.u8 q14, q2, #2
+    vshl.u8 q15, q3, #2
+    vbit q3, q14, q12
+    vbif q2, q15, q12
     vswp d1, d2
     vswp d5, d6
-    vshr.u8 q12, q0, #1
-    vshl.u8 q13, q1, #1
-    vbit q1, q12, q15
-    vbif q0, q13, q15
-    vshr.u8 q12, q2, #1
-    vshl.u8 q13, q3, #1
-    vbit q3, q12, q15
-    vbif q2, q13, q15
+    vshr.u8 q14, q0, #1
+    vshl.u8 q15, q1, #1
+    vbit q1, q14, q13
+    vbif q0, q15, q13
+    vshr.u8 q14, q2, #1
+    vshl.u8 q15, q3, #1
+    vbit q3, q14, q13
+    vbif q2, q15, q13
     veor d3, d3, d7
     veor d0, d0, d7
     vmvn d1, d1
@@ -85,81 +85,82 @@ slicewise_groestl_neon7bs_c512:
     vldmia sp, {d16-d23}
 .Lc512_loop:
     vld1.8 {d0-d3}, [r1]!
-    vld1.8 {d24-d27}, [r1]
+    vld1.8 {d28-d31}, [r1]
     vld1.8 {d4-d7}, [r1]!
     vsri.8 q3, q1, #4
-    vsli.8 q1, q13, #4
-    vstmia sp, {d16-d23}
+    vsli.8 q1, q15, #4
     vsri.8 q2, q0, #4
-    vsli.8 q0, q12, #4
-    vshl.u8 q13, q1, #2
-    vshr.u8 q12, q0, #2
-    vbif q0, q13, q14
-    vshl.u8 q13, q3, #2
-    vbit q1, q12, q14
-    vshr.u8 q12, q2, #2
-    vbif q2, q13, q14
+    vsli.8 q0, q14, #4
+    vshl.u8 q7, q3, #2
+    vshr.u8 q6, q2, #2
+    vshl.u8 q5, q1, #2
+    vshr.u8 q4, q0, #2
+    vbif q0, q5, q12
+    vbit q1, q4, q12
+    vbit q3, q6, q12
     vswp d1, d2
-    vbit q3, q12, q14
-    vshr.u8 q12, q0, #1
+    vbif q2, q7, q12
+    vshr.u8 q14, q0, #1
+    vshl.u8 q15, q1, #1
     vswp d5, d6
-    vshl.u8 q13, q1, #1
-    vbit q1, q12, q15
-    vshr.u8 q12, q2, #1
-    vbif q0, q13, q15
-    vshl.u8 q13, q3, #1
-    vbit q3, q12, q15
-    vbif q2, q13, q15
+    vbit q1, q14, q13
+    vshr.u8 q5, q2, #1
+    vshl.u8 q4, q3, #1
+    vbif q0, q15, q13
+    vbit q3, q5, q13
+    vbif q2, q4, q13
     veor d3, d3, d7
-    veor d0, d0, d7
-    veor q5, q9, q1
-    veor q4, q8, q0
     veor q6, q10, q2
+    veor d0, d0, d7
+    vstmia sp, {d16-d23}
+    veor q5, q9, q1
     veor q7, q11, q3
+    veor q4, q8, q0
 .Lc512_zip:
     vzip.8 q6, q2
     vldmia r3!, {d16-d21}
-    veor q2, q2, q10
-    veor q6, q6, q9
-    vzip.8 q5, q1
-    veor q6, q6, q2
-    vzip.8 q4, q0
-    veor q1, q1, q6
+    veor q12, q6, q9
     vzip.8 q7, q3
-    veor q14, q0, q1
-    veor q7, q7, q8
-    veor q0, q5, q14
-    veor q13, q3, q6
-    veor q11, q7, q0
-    veor q8, q13, q0
-    veor q10, q2, q11
-    veor q15, q7, q3
-    veor q6, q1, q10
+    veor q2, q2, q10
+    veor q14, q12, q2
+    vzip.8 q5, q1
+    veor q11, q7, q8
+    veor q13, q3, q14
+    veor q1, q1, q14
+    vzip.8 q4, q0
     veor q12, q5, q13
-    veor q9, q2, q6
+    veor q14, q0, q1
+    veor q15, q11, q3
+    veor q0, q5, q14
+    vstmia r8, {d24-d31}
+    veor q11, q11, q0
     veor q5, q5, q15
+    veor q10, q2, q11
+    veor q8, q13, q0
+    veor q6, q1, q10
+    veor q3, q3, q11
+    veor q9, q2, q6
     vbic q7, q6, q14
-    vstmia r4, {d16-d31}
+    vstmia r4, {d16-d23}
     vbic q14, q9, q8
     vorn q8, q9, q8
-    veor q4, q4, q12
-    veor q3, q3, q11
     veor q9, q5, q13
-    vbic q11, q11, q13
-    vbic q13, q10, q15
-    vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
+    veor q4, q4, q12
+    vbic q11, q11, q13
     veor q8, q2, q4
+    vbic q13, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    vorn q15, q10, q15
+    veor q4, q10, q4
     veor q11, q15, q11
     vorr q15, q12, q2
     veor q1, q1, q8
     veor q14, q15, q14
     vbic q15, q8, q9
     vand q9, q0, q1
-    veor q4, q10, q4
-    veor q12, q15, q9
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -169,12 +170,12 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vand q15, q5, q4
     veor q9, q14, q9
-    veor q12, q12, q15
+    veor q15, q12, q15
+    veor q12, q15, q13
     vand q14, q11, q7
-    veor q12, q12, q13
-    vorn q15, q11, q9
     vorr q13, q12, q9
     veor q13, q14, q13
+    vorn q15, q11, q9
     vmvn q14, q13
     vbif q15, q12, q13
     vbsl q11, q14, q12
@@ -182,201 +183,201 @@ slicewise_groestl_neon7bs_c512:
     vorn q7, q7, q12
     veor q12, q11, q14
     vbit q9, q7, q13
-    vand q6, q11, q6
-    veor q7, q15, q9
-    vand q8, q14, q8
-    veor q13, q12, q7
     vand q10, q12, q10
-    vand q1, q13, q1
+    veor q7, q15, q9
     vbic q3, q12, q3
+    veor q13, q12, q7
+    vand q12, q11, q6
+    vand q8, q14, q8
+    vand q5, q14, q5
+    veor q6, q8, q12
+    vand q1, q13, q1
     veor q12, q9, q14
     vand q0, q13, q0
-    vand q5, q14, q5
-    vldmia r10, {d26-d29}
     veor q1, q8, q1
-    veor q6, q8, q6
     veor q8, q15, q11
+    vldmia r10, {d26-d29}
     vbic q11, q11, q13
     vbic q13, q7, q14
+    vand q2, q15, q2
     veor q3, q0, q3
     veor q0, q13, q0
-    vldmia r8, {d26-d29}
     vand q4, q12, q4
-    vbic q12, q12, q14
+    vldmia r8, {d26-d29}
+    vbic q14, q12, q14
     vand q13, q15, q13
-    veor q12, q12, q0
-    vand q2, q15, q2
+    veor q12, q14, q0
     vldmia r6, {d28-d31}
-    veor q13, q11, q13
     veor q0, q11, q0
-    vld1.64 {d22-d23}, [r12]
-    veor q12, q5, q12
-    vbic q11, q9, q11
-    vand q9, q9, q15
+    veor q13, q11, q13
     vand q7, q7, q14
-    vldmia r4, {d28-d31}
-    veor q9, q9, q12
-    veor q5, q5, q11
-    veor q10, q10, q9
-    vand q11, q8, q15
-    veor q2, q2, q9
-    veor q1, q10, q1
-    veor q9, q11, q2
-    vbic q8, q8, q14
+    vld1.64 {d22-d23}, [r12]
+    vbic q14, q9, q11
+    vand q11, q9, q15
+    veor q12, q5, q12
     veor q7, q4, q7
-    veor q5, q5, q1
-    veor q2, q6, q2
-    veor q7, q7, q10
-    veor q0, q8, q0
-    veor q8, q13, q5
+    veor q9, q11, q12
+    veor q5, q5, q14
+    vldmia r4, {d28-d31}
+    vand q11, q8, q15
+    veor q15, q2, q9
+    veor q10, q10, q9
+    veor q9, q11, q15
+    vbic q11, q8, q14
+    veor q2, q6, q15
+    veor q15, q10, q1
     veor q6, q12, q2
-    veor q3, q3, q5
-    veor q5, q0, q7
-    veor q7, q6, q7
-    veor q6, q8, q6
-    veor q4, q4, q9
+    veor q0, q11, q0
+    veor q14, q5, q15
+    veor q5, q7, q10
+    veor q11, q4, q9
+    veor q3, q3, q14
     vld1.64 {d16-d19}, [r3]!
-    veor q6, q4, q6
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vshl.u8 q11, q6, q8
-    vshl.u8 q6, q6, q9
-    vshl.u8 q12, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q4, q10, q4
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q6, q11, q6
-    vorr q1, q12, q1
+    veor q7, q6, q5
+    veor q1, q13, q14
+    vshl.u8 q10, q15, q9
+    veor q14, q1, q6
+    vshl.u8 q4, q11, q9
+    vshl.u8 q12, q15, q8
+    veor q13, q11, q14
+    veor q5, q0, q5
+    vshl.u8 q14, q11, q8
+    vorr q1, q12, q10
+    vshl.u8 q10, q13, q8
+    vshl.u8 q11, q5, q8
+    vshl.u8 q12, q5, q9
+    vorr q4, q14, q4
+    vext.8 q15, q1, q1, #4
+    vshl.u8 q14, q3, q8
+    vshl.u8 q6, q13, q9
+    veor q13, q1, q15
+    vorr q5, q11, q12
+    vshl.u8 q12, q3, q9
+    vorr q6, q10, q6
     vshl.u8 q11, q7, q8
-    vshl.u8 q12, q3, q8
-    vext.8 q13, q1, q1, #4
-    vorr q5, q10, q5
     vshl.u8 q10, q2, q8
+    vext.8 q15, q13, q13, #2
     vshl.u8 q8, q0, q8
     vshl.u8 q0, q0, q9
-    vshl.u8 q2, q2, q9
+    vorr q3, q14, q12
     vorr q0, q8, q0
-    vext.8 q8, q6, q6, #4
-    vshl.u8 q7, q7, q9
-    veor q8, q6, q8
-    vshl.u8 q3, q3, q9
-    vext.8 q9, q0, q0, #4
+    vext.8 q12, q4, q4, #4
+    veor q8, q13, q15
+    vshl.u8 q2, q2, q9
+    vext.8 q14, q6, q6, #4
+    veor q12, q4, q12
+    vext.8 q13, q8, q8, #4
+    veor q8, q6, q14
+    vshl.u8 q14, q7, q9
+    vext.8 q7, q0, q0, #4
     vorr q2, q10, q2
     vext.8 q10, q8, q8, #2
-    veor q9, q0, q9
-    veor q8, q8, q10
-    vorr q3, q12, q3
-    vext.8 q12, q4, q4, #4
-    vorr q7, q11, q7
-    vext.8 q11, q9, q9, #2
-    veor q12, q4, q12
-    veor q13, q1, q13
-    vext.8 q8, q8, q8, #4
-    veor q9, q9, q11
-    veor q6, q6, q8
+    veor q9, q0, q7
+    vorr q7, q11, q14
     vext.8 q14, q12, q12, #2
+    veor q8, q8, q10
+    vext.8 q11, q9, q9, #2
+    veor q1, q1, q13
+    veor q12, q12, q14
+    veor q9, q9, q11
+    vext.8 q8, q8, q8, #4
+    vext.8 q12, q12, q12, #4
+    veor q6, q6, q8
     veor q8, q10, q8
     vext.8 q10, q2, q2, #4
-    veor q12, q12, q14
-    veor q10, q2, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q9, q9, q9, #4
-    veor q13, q13, q15
-    veor q0, q0, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q11, q9
-    vext.8 q11, q10, q10, #2
     veor q4, q4, q12
+    veor q15, q15, q13
+    veor q10, q2, q10
+    vext.8 q13, q9, q9, #4
     veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
+    veor q9, q11, q13
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
-    vext.8 q14, q0, q0, #6
-    veor q2, q2, q10
-    veor q10, q11, q10
-    veor q12, q12, q14
+    veor q0, q0, q13
+    veor q13, q15, q14
+    vext.8 q11, q10, q10, #2
+    veor q10, q10, q11
     vext.8 q14, q4, q4, #6
-    veor q4, q13, q4
-    vext.8 q13, q3, q3, #4
+    vext.8 q15, q0, q0, #6
     veor q8, q8, q14
-    vext.8 q11, q2, q2, #6
-    veor q13, q3, q13
-    veor q2, q12, q2
-    veor q11, q9, q11
-    vext.8 q14, q13, q13, #2
+    veor q4, q13, q4
+    veor q15, q12, q15
+    vext.8 q12, q10, q10, #4
+    veor q14, q2, q12
+    vext.8 q13, q3, q3, #4
     veor q0, q8, q0
-    veor q8, q10, q9
+    veor q13, q3, q13
     veor q10, q11, q12
+    vext.8 q12, q14, q14, #6
+    veor q2, q15, q14
+    veor q11, q9, q12
+    vext.8 q14, q13, q13, #2
+    veor q8, q10, q9
+    veor q9, q13, q14
     vext.8 q12, q5, q5, #4
-    veor q13, q13, q14
-    vext.8 q11, q7, q7, #4
+    vext.8 q13, q7, q7, #4
+    veor q10, q11, q15
     veor q12, q5, q12
-    veor q11, q7, q11
-    vext.8 q13, q13, q13, #4
+    veor q11, q7, q13
+    vext.8 q13, q9, q9, #4
     vext.8 q15, q12, q12, #2
     veor q3, q3, q13
     veor q13, q14, q13
     vext.8 q14, q11, q11, #2
-    veor q12, q12, q15
+    veor q9, q12, q15
     veor q11, q11, q14
-    vext.8 q9, q3, q3, #6
-    veor q3, q10, q3
-    vext.8 q12, q12, q12, #4
-    veor q9, q8, q9
-    vext.8 q11, q11, q11, #4
+    vext.8 q12, q9, q9, #4
     veor q5, q5, q12
+    vext.8 q11, q11, q11, #4
     veor q12, q15, q12
     veor q7, q7, q11
-    veor q8, q12, q8
+    vext.8 q9, q3, q3, #6
+    veor q15, q12, q8
     vext.8 q12, q1, q1, #6
+    veor q9, q8, q9
     veor q11, q14, q11
-    veor q8, q8, q12
-    vext.8 q12, q7, q7, #6
+    veor q8, q15, q12
+    vext.8 q15, q7, q7, #6
+    veor q3, q10, q3
     veor q7, q9, q7
     vext.8 q9, q5, q5, #6
-    veor q12, q13, q12
-    veor q6, q8, q6
-    veor q9, q11, q9
+    veor q12, q13, q15
+    veor q14, q11, q9
+    veor q15, q8, q6
+    veor q13, q14, q10
     veor q5, q12, q5
-    veor q8, q9, q10
-    veor q1, q8, q1
+    veor q1, q13, q1
     vldmia r3!, {d16-d29}
     veor q0, q0, q14
-    veor q6, q6, q9
-    veor q5, q5, q10
-    veor q6, q6, q0
-    veor q7, q7, q11
-    veor q1, q1, q6
-    veor q4, q4, q8
-    veor q14, q5, q1
+    veor q6, q15, q9
     veor q2, q2, q13
-    veor q5, q7, q14
-    veor q13, q2, q6
-    veor q11, q4, q5
-    veor q8, q13, q5
-    veor q10, q0, q11
-    veor q15, q4, q2
-    veor q6, q1, q10
+    veor q15, q4, q8
+    veor q9, q6, q0
+    veor q14, q5, q10
+    veor q1, q1, q9
+    veor q8, q7, q11
     veor q3, q3, q12
-    veor q12, q7, q13
+    veor q14, q14, q1
+    veor q13, q2, q9
+    veor q5, q8, q14
+    veor q12, q8, q13
+    veor q11, q15, q5
+    veor q15, q15, q2
+    veor q2, q2, q11
+    vstmia r8, {d24-d31}
+    veor q10, q0, q11
+    veor q4, q8, q15
+    veor q6, q1, q10
+    veor q8, q13, q5
     veor q9, q0, q6
-    veor q4, q7, q15
+    veor q3, q3, q12
+    vstmia r4, {d16-d23}
     vorr q7, q6, q14
-    vstmia r4, {d16-d31}
+    vand q11, q11, q13
     vorr q14, q8, q9
     vand q8, q8, q9
-    veor q3, q3, q12
-    veor q2, q2, q11
     veor q9, q4, q13
-    vand q11, q11, q13
     vbic q13, q10, q15
     vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
     veor q8, q0, q3
     veor q11, q15, q11
@@ -384,10 +385,11 @@ slicewise_groestl_neon7bs_c512:
     veor q1, q1, q8
     veor q14, q15, q14
     vbic q15, q8, q9
-    vorr q9, q5, q1
     veor q3, q10, q3
-    veor q12, q15, q9
+    vst1.64 {d18-d19}, [r12]
+    vorr q9, q5, q1
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -397,216 +399,216 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q3, q4
     veor q9, q14, q9
-    veor q12, q12, q15
+    veor q15, q12, q15
     vorr q14, q11, q7
-    veor q12, q12, q13
-    vorn q15, q9, q11
+    veor q12, q15, q13
     vorn q13, q12, q9
+    vorn q15, q9, q11
     veor q13, q14, q13
     vmvn q14, q9
-    vbsl q11, q12, q13
+    vbit q15, q12, q13
     vbif q14, q13, q7
     vand q7, q7, q12
-    vbit q15, q12, q13
+    vbsl q11, q12, q13
+    vand q8, q14, q8
     vbit q7, q9, q13
     veor q12, q11, q14
-    veor q9, q15, q7
-    vbic q6, q11, q6
-    veor q13, q12, q9
-    vand q8, q14, q8
-    vorr q1, q13, q1
-    vbic q10, q12, q10
+    vbic q13, q11, q6
     vand q2, q12, q2
-    veor q12, q7, q14
-    vorr q5, q13, q5
     vbic q4, q14, q4
+    veor q9, q15, q7
+    vbic q10, q12, q10
+    veor q6, q8, q13
+    vand q0, q15, q0
+    veor q13, q12, q9
+    veor q12, q7, q14
+    vorr q14, q13, q1
+    vorr q5, q13, q5
+    veor q1, q8, q14
     vldmia r10, {d26-d29}
-    veor q1, q8, q1
-    veor q6, q8, q6
+    veor q2, q5, q2
     veor q8, q15, q11
     vbic q11, q11, q13
     vorr q13, q9, q14
-    veor q2, q5, q2
+    vbic q3, q3, q12
     veor q5, q13, q5
     vldmia r8, {d26-d29}
-    vbic q3, q3, q12
     vbic q12, q14, q12
-    vand q13, q15, q13
+    vand q15, q15, q13
     veor q12, q12, q5
-    vand q0, q15, q0
+    veor q13, q11, q15
+    veor q12, q4, q12
     vldmia r6, {d28-d31}
-    veor q13, q11, q13
     veor q5, q11, q5
     vld1.64 {d22-d23}, [r12]
-    veor q12, q4, q12
-    vorr q11, q7, q11
-    vbic q7, q15, q7
-    vbic q9, q14, q9
+    vbic q14, q14, q9
+    vorr q9, q7, q11
+    vbic q11, q15, q7
+    veor q4, q4, q9
+    veor q7, q11, q12
+    veor q9, q3, q14
     vldmia r4, {d28-d31}
-    veor q7, q7, q12
-    veor q4, q4, q11
-    veor q10, q10, q7
     vbic q11, q8, q15
-    veor q0, q0, q7
-    veor q1, q10, q1
-    veor q7, q11, q0
-    vbic q8, q8, q14
-    veor q9, q3, q9
-    veor q4, q4, q1
-    veor q0, q6, q0
-    veor q9, q9, q10
-    veor q5, q8, q5
-    veor q8, q13, q4
-    veor q6, q12, q0
-    veor q2, q2, q4
-    veor q4, q5, q9
-    veor q9, q6, q9
-    veor q6, q8, q6
-    veor q3, q3, q7
+    veor q15, q0, q7
+    veor q0, q10, q7
+    vbic q10, q8, q14
+    veor q1, q0, q1
+    veor q14, q9, q0
+    veor q5, q10, q5
+    veor q9, q4, q1
+    veor q0, q6, q15
+    veor q7, q11, q15
+    veor q8, q13, q9
+    veor q10, q12, q0
+    veor q11, q3, q7
+    veor q15, q2, q9
+    veor q6, q8, q10
     vld1.64 {d14-d17}, [r3]!
-    veor q6, q3, q6
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vshl.u8 q11, q6, q7
-    vshl.u8 q6, q6, q8
-    vshl.u8 q12, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q3, q10, q3
-    vshl.u8 q10, q4, q7
-    vshl.u8 q4, q4, q8
+    veor q4, q5, q14
+    veor q2, q11, q6
+    vshl.u8 q3, q1, q8
+    veor q9, q10, q14
+    vshl.u8 q13, q1, q7
+    vshl.u8 q12, q11, q8
+    vshl.u8 q6, q11, q7
+    vorr q1, q13, q3
+    vorr q3, q6, q12
+    vshl.u8 q11, q2, q7
+    vext.8 q14, q1, q1, #4
+    vshl.u8 q12, q4, q7
+    veor q13, q1, q14
+    vshl.u8 q6, q2, q8
+    vshl.u8 q10, q4, q8
+    vshl.u8 q14, q15, q7
+    vorr q4, q12, q10
+    vshl.u8 q2, q15, q8
     vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q9, q7
-    vshl.u8 q12, q2, q7
-    vext.8 q13, q1, q1, #4
-    vorr q4, q10, q4
+    vorr q2, q14, q2
+    vshl.u8 q14, q5, q7
+    vext.8 q15, q13, q13, #2
+    veor q11, q13, q15
     vshl.u8 q10, q0, q7
-    vshl.u8 q7, q5, q7
-    vshl.u8 q5, q5, q8
+    vext.8 q13, q11, q11, #4
+    vshl.u8 q11, q9, q7
+    vshl.u8 q7, q5, q8
     vshl.u8 q0, q0, q8
-    vorr q5, q7, q5
-    vext.8 q7, q6, q6, #4
+    vext.8 q12, q3, q3, #4
+    vorr q5, q14, q7
+    vext.8 q14, q6, q6, #4
+    veor q12, q3, q12
+    veor q7, q6, q14
     vshl.u8 q9, q9, q8
-    veor q7, q6, q7
-    vshl.u8 q2, q2, q8
     vext.8 q8, q5, q5, #4
     vorr q0, q10, q0
     vext.8 q10, q7, q7, #2
     veor q8, q5, q8
     veor q7, q7, q10
-    vorr q2, q12, q2
-    vext.8 q12, q3, q3, #4
-    vorr q9, q11, q9
-    vext.8 q11, q8, q8, #2
-    veor q12, q3, q12
-    veor q13, q1, q13
-    vext.8 q7, q7, q7, #4
-    veor q8, q8, q11
-    veor q6, q6, q7
     vext.8 q14, q12, q12, #2
-    veor q7, q10, q7
-    vext.8 q10, q0, q0, #4
+    vorr q9, q11, q9
     veor q12, q12, q14
-    veor q10, q0, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q8, q8, q8, #4
-    veor q13, q13, q15
-    veor q5, q5, q8
-    vext.8 q12, q12, q12, #4
-    veor q8, q11, q8
-    vext.8 q11, q10, q10, #2
-    veor q3, q3, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
+    vext.8 q11, q8, q8, #2
+    veor q15, q15, q13
     veor q1, q1, q13
+    vext.8 q13, q7, q7, #4
+    vext.8 q12, q12, q12, #4
+    veor q8, q8, q11
+    veor q6, q6, q13
+    veor q7, q10, q13
+    vext.8 q13, q0, q0, #4
+    veor q3, q3, q12
+    veor q10, q0, q13
+    vext.8 q13, q8, q8, #4
+    veor q12, q14, q12
+    veor q8, q11, q13
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
+    veor q5, q5, q13
+    veor q13, q15, q14
+    vext.8 q11, q10, q10, #2
+    veor q15, q10, q11
     vext.8 q14, q5, q5, #6
-    veor q0, q0, q10
-    veor q10, q11, q10
     veor q12, q12, q14
     vext.8 q14, q3, q3, #6
     veor q3, q13, q3
+    vext.8 q10, q15, q15, #4
+    veor q15, q7, q14
+    veor q14, q0, q10
     vext.8 q13, q2, q2, #4
-    veor q7, q7, q14
-    vext.8 q11, q0, q0, #6
-    veor q13, q2, q13
-    veor q0, q12, q0
-    veor q11, q8, q11
-    vext.8 q14, q13, q13, #2
-    veor q5, q7, q5
-    veor q7, q10, q8
-    veor q10, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q13, q13, q14
-    vext.8 q11, q9, q9, #4
-    veor q12, q4, q12
-    veor q11, q9, q11
-    vext.8 q13, q13, q13, #4
+    veor q7, q11, q10
+    veor q10, q2, q13
+    veor q7, q7, q8
+    vext.8 q11, q14, q14, #6
+    veor q0, q12, q14
+    veor q5, q15, q5
+    vext.8 q14, q10, q10, #2
+    veor q13, q8, q11
+    vext.8 q11, q4, q4, #4
+    veor q8, q10, q14
+    veor q10, q13, q12
+    veor q12, q4, q11
+    vext.8 q15, q9, q9, #4
+    veor q11, q9, q15
+    vext.8 q13, q8, q8, #4
     vext.8 q15, q12, q12, #2
     veor q2, q2, q13
     veor q13, q14, q13
-    vext.8 q14, q11, q11, #2
     veor q12, q12, q15
+    vext.8 q14, q11, q11, #2
     veor q11, q11, q14
     vext.8 q8, q2, q2, #6
-    veor q2, q10, q2
     vext.8 q12, q12, q12, #4
+    veor q2, q10, q2
     veor q8, q7, q8
     vext.8 q11, q11, q11, #4
+    veor q15, q15, q12
     veor q4, q4, q12
-    veor q12, q15, q12
     veor q9, q9, q11
-    veor q7, q12, q7
     vext.8 q12, q1, q1, #6
+    veor q15, q15, q7
     veor q11, q14, q11
-    veor q7, q7, q12
-    vext.8 q12, q9, q9, #6
+    veor q7, q15, q12
+    vext.8 q15, q9, q9, #6
     veor q8, q8, q9
+    veor q12, q13, q15
     vext.8 q9, q4, q4, #6
-    veor q12, q13, q12
-    veor q6, q7, q6
-    veor q9, q11, q9
+    veor q15, q7, q6
+    veor q14, q11, q9
     veor q4, q12, q4
-    veor q7, q9, q10
+    veor q7, q14, q10
     vldmia r3!, {d18-d29}
     veor q5, q5, q14
-    veor q6, q6, q10
-    veor q1, q7, q1
-    veor q6, q6, q5
-    veor q4, q4, q11
-    veor q1, q1, q6
-    veor q7, q8, q12
-    veor q14, q4, q1
-    veor q3, q3, q9
-    veor q4, q7, q14
+    veor q6, q15, q10
     veor q0, q0, q13
-    veor q11, q3, q4
-    veor q13, q0, q6
+    veor q15, q7, q1
+    veor q10, q6, q5
+    veor q14, q4, q11
+    veor q7, q8, q12
+    veor q1, q15, q10
+    veor q11, q3, q9
+    veor q14, q14, q1
+    veor q13, q0, q10
+    veor q4, q7, q14
+    veor q15, q11, q0
+    veor q11, q11, q4
+    veor q3, q7, q15
     veor q10, q5, q11
     veor q8, q13, q4
     veor q6, q1, q10
-    veor q15, q3, q0
     veor q12, q7, q13
     veor q9, q5, q6
-    veor q3, q7, q15
+    veor q0, q0, q11
     vand q7, q6, q14
     vstmia r4, {d16-d31}
+    vand q11, q11, q13
     vand q14, q8, q9
     vorr q8, q8, q9
-    veor q2, q2, q12
-    veor q0, q0, q11
     veor q9, q3, q13
-    vand q11, q11, q13
+    veor q2, q2, q12
     vand q13, q15, q10
-    vorr q15, q15, q10
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
+    vorr q15, q15, q10
     veor q8, q5, q2
     veor q11, q15, q11
+    vst1.64 {d18-d19}, [r12]
     vorr q15, q12, q5
     veor q1, q1, q8
     veor q14, q15, q14
@@ -614,20 +616,20 @@ slicewise_groestl_neon7bs_c512:
     vbic q9, q4, q1
     veor q2, q10, q2
     veor q12, q15, q9
-    veor q10, q10, q1
     veor q9, q13, q9
-    veor q11, q11, q12
+    veor q10, q10, q1
     veor q7, q7, q9
     vbic q9, q0, q10
-    vorn q12, q0, q10
+    veor q11, q11, q12
     veor q9, q13, q9
+    vorn q12, q0, q10
     veor q13, q13, q15
     vbic q15, q3, q2
     veor q9, q14, q9
-    veor q12, q12, q15
-    vand q14, q11, q7
-    veor q12, q12, q13
+    veor q14, q12, q15
     vorn q15, q11, q9
+    veor q12, q14, q13
+    vand q14, q11, q7
     vorr q13, q12, q9
     veor q13, q14, q13
     vmvn q14, q13
@@ -636,213 +638,213 @@ slicewise_groestl_neon7bs_c512:
     vbif q14, q9, q7
     vorn q7, q7, q12
     veor q12, q11, q14
+    vand q3, q14, q3
     vbit q9, q7, q13
     vand q6, q11, q6
+    vbic q10, q12, q10
     veor q7, q15, q9
     vbic q8, q14, q8
-    veor q13, q12, q7
-    vbic q10, q12, q10
-    vbic q1, q13, q1
     vand q0, q12, q0
+    vand q5, q15, q5
+    veor q13, q12, q7
     veor q12, q9, q14
+    vbic q14, q13, q1
     vand q4, q13, q4
-    vand q3, q14, q3
+    veor q1, q8, q14
     vldmia r10, {d26-d29}
-    veor q1, q8, q1
     veor q6, q8, q6
+    veor q0, q4, q0
     veor q8, q15, q11
     vand q11, q11, q13
     vand q13, q7, q14
-    veor q0, q4, q0
+    vbic q2, q12, q2
     veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vbic q2, q12, q2
-    vand q12, q12, q14
-    vand q13, q15, q13
-    veor q12, q12, q4
-    vand q5, q15, q5
-    vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    vand q14, q12, q14
+    vand q15, q15, q13
+    veor q12, q14, q4
+    veor q13, q11, q15
     veor q4, q11, q4
+    vldmia r6, {d28-d31}
+    vand q7, q7, q14
     vld1.64 {d22-d23}, [r12]
     veor q12, q3, q12
-    vand q11, q9, q11
-    vand q9, q9, q15
-    vand q7, q7, q14
+    vand q14, q9, q11
+    vand q11, q9, q15
+    veor q3, q3, q14
+    veor q9, q11, q12
     vldmia r4, {d28-d31}
-    veor q9, q9, q12
-    veor q3, q3, q11
-    veor q10, q10, q9
     vand q11, q8, q15
-    veor q5, q5, q9
-    veor q1, q10, q1
-    veor q9, q11, q5
-    vand q8, q8, q14
-    veor q7, q2, q7
-    veor q3, q3, q1
-    veor q5, q6, q5
-    veor q7, q7, q10
-    veor q4, q8, q4
-    veor q8, q13, q3
-    veor q6, q12, q5
-    veor q0, q0, q3
-    veor q3, q4, q7
-    veor q7, q6, q7
-    veor q6, q8, q6
-    veor q2, q2, q9
+    vand q15, q8, q14
+    veor q14, q5, q9
+    veor q8, q2, q7
+    veor q5, q10, q9
+    veor q4, q15, q4
+    veor q1, q5, q1
+    veor q10, q8, q5
+    veor q9, q3, q1
+    veor q5, q6, q14
+    veor q7, q11, q14
+    veor q6, q13, q9
+    veor q8, q12, q5
+    veor q11, q2, q7
+    veor q3, q6, q8
+    veor q7, q8, q10
+    veor q14, q0, q9
     vld1.64 {d16-d19}, [r3]!
-    veor q6, q2, q6
-    vshl.u8 q10, q2, q8
-    vshl.u8 q2, q2, q9
-    vshl.u8 q11, q6, q8
-    vshl.u8 q6, q6, q9
-    vshl.u8 q12, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q2, q10, q2
-    vshl.u8 q10, q3, q8
-    vshl.u8 q3, q3, q9
-    vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q7, q8
-    vshl.u8 q12, q0, q8
-    vext.8 q13, q1, q1, #4
-    vorr q3, q10, q3
+    veor q2, q11, q3
+    vshl.u8 q0, q11, q8
+    vshl.u8 q12, q11, q9
+    vshl.u8 q6, q2, q9
+    vshl.u8 q11, q1, q9
+    vshl.u8 q15, q2, q8
+    vshl.u8 q13, q1, q8
+    vorr q2, q0, q12
+    veor q3, q4, q10
+    vshl.u8 q0, q14, q9
+    vorr q6, q15, q6
+    vshl.u8 q15, q14, q8
+    vorr q1, q13, q11
+    vshl.u8 q12, q3, q8
+    vext.8 q14, q1, q1, #4
+    vshl.u8 q11, q3, q9
     vshl.u8 q10, q5, q8
-    vshl.u8 q8, q4, q8
-    vshl.u8 q4, q4, q9
-    vshl.u8 q5, q5, q9
-    vorr q4, q8, q4
-    vext.8 q8, q6, q6, #4
-    vshl.u8 q7, q7, q9
-    veor q8, q6, q8
-    vshl.u8 q0, q0, q9
-    vext.8 q9, q4, q4, #4
-    vorr q5, q10, q5
-    vext.8 q10, q8, q8, #2
-    veor q9, q4, q9
-    veor q8, q8, q10
-    vorr q0, q12, q0
+    vorr q0, q15, q0
+    veor q13, q1, q14
+    vorr q3, q12, q11
     vext.8 q12, q2, q2, #4
+    vshl.u8 q11, q7, q8
+    vext.8 q15, q13, q13, #2
+    veor q12, q2, q12
+    vshl.u8 q8, q4, q8
+    vext.8 q14, q12, q12, #2
+    vshl.u8 q4, q4, q9
+    veor q12, q12, q14
+    vorr q4, q8, q4
+    vshl.u8 q5, q5, q9
+    vext.8 q8, q6, q6, #4
+    vext.8 q12, q12, q12, #4
+    veor q8, q6, q8
+    vorr q5, q10, q5
+    vshl.u8 q7, q7, q9
+    vext.8 q10, q4, q4, #4
+    veor q9, q4, q10
+    vext.8 q10, q8, q8, #2
+    veor q8, q8, q10
     vorr q7, q11, q7
     vext.8 q11, q9, q9, #2
-    veor q12, q2, q12
-    veor q13, q1, q13
-    vext.8 q8, q8, q8, #4
-    veor q9, q9, q11
-    veor q6, q6, q8
-    vext.8 q14, q12, q12, #2
-    veor q8, q10, q8
-    vext.8 q10, q5, q5, #4
-    veor q12, q12, q14
-    veor q10, q5, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q9, q9, q9, #4
     veor q13, q13, q15
-    veor q4, q4, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q11, q9
-    vext.8 q11, q10, q10, #2
+    vext.8 q8, q8, q8, #4
     veor q2, q2, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
+    veor q9, q9, q11
     vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
+    veor q6, q6, q8
+    veor q8, q10, q8
+    veor q15, q15, q13
+    vext.8 q10, q5, q5, #4
+    veor q12, q14, q12
+    vext.8 q9, q9, q9, #4
+    veor q10, q5, q10
+    veor q4, q4, q9
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
-    vext.8 q14, q4, q4, #6
-    veor q5, q5, q10
-    veor q10, q11, q10
-    veor q12, q12, q14
+    veor q9, q11, q9
+    veor q1, q1, q13
+    vext.8 q11, q10, q10, #2
+    veor q13, q15, q14
+    vext.8 q15, q4, q4, #6
+    veor q10, q10, q11
+    veor q15, q12, q15
     vext.8 q14, q2, q2, #6
-    veor q2, q13, q2
-    vext.8 q13, q0, q0, #4
+    vext.8 q12, q10, q10, #4
     veor q8, q8, q14
-    vext.8 q11, q5, q5, #6
-    veor q13, q0, q13
-    veor q5, q12, q5
-    veor q11, q9, q11
+    veor q2, q13, q2
+    vext.8 q14, q0, q0, #4
+    veor q5, q5, q12
+    veor q10, q11, q12
+    veor q13, q0, q14
+    vext.8 q12, q5, q5, #6
+    veor q5, q15, q5
     vext.8 q14, q13, q13, #2
     veor q4, q8, q4
-    veor q8, q10, q9
-    veor q10, q11, q12
+    veor q11, q9, q12
     vext.8 q12, q3, q3, #4
-    veor q13, q13, q14
-    vext.8 q11, q7, q7, #4
+    veor q8, q10, q9
+    veor q9, q13, q14
+    vext.8 q13, q7, q7, #4
     veor q12, q3, q12
-    veor q11, q7, q11
-    vext.8 q13, q13, q13, #4
+    veor q10, q11, q15
+    veor q11, q7, q13
+    vext.8 q13, q9, q9, #4
     vext.8 q15, q12, q12, #2
     veor q0, q0, q13
     veor q13, q14, q13
-    vext.8 q14, q11, q11, #2
     veor q12, q12, q15
-    veor q11, q11, q14
+    vext.8 q14, q11, q11, #2
     vext.8 q9, q0, q0, #6
-    veor q0, q10, q0
+    veor q11, q11, q14
     vext.8 q12, q12, q12, #4
+    veor q0, q10, q0
     veor q9, q8, q9
     vext.8 q11, q11, q11, #4
+    veor q15, q15, q12
     veor q3, q3, q12
-    veor q12, q15, q12
-    veor q7, q7, q11
-    veor q8, q12, q8
     vext.8 q12, q1, q1, #6
-    veor q11, q14, q11
-    veor q8, q8, q12
-    vext.8 q12, q7, q7, #6
-    veor q7, q9, q7
-    vext.8 q9, q3, q3, #6
-    veor q12, q13, q12
-    veor q6, q8, q6
-    veor q9, q11, q9
-    veor q3, q12, q3
-    veor q8, q9, q10
-    veor q1, q8, q1
-    vldmia r3!, {d16-d29}
-    veor q4, q4, q14
-    veor q6, q6, q9
-    veor q3, q3, q10
-    veor q6, q6, q4
+    veor q15, q15, q8
     veor q7, q7, q11
-    veor q1, q1, q6
-    veor q2, q2, q8
-    veor q14, q3, q1
-    veor q5, q5, q13
-    veor q3, q7, q14
-    veor q13, q5, q6
-    veor q11, q2, q3
-    veor q8, q13, q3
-    veor q10, q4, q11
-    veor q15, q2, q5
-    veor q6, q1, q10
+    veor q8, q15, q12
+    veor q11, q14, q11
+    vext.8 q12, q3, q3, #6
+    veor q15, q9, q7
+    vext.8 q14, q7, q7, #6
+    veor q7, q11, q12
+    veor q6, q8, q6
+    veor q8, q7, q10
+    veor q9, q13, q14
+    veor q1, q8, q1
+    veor q3, q9, q3
+    vldmia r3!, {d16-d29}
+    veor q7, q15, q11
+    veor q4, q4, q14
     veor q0, q0, q12
+    veor q11, q6, q9
+    veor q9, q5, q13
+    veor q15, q11, q4
+    veor q6, q3, q10
+    veor q1, q1, q15
+    veor q5, q2, q8
+    veor q14, q6, q1
+    veor q13, q9, q15
+    veor q3, q7, q14
+    veor q15, q5, q9
+    veor q11, q5, q3
     veor q12, q7, q13
+    veor q10, q4, q11
+    veor q8, q13, q3
+    veor q6, q1, q10
+    veor q2, q9, q11
     veor q9, q4, q6
-    veor q2, q5, q11
     veor q5, q7, q15
-    vstmia r4, {d16-d31}
     vorr q7, q6, q14
+    vstmia r4, {d16-d31}
     vorr q14, q8, q9
     vand q8, q8, q9
     veor q0, q0, q12
-    veor q9, q5, q13
     vand q11, q11, q13
-    vbic q13, q10, q15
-    vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
+    veor q9, q5, q13
     veor q7, q8, q7
-    veor q8, q4, q0
-    veor q11, q15, q11
+    vorn q8, q10, q15
+    vbic q13, q10, q15
     vorr q15, q12, q4
-    veor q1, q1, q8
+    veor q11, q8, q11
+    veor q8, q4, q0
     veor q14, q15, q14
+    vst1.64 {d18-d19}, [r12]
+    veor q1, q1, q8
     vbic q15, q8, q9
-    vorr q9, q3, q1
     veor q0, q10, q0
-    veor q12, q15, q9
+    vorr q9, q3, q1
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -852,10 +854,10 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q0, q5
     veor q9, q14, q9
-    veor q12, q12, q15
-    vorr q14, q11, q7
-    veor q12, q12, q13
+    veor q14, q12, q15
     vorn q15, q9, q11
+    veor q12, q14, q13
+    vorr q14, q11, q7
     vorn q13, q12, q9
     veor q13, q14, q13
     vmvn q14, q9
@@ -863,213 +865,213 @@ slicewise_groestl_neon7bs_c512:
     vbif q14, q13, q7
     vand q7, q7, q12
     vbit q15, q12, q13
-    vbit q7, q9, q13
-    veor q12, q11, q14
-    veor q9, q15, q7
-    vbic q6, q11, q6
-    veor q13, q12, q9
-    vand q8, q14, q8
-    vorr q1, q13, q1
-    vbic q10, q12, q10
-    vand q2, q12, q2
-    veor q12, q7, q14
-    vorr q3, q13, q3
     vbic q5, q14, q5
+    vand q8, q14, q8
+    veor q12, q11, q14
+    vbit q7, q9, q13
+    vand q2, q12, q2
+    veor q9, q15, q7
+    vbic q10, q12, q10
+    veor q13, q12, q9
+    vbic q12, q11, q6
+    vorr q3, q13, q3
+    vorr q13, q13, q1
+    veor q6, q8, q12
+    veor q12, q7, q14
+    veor q1, q8, q13
     vldmia r10, {d26-d29}
-    veor q1, q8, q1
-    veor q6, q8, q6
     veor q8, q15, q11
     vbic q11, q11, q13
     vorr q13, q9, q14
+    vand q4, q15, q4
+    vbic q0, q0, q12
     veor q2, q3, q2
     veor q3, q13, q3
     vldmia r8, {d26-d29}
-    vbic q0, q0, q12
-    vbic q12, q14, q12
-    vand q13, q15, q13
-    veor q12, q12, q3
-    vand q4, q15, q4
+    vand q15, q15, q13
+    vbic q14, q14, q12
+    veor q13, q11, q15
+    veor q12, q14, q3
     vldmia r6, {d28-d31}
-    veor q13, q11, q13
     veor q3, q11, q3
+    vbic q9, q14, q9
     vld1.64 {d22-d23}, [r12]
     veor q12, q5, q12
-    vorr q11, q7, q11
-    vbic q7, q15, q7
-    vbic q9, q14, q9
+    vorr q14, q7, q11
+    vbic q11, q15, q7
+    veor q5, q5, q14
+    veor q7, q11, q12
     vldmia r4, {d28-d31}
-    veor q7, q7, q12
-    veor q5, q5, q11
-    veor q10, q10, q7
     vbic q11, q8, q15
-    veor q4, q4, q7
-    veor q1, q10, q1
-    veor q7, q11, q4
-    vbic q8, q8, q14
-    veor q9, q0, q9
-    veor q5, q5, q1
-    veor q4, q6, q4
-    veor q9, q9, q10
-    veor q3, q8, q3
-    veor q8, q13, q5
-    veor q6, q12, q4
-    veor q2, q2, q5
-    veor q5, q3, q9
-    veor q9, q6, q9
-    veor q6, q8, q6
-    veor q0, q0, q7
+    veor q15, q10, q7
+    veor q10, q4, q7
+    veor q1, q15, q1
+    vbic q14, q8, q14
+    veor q4, q6, q10
+    veor q7, q11, q10
+    veor q11, q5, q1
+    veor q8, q0, q9
+    veor q9, q13, q11
+    veor q3, q14, q3
+    veor q10, q12, q4
+    veor q12, q8, q15
+    veor q14, q9, q10
+    veor q13, q0, q7
     vld1.64 {d14-d17}, [r3]!
-    veor q6, q0, q6
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vshl.u8 q11, q6, q7
-    vshl.u8 q6, q6, q8
-    vshl.u8 q12, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q0, q10, q0
+    veor q5, q3, q12
+    veor q2, q2, q11
+    vshl.u8 q15, q13, q7
+    veor q9, q10, q12
+    veor q14, q13, q14
+    vshl.u8 q12, q13, q8
+    vshl.u8 q6, q1, q8
+    vshl.u8 q0, q1, q7
     vshl.u8 q10, q5, q7
-    vshl.u8 q5, q5, q8
-    vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q9, q7
-    vshl.u8 q12, q2, q7
+    vshl.u8 q11, q14, q7
+    vorr q1, q0, q6
+    vshl.u8 q6, q14, q8
+    vorr q0, q15, q12
+    vshl.u8 q14, q5, q8
     vext.8 q13, q1, q1, #4
-    vorr q5, q10, q5
+    veor q13, q1, q13
+    vshl.u8 q12, q2, q7
+    vshl.u8 q5, q2, q8
+    vext.8 q15, q13, q13, #2
+    vorr q6, q11, q6
+    vorr q2, q12, q5
+    vorr q5, q10, q14
+    vshl.u8 q11, q9, q7
+    veor q14, q13, q15
     vshl.u8 q10, q4, q7
-    vshl.u8 q7, q3, q7
-    vshl.u8 q3, q3, q8
-    vshl.u8 q4, q4, q8
-    vorr q3, q7, q3
+    vext.8 q13, q14, q14, #4
+    vshl.u8 q14, q3, q7
+    vshl.u8 q7, q3, q8
+    vext.8 q12, q0, q0, #4
+    veor q12, q0, q12
+    vorr q3, q14, q7
     vext.8 q7, q6, q6, #4
-    vshl.u8 q9, q9, q8
+    vshl.u8 q4, q4, q8
+    vext.8 q14, q12, q12, #2
     veor q7, q6, q7
-    vshl.u8 q2, q2, q8
+    vshl.u8 q9, q9, q8
     vext.8 q8, q3, q3, #4
+    veor q8, q3, q8
     vorr q4, q10, q4
     vext.8 q10, q7, q7, #2
-    veor q8, q3, q8
-    veor q7, q7, q10
-    vorr q2, q12, q2
-    vext.8 q12, q0, q0, #4
+    veor q12, q12, q14
     vorr q9, q11, q9
     vext.8 q11, q8, q8, #2
-    veor q12, q0, q12
-    veor q13, q1, q13
-    vext.8 q7, q7, q7, #4
+    veor q7, q7, q10
     veor q8, q8, q11
-    veor q6, q6, q7
-    vext.8 q14, q12, q12, #2
-    veor q7, q10, q7
-    vext.8 q10, q4, q4, #4
-    veor q12, q12, q14
-    veor q10, q4, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q8, q8, q8, #4
-    veor q13, q13, q15
-    veor q3, q3, q8
     vext.8 q12, q12, q12, #4
-    veor q8, q11, q8
-    vext.8 q11, q10, q10, #2
-    veor q0, q0, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
     veor q1, q1, q13
+    veor q0, q0, q12
+    vext.8 q7, q7, q7, #4
+    veor q12, q14, q12
+    veor q6, q6, q7
+    vext.8 q14, q8, q8, #4
+    veor q7, q10, q7
+    veor q8, q11, q14
+    vext.8 q10, q4, q4, #4
+    veor q3, q3, q14
+    veor q11, q15, q13
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
-    vext.8 q14, q3, q3, #6
-    veor q4, q4, q10
-    veor q10, q11, q10
-    veor q12, q12, q14
+    veor q15, q4, q10
+    vext.8 q10, q3, q3, #6
+    veor q13, q11, q14
+    veor q12, q12, q10
+    vext.8 q11, q15, q15, #2
+    veor q10, q15, q11
+    vext.8 q15, q2, q2, #4
     vext.8 q14, q0, q0, #6
     veor q0, q13, q0
-    vext.8 q13, q2, q2, #4
+    veor q13, q2, q15
+    vext.8 q15, q10, q10, #4
     veor q7, q7, q14
-    vext.8 q11, q4, q4, #6
-    veor q13, q2, q13
-    veor q4, q12, q4
-    veor q11, q8, q11
-    vext.8 q14, q13, q13, #2
+    veor q4, q4, q15
     veor q3, q7, q3
+    vext.8 q14, q13, q13, #2
+    veor q10, q11, q15
+    vext.8 q11, q4, q4, #6
+    veor q4, q12, q4
     veor q7, q10, q8
-    veor q10, q11, q12
-    vext.8 q12, q5, q5, #4
-    veor q13, q13, q14
+    veor q10, q8, q11
+    vext.8 q8, q5, q5, #4
+    veor q15, q13, q14
+    veor q10, q10, q12
     vext.8 q11, q9, q9, #4
-    veor q12, q5, q12
+    veor q12, q5, q8
     veor q11, q9, q11
-    vext.8 q13, q13, q13, #4
-    vext.8 q15, q12, q12, #2
+    vext.8 q13, q15, q15, #4
     veor q2, q2, q13
+    vext.8 q15, q12, q12, #2
     veor q13, q14, q13
     vext.8 q14, q11, q11, #2
     veor q12, q12, q15
     veor q11, q11, q14
     vext.8 q8, q2, q2, #6
-    veor q2, q10, q2
-    vext.8 q12, q12, q12, #4
     veor q8, q7, q8
+    vext.8 q12, q12, q12, #4
+    veor q2, q10, q2
     vext.8 q11, q11, q11, #4
     veor q5, q5, q12
-    veor q12, q15, q12
-    veor q9, q9, q11
-    veor q7, q12, q7
+    veor q15, q15, q12
     vext.8 q12, q1, q1, #6
-    veor q11, q14, q11
-    veor q7, q7, q12
-    vext.8 q12, q9, q9, #6
+    veor q9, q9, q11
+    veor q15, q15, q7
     veor q8, q8, q9
+    veor q7, q15, q12
+    vext.8 q15, q9, q9, #6
+    veor q11, q14, q11
     vext.8 q9, q5, q5, #6
-    veor q12, q13, q12
-    veor q6, q7, q6
-    veor q9, q11, q9
+    veor q12, q13, q15
+    veor q15, q7, q6
+    veor q14, q11, q9
     veor q5, q12, q5
-    veor q7, q9, q10
+    veor q7, q14, q10
     vldmia r3!, {d18-d29}
+    veor q6, q15, q10
+    veor q9, q0, q9
     veor q3, q3, q14
-    veor q6, q6, q10
-    veor q1, q7, q1
-    veor q6, q6, q3
-    veor q5, q5, q11
-    veor q1, q1, q6
+    veor q0, q4, q13
+    veor q10, q6, q3
+    veor q14, q7, q1
+    veor q15, q5, q11
+    veor q1, q14, q10
     veor q7, q8, q12
-    veor q14, q5, q1
-    veor q0, q0, q9
+    veor q13, q0, q10
+    veor q14, q15, q1
+    veor q15, q9, q0
     veor q5, q7, q14
-    veor q4, q4, q13
-    veor q11, q0, q5
-    veor q13, q4, q6
-    veor q10, q3, q11
+    veor q4, q7, q15
+    veor q11, q9, q5
     veor q8, q13, q5
+    veor q10, q3, q11
+    veor q0, q0, q11
     veor q6, q1, q10
-    veor q15, q0, q4
     veor q12, q7, q13
     veor q9, q3, q6
-    veor q0, q4, q11
-    veor q4, q7, q15
-    vstmia r4, {d16-d31}
     vand q7, q6, q14
+    vstmia r4, {d16-d31}
     vand q14, q8, q9
     vorr q8, q8, q9
-    veor q2, q2, q12
     veor q9, q4, q13
     vand q11, q11, q13
+    veor q2, q2, q12
     vand q13, q15, q10
     vorr q15, q15, q10
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
-    veor q8, q3, q2
+    vst1.64 {d18-d19}, [r12]
     veor q11, q15, q11
     vorr q15, q12, q3
-    veor q1, q1, q8
+    veor q8, q3, q2
     veor q14, q15, q14
+    veor q1, q1, q8
     vbic q15, q9, q8
     vbic q9, q5, q1
     veor q2, q10, q2
-    veor q12, q15, q9
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -1079,155 +1081,155 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q4, q2
     veor q9, q14, q9
-    veor q12, q12, q15
-    vand q14, q11, q7
-    veor q12, q12, q13
+    veor q14, q12, q15
+    veor q12, q14, q13
+    vand q15, q11, q7
+    vorr q14, q12, q9
+    veor q13, q15, q14
     vorn q15, q11, q9
-    vorr q13, q12, q9
-    veor q13, q14, q13
     vmvn q14, q13
     vbif q15, q12, q13
     vbsl q11, q14, q12
     vbif q14, q9, q7
     vorn q7, q7, q12
-    veor q12, q11, q14
-    vbit q9, q7, q13
-    vand q6, q11, q6
-    veor q7, q15, q9
-    vbic q8, q14, q8
-    veor q13, q12, q7
-    vbic q10, q12, q10
-    vbic q1, q13, q1
-    vand q0, q12, q0
-    veor q12, q9, q14
-    vand q5, q13, q5
     vand q4, q14, q4
-    vldmia r10, {d26-d29}
-    veor q1, q8, q1
+    vbit q9, q7, q13
+    veor q12, q11, q14
+    veor q7, q15, q9
+    vbic q10, q12, q10
+    vand q6, q11, q6
+    veor q13, q12, q7
+    vbic q8, q14, q8
+    vand q0, q12, q0
+    vand q5, q13, q5
     veor q6, q8, q6
+    veor q0, q5, q0
+    vbic q1, q13, q1
+    veor q12, q9, q14
+    veor q1, q8, q1
+    vldmia r10, {d26-d29}
     veor q8, q15, q11
     vand q11, q11, q13
     vand q13, q7, q14
-    veor q0, q5, q0
+    vand q3, q15, q3
+    vbic q2, q12, q2
     veor q5, q13, q5
     vldmia r8, {d26-d29}
-    vbic q2, q12, q2
-    vand q12, q12, q14
+    vand q14, q12, q14
     vand q13, q15, q13
-    veor q12, q12, q5
-    vand q3, q15, q3
-    vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    veor q12, q14, q5
     veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
+    veor q13, q11, q13
+    vldmia r6, {d28-d31}
+    vand q15, q9, q15
     veor q12, q4, q12
+    vld1.64 {d22-d23}, [r12]
     vand q11, q9, q11
-    vand q9, q9, q15
-    vand q7, q7, q14
-    vldmia r4, {d28-d31}
-    veor q9, q9, q12
+    veor q9, q15, q12
+    vand q14, q7, q14
     veor q4, q4, q11
-    veor q10, q10, q9
-    vand q11, q8, q15
     veor q3, q3, q9
-    veor q1, q10, q1
+    veor q7, q2, q14
+    vldmia r4, {d28-d31}
+    vand q11, q8, q15
+    vand q15, q8, q14
+    veor q14, q10, q9
     veor q9, q11, q3
-    vand q8, q8, q14
-    veor q7, q2, q7
-    veor q4, q4, q1
+    veor q5, q15, q5
+    veor q10, q14, q1
+    veor q15, q7, q14
+    veor q8, q4, q10
     veor q3, q6, q3
-    veor q7, q7, q10
-    veor q5, q8, q5
-    veor q8, q13, q4
-    veor q6, q12, q3
-    veor q0, q0, q4
-    veor q4, q5, q7
-    veor q7, q6, q7
-    veor q6, q8, q6
-    veor q2, q2, q9
+    veor q6, q13, q8
+    veor q11, q12, q3
+    veor q14, q0, q8
+    veor q4, q5, q15
+    veor q0, q2, q9
+    veor q1, q6, q11
     vld1.64 {d16-d19}, [r3]!
-    veor q6, q2, q6
-    vshl.u8 q10, q2, q8
-    vshl.u8 q2, q2, q9
-    vshl.u8 q11, q6, q8
-    vshl.u8 q6, q6, q9
-    vshl.u8 q12, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q2, q10, q2
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q7, q8
-    vshl.u8 q12, q0, q8
+    veor q7, q11, q15
+    veor q13, q0, q1
+    vshl.u8 q2, q10, q9
+    vshl.u8 q12, q10, q8
+    vshl.u8 q6, q13, q9
+    vshl.u8 q10, q0, q8
+    vorr q1, q12, q2
+    vshl.u8 q11, q13, q8
     vext.8 q13, q1, q1, #4
-    vorr q4, q10, q4
+    vshl.u8 q15, q14, q8
+    vorr q6, q11, q6
+    vshl.u8 q12, q0, q9
+    vshl.u8 q0, q14, q9
+    vshl.u8 q11, q7, q8
+    vorr q2, q10, q12
+    vshl.u8 q14, q4, q9
+    vext.8 q12, q2, q2, #4
+    vshl.u8 q10, q4, q8
+    veor q12, q2, q12
+    vorr q4, q10, q14
+    veor q13, q1, q13
     vshl.u8 q10, q3, q8
+    vext.8 q14, q12, q12, #2
+    vorr q0, q15, q0
+    vext.8 q15, q13, q13, #2
     vshl.u8 q8, q5, q8
+    veor q12, q12, q14
     vshl.u8 q5, q5, q9
     vshl.u8 q3, q3, q9
+    vext.8 q12, q12, q12, #4
     vorr q5, q8, q5
     vext.8 q8, q6, q6, #4
-    vshl.u8 q7, q7, q9
+    veor q13, q13, q15
     veor q8, q6, q8
-    vshl.u8 q0, q0, q9
+    vshl.u8 q7, q7, q9
     vext.8 q9, q5, q5, #4
     vorr q3, q10, q3
     vext.8 q10, q8, q8, #2
     veor q9, q5, q9
     veor q8, q8, q10
-    vorr q0, q12, q0
-    vext.8 q12, q2, q2, #4
+    vext.8 q13, q13, q13, #4
     vorr q7, q11, q7
-    vext.8 q11, q9, q9, #2
-    veor q12, q2, q12
-    veor q13, q1, q13
-    vext.8 q8, q8, q8, #4
-    veor q9, q9, q11
-    veor q6, q6, q8
-    vext.8 q14, q12, q12, #2
-    veor q8, q10, q8
-    vext.8 q10, q3, q3, #4
-    veor q12, q12, q14
-    veor q10, q3, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q9, q9, q9, #4
-    veor q13, q13, q15
-    veor q5, q5, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q11, q9
-    vext.8 q11, q10, q10, #2
     veor q2, q2, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
+    vext.8 q11, q9, q9, #2
     veor q1, q1, q13
+    veor q9, q9, q11
+    vext.8 q8, q8, q8, #4
+    veor q12, q14, q12
+    veor q6, q6, q8
+    vext.8 q14, q3, q3, #4
+    veor q15, q15, q13
+    veor q8, q10, q8
+    vext.8 q9, q9, q9, #4
+    veor q10, q3, q14
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
+    veor q5, q5, q9
+    veor q9, q11, q9
+    veor q13, q15, q14
+    vext.8 q11, q10, q10, #2
     vext.8 q14, q5, q5, #6
-    veor q3, q3, q10
-    veor q10, q11, q10
+    veor q15, q10, q11
+    vext.8 q10, q2, q2, #6
     veor q12, q12, q14
-    vext.8 q14, q2, q2, #6
     veor q2, q13, q2
+    veor q14, q8, q10
+    vext.8 q8, q15, q15, #4
     vext.8 q13, q0, q0, #4
-    veor q8, q8, q14
-    vext.8 q11, q3, q3, #6
+    veor q15, q3, q8
+    veor q10, q11, q8
     veor q13, q0, q13
-    veor q3, q12, q3
-    veor q11, q9, q11
+    vext.8 q8, q15, q15, #6
+    veor q3, q12, q15
+    veor q5, q14, q5
+    veor q11, q9, q8
     vext.8 q14, q13, q13, #2
-    veor q5, q8, q5
     veor q8, q10, q9
+    vext.8 q15, q4, q4, #4
     veor q10, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q13, q13, q14
-    vext.8 q11, q7, q7, #4
-    veor q12, q4, q12
-    veor q11, q7, q11
-    vext.8 q13, q13, q13, #4
+    veor q9, q13, q14
+    veor q12, q4, q15
+    vext.8 q13, q7, q7, #4
+    veor q11, q7, q13
+    vext.8 q13, q9, q9, #4
     vext.8 q15, q12, q12, #2
     veor q0, q0, q13
     veor q13, q14, q13
@@ -1235,69 +1237,69 @@ slicewise_groestl_neon7bs_c512:
     veor q12, q12, q15
     veor q11, q11, q14
     vext.8 q9, q0, q0, #6
-    veor q0, q10, q0
-    vext.8 q12, q12, q12, #4
     veor q9, q8, q9
+    vext.8 q12, q12, q12, #4
+    veor q0, q10, q0
     vext.8 q11, q11, q11, #4
     veor q4, q4, q12
     veor q12, q15, q12
     veor q7, q7, q11
-    veor q8, q12, q8
+    veor q15, q12, q8
     vext.8 q12, q1, q1, #6
-    veor q11, q14, q11
-    veor q8, q8, q12
-    vext.8 q12, q7, q7, #6
+    veor q8, q15, q12
+    vext.8 q15, q7, q7, #6
     veor q7, q9, q7
+    veor q12, q14, q11
     vext.8 q9, q4, q4, #6
-    veor q12, q13, q12
     veor q6, q8, q6
-    veor q9, q11, q9
-    veor q4, q12, q4
-    veor q8, q9, q10
+    veor q11, q12, q9
+    veor q14, q13, q15
+    veor q8, q11, q10
+    veor q15, q14, q4
     veor q1, q8, q1
     vldmia r3!, {d16-d29}
     veor q5, q5, q14
-    veor q6, q6, q9
-    veor q4, q4, q10
-    veor q6, q6, q5
     veor q7, q7, q11
-    veor q1, q1, q6
-    veor q2, q2, q8
-    veor q14, q4, q1
-    veor q3, q3, q13
+    veor q4, q6, q9
+    veor q6, q3, q13
+    veor q14, q15, q10
+    veor q11, q4, q5
+    veor q3, q2, q8
+    veor q1, q1, q11
+    veor q9, q0, q12
+    veor q14, q14, q1
+    veor q13, q6, q11
     veor q4, q7, q14
-    veor q13, q3, q6
-    veor q11, q2, q4
-    veor q8, q13, q4
-    veor q10, q5, q11
-    veor q15, q2, q3
-    veor q6, q1, q10
-    veor q0, q0, q12
     veor q12, q7, q13
-    veor q9, q5, q6
-    veor q2, q3, q11
+    veor q11, q3, q4
+    veor q15, q3, q6
+    veor q10, q5, q11
+    veor q0, q9, q12
+    veor q2, q6, q11
+    veor q6, q1, q10
     veor q3, q7, q15
-    vstmia r4, {d16-d31}
+    veor q8, q13, q4
+    veor q9, q5, q6
     vorr q7, q6, q14
+    vstmia r4, {d16-d31}
+    vand q11, q11, q13
     vorr q14, q8, q9
     vand q8, q8, q9
-    veor q0, q0, q12
     veor q9, q3, q13
-    vand q11, q11, q13
-    vbic q13, q10, q15
-    vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
     veor q8, q5, q0
+    vbic q13, q10, q15
+    vst1.64 {d18-d19}, [r12]
+    vorn q15, q10, q15
+    veor q1, q1, q8
     veor q11, q15, q11
     vorr q15, q12, q5
-    veor q1, q1, q8
+    veor q0, q10, q0
     veor q14, q15, q14
     vbic q15, q8, q9
     vorr q9, q4, q1
-    veor q0, q10, q0
-    veor q12, q15, q9
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -1307,10 +1309,10 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q0, q3
     veor q9, q14, q9
-    veor q12, q12, q15
-    vorr q14, q11, q7
-    veor q12, q12, q13
+    veor q14, q12, q15
     vorn q15, q9, q11
+    veor q12, q14, q13
+    vorr q14, q11, q7
     vorn q13, q12, q9
     veor q13, q14, q13
     vmvn q14, q9
@@ -1318,213 +1320,213 @@ slicewise_groestl_neon7bs_c512:
     vbif q14, q13, q7
     vand q7, q7, q12
     vbit q15, q12, q13
+    vand q8, q14, q8
     vbit q7, q9, q13
     veor q12, q11, q14
     veor q9, q15, q7
     vbic q6, q11, q6
-    veor q13, q12, q9
-    vand q8, q14, q8
-    vorr q1, q13, q1
     vbic q10, q12, q10
+    vbic q3, q14, q3
+    veor q13, q12, q9
     vand q2, q12, q2
     veor q12, q7, q14
+    vand q5, q15, q5
     vorr q4, q13, q4
-    vbic q3, q14, q3
-    vldmia r10, {d26-d29}
-    veor q1, q8, q1
     veor q6, q8, q6
+    vorr q14, q13, q1
+    vbic q0, q0, q12
+    veor q1, q8, q14
+    vldmia r10, {d26-d29}
     veor q8, q15, q11
     vbic q11, q11, q13
     vorr q13, q9, q14
     veor q2, q4, q2
     veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vbic q0, q0, q12
-    vbic q12, q14, q12
-    vand q13, q15, q13
-    veor q12, q12, q4
-    vand q5, q15, q5
-    vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    vbic q14, q14, q12
+    vand q15, q15, q13
+    veor q12, q14, q4
+    veor q13, q11, q15
     veor q4, q11, q4
-    vld1.64 {d22-d23}, [r12]
+    vldmia r6, {d28-d31}
+    vbic q14, q14, q9
     veor q12, q3, q12
+    veor q9, q0, q14
+    vld1.64 {d22-d23}, [r12]
     vorr q11, q7, q11
     vbic q7, q15, q7
-    vbic q9, q14, q9
     vldmia r4, {d28-d31}
-    veor q7, q7, q12
     veor q3, q3, q11
-    veor q10, q10, q7
+    veor q7, q7, q12
     vbic q11, q8, q15
-    veor q5, q5, q7
-    veor q1, q10, q1
-    veor q7, q11, q5
-    vbic q8, q8, q14
-    veor q9, q0, q9
-    veor q3, q3, q1
-    veor q5, q6, q5
-    veor q9, q9, q10
-    veor q4, q8, q4
-    veor q8, q13, q3
+    vbic q15, q8, q14
+    veor q14, q10, q7
+    veor q8, q5, q7
+    veor q4, q15, q4
+    veor q10, q14, q1
+    veor q5, q6, q8
+    veor q15, q11, q8
     veor q6, q12, q5
-    veor q2, q2, q3
-    veor q3, q4, q9
-    veor q9, q6, q9
-    veor q6, q8, q6
-    veor q0, q0, q7
+    veor q8, q9, q14
+    veor q11, q0, q15
+    veor q7, q3, q10
+    veor q9, q6, q8
+    veor q3, q4, q8
+    veor q15, q2, q7
+    veor q1, q13, q7
     vld1.64 {d14-d17}, [r3]!
-    veor q6, q0, q6
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vshl.u8 q11, q6, q7
-    vshl.u8 q6, q6, q8
-    vshl.u8 q12, q1, q7
-    vshl.u8 q1, q1, q8
+    veor q14, q1, q6
+    vshl.u8 q0, q11, q8
+    vshl.u8 q2, q10, q7
+    vshl.u8 q6, q10, q8
+    veor q13, q11, q14
+    vshl.u8 q10, q11, q7
+    vorr q1, q2, q6
+    vshl.u8 q6, q13, q8
+    vext.8 q11, q1, q1, #4
+    vshl.u8 q14, q13, q7
     vorr q0, q10, q0
+    vshl.u8 q12, q15, q7
+    veor q13, q1, q11
+    vshl.u8 q2, q15, q8
+    vorr q6, q14, q6
+    vext.8 q15, q0, q0, #4
+    vorr q2, q12, q2
+    veor q12, q0, q15
     vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vorr q6, q11, q6
-    vorr q1, q12, q1
+    vext.8 q15, q13, q13, #2
+    veor q14, q13, q15
+    vshl.u8 q13, q3, q8
     vshl.u8 q11, q9, q7
-    vshl.u8 q12, q2, q7
-    vext.8 q13, q1, q1, #4
-    vorr q3, q10, q3
+    vorr q3, q10, q13
+    vext.8 q13, q14, q14, #4
     vshl.u8 q10, q5, q7
+    vext.8 q14, q12, q12, #2
     vshl.u8 q7, q4, q7
     vshl.u8 q4, q4, q8
-    vshl.u8 q5, q5, q8
+    veor q12, q12, q14
     vorr q4, q7, q4
+    vshl.u8 q5, q5, q8
     vext.8 q7, q6, q6, #4
-    vshl.u8 q9, q9, q8
-    veor q7, q6, q7
-    vshl.u8 q2, q2, q8
-    vext.8 q8, q4, q4, #4
-    vorr q5, q10, q5
-    vext.8 q10, q7, q7, #2
-    veor q8, q4, q8
-    veor q7, q7, q10
-    vorr q2, q12, q2
-    vext.8 q12, q0, q0, #4
-    vorr q9, q11, q9
-    vext.8 q11, q8, q8, #2
-    veor q12, q0, q12
-    veor q13, q1, q13
-    vext.8 q7, q7, q7, #4
-    veor q8, q8, q11
-    veor q6, q6, q7
-    vext.8 q14, q12, q12, #2
-    veor q7, q10, q7
-    vext.8 q10, q5, q5, #4
-    veor q12, q12, q14
-    veor q10, q5, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q8, q8, q8, #4
-    veor q13, q13, q15
-    veor q4, q4, q8
     vext.8 q12, q12, q12, #4
-    veor q8, q11, q8
-    vext.8 q11, q10, q10, #2
+    veor q7, q6, q7
+    vorr q5, q10, q5
+    vext.8 q10, q4, q4, #4
+    vshl.u8 q9, q9, q8
+    veor q8, q4, q10
+    vext.8 q10, q7, q7, #2
+    vorr q9, q11, q9
+    veor q7, q7, q10
+    vext.8 q11, q8, q8, #2
     veor q0, q0, q12
+    veor q8, q8, q11
+    vext.8 q7, q7, q7, #4
     veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
+    vext.8 q14, q5, q5, #4
+    veor q6, q6, q7
     veor q1, q1, q13
+    veor q7, q10, q7
+    vext.8 q8, q8, q8, #4
+    veor q10, q5, q14
+    veor q4, q4, q8
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
+    veor q8, q11, q8
+    veor q15, q15, q13
+    vext.8 q11, q10, q10, #2
+    veor q13, q15, q14
     vext.8 q14, q4, q4, #6
-    veor q5, q5, q10
-    veor q10, q11, q10
+    veor q15, q10, q11
+    vext.8 q10, q0, q0, #6
     veor q12, q12, q14
-    vext.8 q14, q0, q0, #6
     veor q0, q13, q0
+    veor q14, q7, q10
+    vext.8 q7, q15, q15, #4
+    veor q15, q5, q7
     vext.8 q13, q2, q2, #4
-    veor q7, q7, q14
-    vext.8 q11, q5, q5, #6
+    veor q10, q11, q7
     veor q13, q2, q13
-    veor q5, q12, q5
-    veor q11, q8, q11
+    veor q4, q14, q4
+    vext.8 q5, q15, q15, #6
+    veor q11, q8, q5
     vext.8 q14, q13, q13, #2
-    veor q4, q7, q4
+    veor q5, q12, q15
+    vext.8 q15, q3, q3, #4
     veor q7, q10, q8
+    veor q8, q13, q14
+    vext.8 q13, q9, q9, #4
     veor q10, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q13, q13, q14
-    vext.8 q11, q9, q9, #4
-    veor q12, q3, q12
-    veor q11, q9, q11
-    vext.8 q13, q13, q13, #4
+    veor q12, q3, q15
+    veor q11, q9, q13
+    vext.8 q13, q8, q8, #4
     vext.8 q15, q12, q12, #2
     veor q2, q2, q13
     veor q13, q14, q13
-    vext.8 q14, q11, q11, #2
     veor q12, q12, q15
+    vext.8 q14, q11, q11, #2
     veor q11, q11, q14
     vext.8 q8, q2, q2, #6
     veor q2, q10, q2
-    vext.8 q12, q12, q12, #4
     veor q8, q7, q8
+    vext.8 q12, q12, q12, #4
+    veor q15, q15, q12
     vext.8 q11, q11, q11, #4
     veor q3, q3, q12
-    veor q12, q15, q12
     veor q9, q9, q11
-    veor q7, q12, q7
+    veor q15, q15, q7
     vext.8 q12, q1, q1, #6
     veor q11, q14, q11
-    veor q7, q7, q12
-    vext.8 q12, q9, q9, #6
-    veor q8, q8, q9
+    veor q7, q15, q12
+    vext.8 q14, q9, q9, #6
+    veor q15, q8, q9
+    veor q12, q13, q14
     vext.8 q9, q3, q3, #6
-    veor q12, q13, q12
-    veor q6, q7, q6
-    veor q9, q11, q9
+    veor q8, q7, q6
+    veor q13, q11, q9
     veor q3, q12, q3
-    veor q7, q9, q10
+    veor q7, q13, q10
     vldmia r3!, {d18-d29}
     veor q4, q4, q14
-    veor q6, q6, q10
-    veor q1, q7, q1
-    veor q6, q6, q4
-    veor q3, q3, q11
-    veor q1, q1, q6
-    veor q7, q8, q12
-    veor q14, q3, q1
-    veor q0, q0, q9
-    veor q3, q7, q14
+    veor q6, q8, q10
+    veor q14, q7, q1
     veor q5, q5, q13
-    veor q11, q0, q3
-    veor q13, q5, q6
+    veor q13, q6, q4
+    veor q8, q3, q11
+    veor q7, q15, q12
+    veor q1, q14, q13
+    veor q13, q5, q13
+    veor q14, q8, q1
+    veor q10, q0, q9
+    veor q3, q7, q14
+    veor q12, q7, q13
+    veor q11, q10, q3
+    veor q15, q10, q5
     veor q10, q4, q11
     veor q8, q13, q3
-    veor q6, q1, q10
-    veor q15, q0, q5
-    veor q12, q7, q13
-    veor q9, q4, q6
+    veor q2, q2, q12
     veor q0, q5, q11
+    veor q6, q1, q10
     veor q5, q7, q15
-    vstmia r4, {d16-d31}
+    veor q9, q4, q6
     vand q7, q6, q14
+    vstmia r4, {d16-d31}
     vand q14, q8, q9
     vorr q8, q8, q9
-    veor q2, q2, q12
     veor q9, q5, q13
-    vand q11, q11, q13
-    vand q13, q15, q10
-    vorr q15, q15, q10
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
-    veor q8, q4, q2
-    veor q11, q15, q11
+    vand q11, q11, q13
+    vorr q8, q15, q10
+    vand q13, q15, q10
+    vst1.64 {d18-d19}, [r12]
+    veor q11, q8, q11
     vorr q15, q12, q4
+    veor q8, q4, q2
+    veor q2, q10, q2
     veor q1, q1, q8
     veor q14, q15, q14
     vbic q15, q9, q8
     vbic q9, q3, q1
-    veor q2, q10, q2
-    veor q12, q15, q9
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -1534,12 +1536,12 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q5, q2
     veor q9, q14, q9
-    veor q12, q12, q15
+    veor q14, q12, q15
+    veor q12, q14, q13
     vand q14, q11, q7
-    veor q12, q12, q13
-    vorn q15, q11, q9
     vorr q13, q12, q9
     veor q13, q14, q13
+    vorn q15, q11, q9
     vmvn q14, q13
     vbif q15, q12, q13
     vbsl q11, q14, q12
@@ -1547,212 +1549,212 @@ slicewise_groestl_neon7bs_c512:
     vorn q7, q7, q12
     veor q12, q11, q14
     vbit q9, q7, q13
-    vand q6, q11, q6
-    veor q7, q15, q9
-    vbic q8, q14, q8
-    veor q13, q12, q7
-    vbic q10, q12, q10
-    vbic q1, q13, q1
     vand q0, q12, q0
-    veor q12, q9, q14
+    veor q7, q15, q9
+    vbic q10, q12, q10
+    veor q13, q12, q7
+    vbic q12, q14, q8
+    vbic q8, q13, q1
     vand q3, q13, q3
+    vand q13, q11, q6
+    veor q1, q12, q8
+    veor q6, q12, q13
     vand q5, q14, q5
-    vldmia r10, {d26-d29}
-    veor q1, q8, q1
-    veor q6, q8, q6
     veor q8, q15, q11
+    veor q12, q9, q14
+    vldmia r10, {d26-d29}
     vand q11, q11, q13
     vand q13, q7, q14
     veor q0, q3, q0
     veor q3, q13, q3
-    vldmia r8, {d26-d29}
     vbic q2, q12, q2
-    vand q12, q12, q14
-    vand q13, q15, q13
-    veor q12, q12, q3
+    vldmia r8, {d26-d29}
+    vand q14, q12, q14
     vand q4, q15, q4
-    vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    vand q15, q15, q13
+    veor q12, q14, q3
+    veor q13, q11, q15
     veor q3, q11, q3
     vld1.64 {d22-d23}, [r12]
+    vand q14, q9, q11
     veor q12, q5, q12
-    vand q11, q9, q11
-    vand q9, q9, q15
+    veor q5, q5, q14
+    vldmia r6, {d28-d31}
+    vand q11, q9, q15
     vand q7, q7, q14
+    veor q9, q11, q12
     vldmia r4, {d28-d31}
-    veor q9, q9, q12
-    veor q5, q5, q11
-    veor q10, q10, q9
     vand q11, q8, q15
     veor q4, q4, q9
-    veor q1, q10, q1
+    veor q10, q10, q9
+    veor q15, q2, q7
     veor q9, q11, q4
-    vand q8, q8, q14
-    veor q7, q2, q7
-    veor q5, q5, q1
+    veor q7, q15, q10
     veor q4, q6, q4
-    veor q7, q7, q10
-    veor q3, q8, q3
-    veor q8, q13, q5
-    veor q6, q12, q4
-    veor q0, q0, q5
-    veor q5, q3, q7
-    veor q7, q6, q7
-    veor q6, q8, q6
-    veor q2, q2, q9
+    veor q15, q10, q1
+    vand q6, q8, q14
+    veor q10, q12, q4
+    veor q1, q5, q15
+    veor q11, q2, q9
+    veor q9, q13, q1
+    veor q14, q6, q3
+    veor q2, q9, q10
     vld1.64 {d16-d19}, [r3]!
-    veor q6, q2, q6
-    vshl.u8 q10, q2, q8
-    vshl.u8 q2, q2, q9
+    veor q6, q11, q2
+    vshl.u8 q5, q15, q9
+    vshl.u8 q12, q15, q8
+    veor q3, q0, q1
+    vorr q1, q12, q5
+    vshl.u8 q13, q11, q8
+    veor q5, q14, q7
+    vext.8 q15, q1, q1, #4
+    vshl.u8 q0, q11, q9
+    vshl.u8 q12, q3, q8
+    vorr q2, q13, q0
+    veor q13, q1, q15
+    vshl.u8 q0, q3, q9
+    veor q7, q10, q7
     vshl.u8 q11, q6, q8
+    vorr q0, q12, q0
+    vext.8 q15, q13, q13, #2
     vshl.u8 q6, q6, q9
-    vshl.u8 q12, q1, q8
-    vshl.u8 q1, q1, q9
-    vorr q2, q10, q2
+    veor q3, q13, q15
+    vext.8 q12, q2, q2, #4
     vshl.u8 q10, q5, q8
     vshl.u8 q5, q5, q9
+    vext.8 q13, q3, q3, #4
     vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q7, q8
-    vshl.u8 q12, q0, q8
-    vext.8 q13, q1, q1, #4
     vorr q5, q10, q5
+    veor q12, q2, q12
+    vshl.u8 q11, q7, q8
+    vshl.u8 q3, q14, q9
     vshl.u8 q10, q4, q8
-    vshl.u8 q8, q3, q8
-    vshl.u8 q3, q3, q9
-    vshl.u8 q4, q4, q9
+    vshl.u8 q8, q14, q8
+    vext.8 q14, q12, q12, #2
+    veor q12, q12, q14
     vorr q3, q8, q3
     vext.8 q8, q6, q6, #4
-    vshl.u8 q7, q7, q9
+    vshl.u8 q4, q4, q9
+    vext.8 q12, q12, q12, #4
     veor q8, q6, q8
-    vshl.u8 q0, q0, q9
+    vshl.u8 q7, q7, q9
     vext.8 q9, q3, q3, #4
+    veor q9, q3, q9
     vorr q4, q10, q4
     vext.8 q10, q8, q8, #2
-    veor q9, q3, q9
-    veor q8, q8, q10
-    vorr q0, q12, q0
-    vext.8 q12, q2, q2, #4
     vorr q7, q11, q7
+    veor q8, q8, q10
     vext.8 q11, q9, q9, #2
-    veor q12, q2, q12
-    veor q13, q1, q13
-    vext.8 q8, q8, q8, #4
+    veor q2, q2, q12
     veor q9, q9, q11
+    veor q12, q14, q12
+    vext.8 q8, q8, q8, #4
+    veor q15, q15, q13
+    veor q1, q1, q13
+    vext.8 q13, q9, q9, #4
     veor q6, q6, q8
-    vext.8 q14, q12, q12, #2
     veor q8, q10, q8
     vext.8 q10, q4, q4, #4
-    veor q12, q12, q14
-    veor q10, q4, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q9, q9, q9, #4
-    veor q13, q13, q15
-    veor q3, q3, q9
-    vext.8 q12, q12, q12, #4
-    veor q9, q11, q9
-    vext.8 q11, q10, q10, #2
-    veor q2, q2, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
+    veor q9, q11, q13
+    veor q3, q3, q13
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
-    vext.8 q14, q3, q3, #6
-    veor q4, q4, q10
-    veor q10, q11, q10
-    veor q12, q12, q14
+    veor q10, q4, q10
+    veor q13, q15, q14
     vext.8 q14, q2, q2, #6
     veor q2, q13, q2
+    vext.8 q11, q10, q10, #2
     vext.8 q13, q0, q0, #4
+    veor q10, q10, q11
     veor q8, q8, q14
-    vext.8 q11, q4, q4, #6
-    veor q13, q0, q13
-    veor q4, q12, q4
-    veor q11, q9, q11
-    vext.8 q14, q13, q13, #2
+    vext.8 q15, q3, q3, #6
     veor q3, q8, q3
+    veor q13, q0, q13
+    vext.8 q14, q10, q10, #4
+    veor q4, q4, q14
+    veor q10, q11, q14
+    vext.8 q14, q13, q13, #2
+    veor q15, q12, q15
     veor q8, q10, q9
-    veor q10, q11, q12
+    vext.8 q12, q4, q4, #6
+    veor q4, q15, q4
+    veor q11, q9, q12
     vext.8 q12, q5, q5, #4
-    veor q13, q13, q14
-    vext.8 q11, q7, q7, #4
+    veor q9, q13, q14
+    veor q10, q11, q15
+    vext.8 q15, q7, q7, #4
     veor q12, q5, q12
-    veor q11, q7, q11
-    vext.8 q13, q13, q13, #4
-    vext.8 q15, q12, q12, #2
+    vext.8 q13, q9, q9, #4
+    veor q11, q7, q15
     veor q0, q0, q13
+    vext.8 q15, q12, q12, #2
     veor q13, q14, q13
-    vext.8 q14, q11, q11, #2
     veor q12, q12, q15
-    veor q11, q11, q14
+    vext.8 q14, q11, q11, #2
     vext.8 q9, q0, q0, #6
+    veor q11, q11, q14
     veor q0, q10, q0
     vext.8 q12, q12, q12, #4
     veor q9, q8, q9
     vext.8 q11, q11, q11, #4
+    veor q15, q15, q12
     veor q5, q5, q12
-    veor q12, q15, q12
-    veor q7, q7, q11
-    veor q8, q12, q8
+    veor q15, q15, q8
     vext.8 q12, q1, q1, #6
+    veor q7, q7, q11
     veor q11, q14, q11
-    veor q8, q8, q12
-    vext.8 q12, q7, q7, #6
-    veor q7, q9, q7
-    vext.8 q9, q5, q5, #6
-    veor q12, q13, q12
-    veor q6, q8, q6
-    veor q9, q11, q9
-    veor q5, q12, q5
-    veor q8, q9, q10
-    veor q1, q8, q1
+    veor q8, q15, q12
+    vext.8 q12, q5, q5, #6
+    veor q15, q9, q7
+    vext.8 q14, q7, q7, #6
+    veor q9, q11, q12
+    veor q7, q8, q6
+    veor q11, q9, q10
+    veor q6, q13, q14
+    veor q1, q11, q1
     vldmia r3!, {d16-d29}
     veor q3, q3, q14
-    veor q6, q6, q9
-    veor q5, q5, q10
-    veor q6, q6, q3
-    veor q7, q7, q11
-    veor q1, q1, q6
-    veor q2, q2, q8
-    veor q14, q5, q1
+    veor q14, q6, q5
+    veor q6, q7, q9
     veor q4, q4, q13
+    veor q13, q6, q3
+    veor q9, q2, q8
+    veor q5, q14, q10
+    veor q1, q1, q13
+    veor q7, q15, q11
+    veor q14, q5, q1
+    veor q8, q0, q12
+    veor q13, q4, q13
     veor q5, q7, q14
-    veor q13, q4, q6
-    veor q11, q2, q5
-    veor q8, q13, q5
-    veor q10, q3, q11
-    veor q15, q2, q4
-    veor q6, q1, q10
-    veor q0, q0, q12
     veor q12, q7, q13
-    veor q9, q3, q6
+    veor q11, q9, q5
+    veor q15, q9, q4
+    veor q10, q3, q11
     veor q2, q4, q11
     veor q4, q7, q15
-    vstmia r4, {d16-d31}
+    veor q0, q8, q12
+    veor q6, q1, q10
+    veor q8, q13, q5
+    veor q9, q3, q6
     vorr q7, q6, q14
+    vstmia r4, {d16-d31}
     vorr q14, q8, q9
-    vand q8, q8, q9
-    veor q0, q0, q12
-    veor q9, q4, q13
     vand q11, q11, q13
+    vand q8, q8, q9
+    veor q9, q4, q13
     vbic q13, q10, q15
-    vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
     veor q8, q3, q0
+    vorn q15, q10, q15
+    veor q0, q10, q0
     veor q11, q15, q11
     vorr q15, q12, q3
     veor q1, q1, q8
     veor q14, q15, q14
+    vst1.64 {d18-d19}, [r12]
     vbic q15, q8, q9
     vorr q9, q5, q1
-    veor q0, q10, q0
-    veor q12, q15, q9
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -1762,198 +1764,198 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q0, q4
     veor q9, q14, q9
-    veor q12, q12, q15
-    vorr q14, q11, q7
-    veor q12, q12, q13
+    veor q14, q12, q15
     vorn q15, q9, q11
+    veor q12, q14, q13
+    vorr q14, q11, q7
     vorn q13, q12, q9
     veor q13, q14, q13
     vmvn q14, q9
+    vbit q15, q12, q13
     vbsl q11, q12, q13
     vbif q14, q13, q7
     vand q7, q7, q12
-    vbit q15, q12, q13
-    vbit q7, q9, q13
+    vand q3, q15, q3
     veor q12, q11, q14
-    veor q9, q15, q7
-    vbic q6, q11, q6
-    veor q13, q12, q9
-    vand q8, q14, q8
-    vorr q1, q13, q1
+    vbit q7, q9, q13
     vbic q10, q12, q10
+    veor q9, q15, q7
+    vand q8, q14, q8
+    veor q13, q12, q9
     vand q2, q12, q2
+    vbic q12, q11, q6
+    vorr q1, q13, q1
+    veor q6, q8, q12
+    veor q1, q8, q1
     veor q12, q7, q14
     vorr q5, q13, q5
     vbic q4, q14, q4
-    vldmia r10, {d26-d29}
-    veor q1, q8, q1
-    veor q6, q8, q6
     veor q8, q15, q11
+    vldmia r10, {d26-d29}
     vbic q11, q11, q13
+    vbic q0, q0, q12
     vorr q13, q9, q14
     veor q2, q5, q2
     veor q5, q13, q5
     vldmia r8, {d26-d29}
-    vbic q0, q0, q12
-    vbic q12, q14, q12
+    vbic q14, q14, q12
     vand q13, q15, q13
-    veor q12, q12, q5
-    vand q3, q15, q3
+    veor q12, q14, q5
     vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    vbic q15, q15, q7
     veor q5, q11, q5
-    vld1.64 {d22-d23}, [r12]
     veor q12, q4, q12
-    vorr q11, q7, q11
-    vbic q7, q15, q7
-    veor q4, q4, q11
-    veor q7, q7, q12
+    veor q13, q11, q13
+    vld1.64 {d22-d23}, [r12]
+    vbic q14, q14, q9
+    vorr q9, q7, q11
+    veor q7, q15, q12
     vmov.i16 q11, #0xff00
-    vbic q9, q14, q9
+    veor q4, q4, q9
+    veor q9, q0, q14
     vldmia r4, {d28-d31}
     veor q7, q7, q11
     vbic q11, q8, q15
-    veor q10, q10, q7
-    veor q3, q3, q7
-    veor q1, q10, q1
-    veor q7, q11, q3
-    vbic q8, q8, q14
-    veor q9, q0, q9
-    veor q4, q4, q1
-    veor q3, q6, q3
-    veor q9, q9, q10
-    veor q5, q8, q5
-    veor q8, q13, q4
-    veor q6, q12, q3
-    veor q2, q2, q4
-    veor q4, q5, q9
-    veor q9, q6, q9
-    veor q6, q8, q6
-    veor q0, q0, q7
+    veor q15, q10, q7
+    veor q10, q3, q7
+    veor q1, q15, q1
+    veor q3, q6, q10
+    veor q7, q11, q10
+    vbic q6, q8, q14
+    veor q14, q4, q1
+    veor q5, q6, q5
+    veor q10, q12, q3
+    veor q8, q13, q14
+    veor q11, q9, q15
+    veor q2, q2, q14
+    veor q6, q8, q10
+    veor q15, q0, q7
+    veor q9, q10, q11
     vld1.64 {d14-d17}, [r3]!
-    veor q6, q0, q6
-    vshl.u8 q10, q0, q7
-    vshl.u8 q0, q0, q8
-    vshl.u8 q11, q6, q7
-    vshl.u8 q6, q6, q8
-    vshl.u8 q12, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q0, q10, q0
+    veor q12, q15, q6
+    vshl.u8 q0, q15, q8
+    vshl.u8 q6, q15, q7
+    vshl.u8 q13, q1, q7
+    vshl.u8 q14, q1, q8
+    vorr q0, q6, q0
+    vorr q1, q13, q14
+    veor q4, q5, q11
+    vshl.u8 q11, q12, q7
+    vshl.u8 q14, q4, q8
     vshl.u8 q10, q4, q7
-    vshl.u8 q4, q4, q8
+    vext.8 q15, q1, q1, #4
+    vshl.u8 q6, q12, q8
+    vorr q4, q10, q14
     vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q9, q7
     vshl.u8 q12, q2, q7
-    vext.8 q13, q1, q1, #4
-    vorr q4, q10, q4
+    vext.8 q10, q0, q0, #4
+    vshl.u8 q13, q2, q8
+    veor q14, q1, q15
+    vorr q2, q12, q13
+    veor q12, q0, q10
     vshl.u8 q10, q3, q7
+    vshl.u8 q11, q9, q7
     vshl.u8 q7, q5, q7
     vshl.u8 q5, q5, q8
-    vshl.u8 q3, q3, q8
+    vext.8 q15, q14, q14, #2
+    veor q13, q14, q15
+    vext.8 q14, q12, q12, #2
     vorr q5, q7, q5
+    vshl.u8 q3, q3, q8
     vext.8 q7, q6, q6, #4
-    vshl.u8 q9, q9, q8
     veor q7, q6, q7
-    vshl.u8 q2, q2, q8
+    vext.8 q13, q13, q13, #4
+    vshl.u8 q9, q9, q8
     vext.8 q8, q5, q5, #4
     vorr q3, q10, q3
     vext.8 q10, q7, q7, #2
     veor q8, q5, q8
-    veor q7, q7, q10
-    vorr q2, q12, q2
-    vext.8 q12, q0, q0, #4
     vorr q9, q11, q9
+    veor q7, q7, q10
     vext.8 q11, q8, q8, #2
-    veor q12, q0, q12
-    veor q13, q1, q13
+    veor q15, q15, q13
+    veor q12, q12, q14
     vext.8 q7, q7, q7, #4
     veor q8, q8, q11
-    veor q6, q6, q7
-    vext.8 q14, q12, q12, #2
-    veor q7, q10, q7
-    vext.8 q10, q3, q3, #4
-    veor q12, q12, q14
-    veor q10, q3, q10
-    vext.8 q15, q13, q13, #2
-    vext.8 q8, q8, q8, #4
-    veor q13, q13, q15
-    veor q5, q5, q8
     vext.8 q12, q12, q12, #4
-    veor q8, q11, q8
-    vext.8 q11, q10, q10, #2
+    veor q6, q6, q7
+    veor q7, q10, q7
     veor q0, q0, q12
-    veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
+    vext.8 q10, q3, q3, #4
     veor q1, q1, q13
+    veor q10, q3, q10
+    vext.8 q13, q8, q8, #4
+    veor q12, q14, q12
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
+    veor q5, q5, q13
+    veor q8, q11, q13
+    vext.8 q11, q10, q10, #2
+    veor q13, q15, q14
     vext.8 q14, q5, q5, #6
-    veor q3, q3, q10
-    veor q10, q11, q10
+    veor q15, q10, q11
     veor q12, q12, q14
     vext.8 q14, q0, q0, #6
+    vext.8 q10, q15, q15, #4
+    veor q15, q7, q14
     veor q0, q13, q0
+    veor q7, q3, q10
     vext.8 q13, q2, q2, #4
-    veor q7, q7, q14
-    vext.8 q11, q3, q3, #6
+    veor q10, q11, q10
     veor q13, q2, q13
-    veor q3, q12, q3
-    veor q11, q8, q11
+    vext.8 q14, q7, q7, #6
+    veor q5, q15, q5
+    veor q3, q12, q7
+    veor q11, q8, q14
     vext.8 q14, q13, q13, #2
-    veor q5, q7, q5
     veor q7, q10, q8
+    veor q8, q13, q14
+    vext.8 q15, q4, q4, #4
     veor q10, q11, q12
-    vext.8 q12, q4, q4, #4
-    veor q13, q13, q14
     vext.8 q11, q9, q9, #4
-    veor q12, q4, q12
+    veor q12, q4, q15
+    vext.8 q13, q8, q8, #4
     veor q11, q9, q11
-    vext.8 q13, q13, q13, #4
-    vext.8 q15, q12, q12, #2
     veor q2, q2, q13
+    vext.8 q15, q12, q12, #2
     veor q13, q14, q13
     vext.8 q14, q11, q11, #2
     veor q12, q12, q15
-    veor q11, q11, q14
     vext.8 q8, q2, q2, #6
-    veor q2, q10, q2
-    vext.8 q12, q12, q12, #4
+    veor q11, q11, q14
     veor q8, q7, q8
+    vext.8 q12, q12, q12, #4
+    veor q2, q10, q2
+    veor q15, q15, q12
     vext.8 q11, q11, q11, #4
     veor q4, q4, q12
-    veor q12, q15, q12
-    veor q9, q9, q11
-    veor q7, q12, q7
     vext.8 q12, q1, q1, #6
-    veor q11, q14, q11
-    veor q7, q7, q12
-    vext.8 q12, q9, q9, #6
+    veor q9, q9, q11
+    veor q15, q15, q7
     veor q8, q8, q9
+    veor q14, q14, q11
+    vext.8 q11, q9, q9, #6
+    veor q7, q15, q12
+    veor q12, q13, q11
     vext.8 q9, q4, q4, #6
-    veor q12, q13, q12
-    veor q6, q7, q6
-    veor q9, q11, q9
-    veor q4, q12, q4
-    veor q7, q9, q10
+    veor q15, q7, q6
+    veor q11, q14, q9
+    veor q14, q12, q4
+    veor q13, q11, q10
     vldmia r3!, {d18-d25}
-    veor q1, q7, q1
     veor q5, q5, q12
-    veor q6, q6, q10
-    veor q1, q1, q11
-    veor q6, q6, q5
-    veor q0, q0, q9
-    veor q1, q1, q6
-    veor q15, q0, q3
-    veor q14, q4, q1
-    veor q13, q3, q6
-    veor q4, q8, q14
+    veor q6, q15, q10
+    veor q7, q13, q1
+    veor q12, q6, q5
+    veor q4, q7, q11
+    veor q13, q3, q12
+    veor q1, q4, q12
     veor q12, q8, q13
-    veor q11, q0, q4
+    veor q14, q14, q1
+    veor q10, q0, q9
+    veor q4, q8, q14
     veor q2, q2, q12
+    veor q11, q10, q4
+    veor q15, q10, q3
     veor q10, q5, q11
     veor q0, q3, q11
     veor q6, q1, q10
@@ -1965,11 +1967,11 @@ slicewise_groestl_neon7bs_c512:
     vand q14, q8, q9
     vorr q8, q8, q9
     veor q9, q3, q13
+    veor q7, q8, q7
     vorr q11, q11, q13
+    vst1.64 {d18-d19}, [r12]
     vorr q13, q15, q10
     vand q15, q15, q10
-    vst1.64 {d18-d19}, [r12]
-    veor q7, q8, q7
     veor q8, q5, q2
     veor q11, q15, q11
     vorr q15, q12, q5
@@ -1979,235 +1981,235 @@ slicewise_groestl_neon7bs_c512:
     vbic q9, q1, q4
     veor q2, q10, q2
     veor q12, q15, q9
-    veor q10, q10, q1
     veor q9, q13, q9
-    veor q11, q11, q12
+    veor q10, q10, q1
     veor q7, q7, q9
     vbic q9, q0, q10
-    vorn q12, q0, q10
+    veor q11, q11, q12
     veor q9, q13, q9
     veor q13, q13, q15
     vand q15, q3, q2
+    vorn q12, q0, q10
     veor q9, q14, q9
-    veor q12, q12, q15
+    veor q14, q12, q15
+    veor q12, q14, q13
     vorr q14, q11, q7
-    veor q12, q12, q13
-    vorn q15, q9, q11
     vorn q13, q12, q9
+    vorn q15, q9, q11
     veor q13, q14, q13
     vmvn q14, q9
+    vbit q15, q12, q13
     vbsl q11, q12, q13
     vbif q14, q13, q7
     vand q7, q7, q12
-    vbit q15, q12, q13
-    vbit q7, q9, q13
     veor q12, q11, q14
-    veor q9, q15, q7
-    vand q6, q11, q6
-    veor q13, q12, q9
-    vbic q8, q14, q8
-    vbic q1, q1, q13
-    vbic q10, q12, q10
+    vbit q7, q9, q13
     vand q0, q12, q0
-    veor q12, q7, q14
+    vbic q8, q14, q8
+    veor q9, q15, q7
+    vbic q10, q12, q10
+    veor q13, q12, q9
+    vand q5, q15, q5
     vorr q4, q13, q4
     vand q3, q14, q3
-    vldmia r10, {d26-d29}
-    veor q1, q8, q1
+    vand q6, q11, q6
+    vbic q13, q1, q13
+    veor q12, q7, q14
+    veor q1, q8, q13
+    vbic q2, q2, q12
     veor q6, q8, q6
+    vldmia r10, {d26-d29}
     veor q8, q15, q11
     vand q11, q11, q13
     vorr q13, q9, q14
     veor q0, q4, q0
     veor q4, q13, q4
     vldmia r8, {d26-d29}
-    vbic q2, q2, q12
     vorr q12, q12, q14
     vand q13, q15, q13
-    veor q12, q12, q4
-    vand q5, q15, q5
     vldmia r6, {d28-d31}
-    veor q13, q11, q13
-    veor q4, q11, q4
-    vld1.64 {d22-d23}, [r12]
-    veor q12, q3, q12
-    vorr q11, q7, q11
-    vorr q7, q7, q15
     vorr q9, q9, q14
+    veor q14, q12, q4
+    vorr q15, q7, q15
+    veor q13, q11, q13
+    veor q12, q3, q14
+    veor q4, q11, q4
+    veor q14, q15, q12
+    vld1.64 {d22-d23}, [r12]
+    vorr q11, q7, q11
+    veor q7, q2, q9
+    veor q10, q10, q14
+    veor q5, q5, q14
     vldmia r4, {d28-d31}
-    veor q7, q7, q12
     veor q3, q3, q11
-    veor q10, q10, q7
     vand q11, q8, q15
-    veor q5, q5, q7
-    veor q1, q10, q1
+    veor q9, q7, q10
+    vand q15, q8, q14
+    veor q14, q10, q1
     veor q7, q11, q5
-    veor q5, q6, q5
-    vmov.i16 q6, #0xff00
-    vand q8, q8, q14
-    veor q9, q2, q9
-    veor q3, q3, q1
-    veor q5, q5, q6
-    veor q9, q9, q10
-    veor q4, q8, q4
-    veor q8, q13, q3
+    vmov.i16 q8, #0xff00
+    veor q4, q15, q4
+    veor q15, q6, q5
+    veor q11, q3, q14
+    veor q5, q15, q8
+    veor q1, q13, q11
+    veor q13, q2, q7
     veor q6, q12, q5
-    veor q0, q0, q3
-    veor q3, q4, q9
-    veor q9, q6, q9
-    veor q6, q8, q6
-    veor q2, q2, q7
     vld1.64 {d14-d17}, [r3]!
-    veor q6, q2, q6
-    vshl.u8 q10, q2, q7
-    vshl.u8 q2, q2, q8
-    vshl.u8 q11, q6, q7
-    vshl.u8 q6, q6, q8
-    vshl.u8 q12, q1, q7
-    vshl.u8 q1, q1, q8
-    vorr q2, q10, q2
-    vshl.u8 q10, q3, q7
-    vshl.u8 q3, q3, q8
-    vorr q6, q11, q6
-    vorr q1, q12, q1
-    vshl.u8 q11, q9, q7
-    vshl.u8 q12, q0, q7
-    vext.8 q13, q1, q1, #4
-    vorr q3, q10, q3
+    veor q3, q4, q9
+    vshl.u8 q10, q13, q7
+    vshl.u8 q12, q13, q8
+    veor q15, q0, q11
+    vshl.u8 q0, q14, q7
+    vorr q2, q10, q12
+    veor q11, q1, q6
+    vshl.u8 q1, q14, q8
+    veor q9, q6, q9
+    vorr q1, q0, q1
+    veor q0, q13, q11
+    vshl.u8 q12, q15, q7
+    vext.8 q6, q1, q1, #4
+    vshl.u8 q14, q3, q7
+    vshl.u8 q10, q3, q8
+    veor q13, q1, q6
+    vshl.u8 q11, q0, q7
+    vorr q3, q14, q10
+    vshl.u8 q10, q0, q8
+    vshl.u8 q14, q4, q7
+    vorr q6, q11, q10
     vshl.u8 q10, q5, q7
-    vshl.u8 q7, q4, q7
-    vshl.u8 q4, q4, q8
-    vshl.u8 q5, q5, q8
-    vorr q4, q7, q4
-    vext.8 q7, q6, q6, #4
-    vshl.u8 q9, q9, q8
-    veor q7, q6, q7
-    vshl.u8 q0, q0, q8
-    vext.8 q8, q4, q4, #4
-    vorr q5, q10, q5
-    vext.8 q10, q7, q7, #2
-    veor q8, q4, q8
-    veor q7, q7, q10
-    vorr q0, q12, q0
-    vext.8 q12, q2, q2, #4
-    vorr q9, q11, q9
-    vext.8 q11, q8, q8, #2
-    veor q12, q2, q12
-    veor q13, q1, q13
-    vext.8 q7, q7, q7, #4
-    veor q8, q8, q11
-    veor q6, q6, q7
-    vext.8 q14, q12, q12, #2
-    veor q7, q10, q7
-    vext.8 q10, q5, q5, #4
-    veor q12, q12, q14
-    veor q10, q5, q10
+    vshl.u8 q0, q15, q8
+    vshl.u8 q11, q9, q7
     vext.8 q15, q13, q13, #2
-    vext.8 q8, q8, q8, #4
+    vshl.u8 q7, q4, q8
+    vorr q0, q12, q0
+    vorr q4, q14, q7
+    vext.8 q12, q2, q2, #4
+    vshl.u8 q5, q5, q8
+    vext.8 q14, q6, q6, #4
     veor q13, q13, q15
-    veor q4, q4, q8
+    veor q7, q6, q14
+    vext.8 q14, q4, q4, #4
+    veor q12, q2, q12
+    vorr q5, q10, q5
+    vext.8 q13, q13, q13, #4
+    vshl.u8 q9, q9, q8
+    vext.8 q10, q7, q7, #2
+    veor q8, q4, q14
+    vext.8 q14, q12, q12, #2
+    vorr q9, q11, q9
+    veor q7, q7, q10
+    veor q12, q12, q14
+    vext.8 q11, q8, q8, #2
+    veor q15, q15, q13
+    vext.8 q7, q7, q7, #4
+    veor q1, q1, q13
+    veor q13, q8, q11
+    veor q6, q6, q7
+    vext.8 q8, q5, q5, #4
+    vext.8 q13, q13, q13, #4
+    veor q7, q10, q7
+    veor q10, q5, q8
+    veor q8, q11, q13
     vext.8 q12, q12, q12, #4
-    veor q8, q11, q8
     vext.8 q11, q10, q10, #2
     veor q2, q2, q12
+    veor q4, q4, q13
     veor q12, q14, q12
-    veor q10, q10, q11
-    vext.8 q13, q13, q13, #4
-    veor q1, q1, q13
     vext.8 q14, q6, q6, #6
-    veor q13, q15, q13
-    vext.8 q10, q10, q10, #4
-    veor q13, q13, q14
+    veor q13, q15, q14
     vext.8 q14, q4, q4, #6
-    veor q5, q5, q10
-    veor q10, q11, q10
+    veor q15, q10, q11
     veor q12, q12, q14
     vext.8 q14, q2, q2, #6
+    vext.8 q10, q15, q15, #4
+    veor q15, q7, q14
     veor q2, q13, q2
     vext.8 q13, q0, q0, #4
-    veor q7, q7, q14
-    vext.8 q11, q5, q5, #6
+    veor q5, q5, q10
+    veor q14, q11, q10
     veor q13, q0, q13
+    vext.8 q10, q5, q5, #6
     veor q5, q12, q5
-    veor q11, q8, q11
+    veor q4, q15, q4
+    veor q7, q14, q8
     vext.8 q14, q13, q13, #2
-    veor q4, q7, q4
-    veor q7, q10, q8
+    veor q11, q8, q10
+    veor q8, q13, q14
+    vext.8 q15, q3, q3, #4
     veor q10, q11, q12
-    vext.8 q12, q3, q3, #4
-    veor q13, q13, q14
     vext.8 q11, q9, q9, #4
-    veor q12, q3, q12
+    veor q12, q3, q15
+    vext.8 q13, q8, q8, #4
     veor q11, q9, q11
-    vext.8 q13, q13, q13, #4
     vext.8 q15, q12, q12, #2
     veor q0, q0, q13
     veor q13, q14, q13
-    vext.8 q14, q11, q11, #2
     veor q12, q12, q15
-    veor q11, q11, q14
+    vext.8 q14, q11, q11, #2
     vext.8 q8, q0, q0, #6
-    veor q0, q10, q0
+    veor q11, q11, q14
     vext.8 q12, q12, q12, #4
     veor q8, q7, q8
+    veor q0, q10, q0
     vext.8 q11, q11, q11, #4
+    veor q15, q15, q12
     veor q3, q3, q12
-    veor q12, q15, q12
-    veor q9, q9, q11
-    veor q7, q12, q7
     vext.8 q12, q1, q1, #6
-    veor q11, q14, q11
-    veor q7, q7, q12
-    vext.8 q12, q9, q9, #6
+    veor q9, q9, q11
+    veor q15, q15, q7
     veor q8, q8, q9
+    veor q7, q15, q12
+    vext.8 q15, q9, q9, #6
+    veor q14, q14, q11
     vext.8 q9, q3, q3, #6
-    veor q12, q13, q12
     veor q6, q7, q6
-    veor q9, q11, q9
-    veor q3, q12, q3
-    veor q7, q9, q10
+    veor q12, q13, q15
+    veor q11, q14, q9
+    veor q15, q12, q3
+    veor q7, q11, q10
     vldmia r3!, {d18-d27}
-    veor q1, q7, q1
+    veor q14, q6, q10
     veor q4, q4, q13
-    veor q6, q6, q10
-    veor q1, q1, q11
-    veor q6, q6, q4
-    veor q2, q2, q9
-    veor q1, q1, q6
-    veor q15, q2, q5
-    veor q14, q3, q1
-    veor q13, q5, q6
-    veor q3, q8, q14
+    veor q3, q7, q1
+    veor q13, q14, q4
+    veor q1, q3, q11
+    veor q7, q2, q9
+    veor q1, q1, q13
     veor q0, q0, q12
-    veor q11, q2, q3
+    veor q14, q15, q1
+    veor q13, q5, q13
+    veor q3, q8, q14
     veor q12, q8, q13
+    veor q11, q7, q3
+    veor q15, q7, q5
     veor q10, q4, q11
     veor q2, q5, q11
     veor q6, q1, q10
     veor q5, q8, q15
-    veor q8, q13, q3
     veor q9, q4, q6
+    veor q8, q13, q3
+    veor q0, q0, q12
     vand q7, q6, q14
     vstmia r4, {d16-d31}
+    vbic q11, q11, q13
     vbic q14, q9, q8
     vorn q8, q9, q8
-    veor q0, q0, q12
     veor q9, q5, q13
-    vbic q11, q11, q13
     vbic q13, q10, q15
     vorn q15, q10, q15
-    vst1.64 {d18-d19}, [r12]
     veor q7, q8, q7
-    veor q8, q4, q0
     veor q11, q15, q11
+    vst1.64 {d18-d19}, [r12]
+    veor q8, q4, q0
     vorn q15, q4, q12
     veor q1, q1, q8
     veor q14, q15, q14
     vand q15, q9, q8
-    vand q9, q3, q1
     veor q0, q10, q0
-    veor q12, q15, q9
+    vand q9, q3, q1
     veor q10, q10, q1
+    veor q12, q15, q9
     veor q9, q13, q9
     veor q11, q11, q12
     veor q7, q7, q9
@@ -2217,175 +2219,175 @@ slicewise_groestl_neon7bs_c512:
     veor q13, q13, q15
     vbic q15, q0, q5
     veor q9, q14, q9
-    veor q12, q12, q15
+    veor q14, q12, q15
+    veor q12, q14, q13
     vand q14, q11, q7
-    veor q12, q12, q13
-    vorn q15, q11, q9
     vorr q13, q12, q9
+    vorn q15, q11, q9
     veor q13, q14, q13
     vmvn q14, q13
     vbif q15, q12, q13
     vbsl q11, q14, q12
     vbif q14, q9, q7
     vorn q7, q7, q12
-    veor q12, q11, q14
-    vbit q9, q7, q13
     vand q6, q11, q6
+    vbit q9, q7, q13
+    veor q12, q11, q14
     veor q7, q15, q9
-    vand q8, q14, q8
-    veor q13, q12, q7
     vand q10, q12, q10
+    veor q13, q12, q7
+    vand q8, q14, q8
+    vbic q5, q14, q5
+    vand q3, q13, q3
     vand q1, q13, q1
     vbic q2, q12, q2
-    veor q12, q9, q14
-    vand q3, q13, q3
-    vbic q5, q14, q5
-    vldmia r10, {d26-d29}
     veor q1, q8, q1
+    veor q12, q9, q14
     veor q6, q8, q6
+    vldmia r10, {d26-d29}
     veor q8, q15, q11
     vand q11, q11, q13
     vbic q13, q7, q14
+    vand q4, q15, q4
     veor q2, q3, q2
+    vand q0, q12, q0
     veor q3, q13, q3
     vldmia r8, {d26-d29}
-    vand q0, q12, q0
-    vbic q12, q12, q14
-    vbic q13, q15, q13
-    veor q12, q12, q3
-    vand q4, q15, q4
-    vldmia r6, {d28-d31}
-    veor q13, q11, q13
+    vbic q15, q15, q13
+    vbic q14, q12, q14
+    veor q13, q11, q15
+    veor q12, q14, q3
     veor q3, q11, q3
-    vld1.64 {d22-d23}, [r12]
+    vldmia r6, {d28-d31}
     veor q12, q5, q12
+    vld1.64 {d22-d23}, [r12]
+    vand q15, q9, q15
     vand q11, q9, q11
-    vand q9, q9, q15
-    vand q7, q7, q14
-    vldmia r4, {d28-d31}
-    veor q9, q9, q12
-    veor q5, q5, q11
-    veor q10, q10, q9
-    vand q11, q8, q15
+    veor q9, q15, q12
+    vand q14, q7, q14
     veor q4, q4, q9
+    veor q10, q10, q9
+    veor q7, q0, q14
+    veor q5, q5, q11
+    vldmia r4, {d28-d31}
+    vand q11, q8, q15
     veor q1, q10, q1
     veor q9, q11, q4
-    vbic q8, q8, q14
-    veor q7, q0, q7
-    veor q5, q5, q1
+    veor q10, q7, q10
+    veor q7, q5, q1
     veor q4, q6, q4
-    veor q7, q7, q10
-    veor q3, q8, q3
-    veor q8, q13, q5
+    veor q11, q0, q9
     veor q6, q12, q4
-    veor q2, q2, q5
-    veor q5, q3, q7
-    veor q7, q6, q7
-    veor q6, q8, q6
-    veor q0, q0, q9
+    veor q12, q13, q7
+    vbic q5, q8, q14
+    veor q2, q2, q7
     vld1.64 {d16-d19}, [r3], lr
-    veor q6, q0, q6
-    vshl.u8 q10, q0, q8
-    vshl.u8 q0, q0, q9
-    vshl.u8 q11, q6, q8
-    vshl.u8 q6, q6, q9
+    veor q12, q12, q6
+    veor q7, q6, q10
+    veor q3, q5, q3
+    veor q6, q11, q12
+    veor q5, q3, q10
+    vshl.u8 q0, q11, q9
     vshl.u8 q12, q1, q8
     vshl.u8 q1, q1, q9
+    vshl.u8 q10, q11, q8
+    vshl.u8 q11, q6, q8
     vorr q0, q10, q0
-    vshl.u8 q10, q5, q8
-    vshl.u8 q5, q5, q9
-    vorr q6, q11, q6
     vorr q1, q12, q1
-    vshl.u8 q11, q7, q8
+    vshl.u8 q6, q6, q9
     vshl.u8 q12, q2, q8
+    vshl.u8 q10, q5, q8
     vshl.u8 q2, q2, q9
-    vorr q5, q10, q5
-    vshl.u8 q10, q4, q8
-    vshl.u8 q4, q4, q9
-    vshl.u8 q8, q3, q8
-    vshl.u8 q3, q3, q9
-    vshl.u8 q7, q7, q9
+    vshl.u8 q5, q5, q9
     vorr q2, q12, q2
-    vorr q4, q10, q4
-    vorr q3, q8, q3
-    vorr q7, q11, q7
+    vorr q5, q10, q5
+    vorr q6, q11, q6
+    vshl.u8 q11, q7, q8
     vuzp.8 q2, q5
-    vuzp.8 q6, q3
+    vshl.u8 q7, q7, q9
     veor q2, q2, q5
-    vuzp.8 q0, q4
-    veor q6, q6, q3
-    vuzp.8 q7, q1
-    veor q0, q0, q4
-    veor q7, q7, q1
-    vext.8 d2, d0, d0, #5
-    vext.8 d6, d12, d12, #5
+    vorr q7, q11, q7
+    vshl.u8 q10, q4, q8
     vext.8 d11, d5, d5, #5
+    vshl.u8 q4, q4, q9
     vext.8 d10, d4, d4, #5
-    vext.8 d3, d1, d1, #5
     veor q5, q2, q5
-    vext.8 d7, d13, d13, #5
-    veor q1, q0, q1
-    vext.8 d9, d15, d15, #5
-    veor q3, q6, q3
-    vext.8 d8, d14, d14, #5
-    veor q4, q7, q4
-    vext.8 d24, d2, d2, #7
-    vext.8 d26, d6, d6, #7
-    vext.8 d31, d11, d11, #7
+    vuzp.8 q7, q1
+    vorr q4, q10, q4
+    vshl.u8 q8, q3, q8
     vext.8 d30, d10, d10, #7
-    vext.8 d25, d3, d3, #7
-    veor q2, q2, q15
-    vext.8 d27, d7, d7, #7
-    veor q0, q0, q12
-    vext.8 d16, d2, d2, #1
-    veor q6, q6, q13
-    vext.8 d18, d6, d6, #1
-    vext.8 d17, d3, d3, #1
-    vext.8 d19, d7, d7, #1
-    veor q1, q1, q8
-    vext.8 d29, d9, d9, #7
-    veor q3, q3, q9
-    vext.8 d28, d8, d8, #7
-    veor q0, q0, q8
+    vext.8 d31, d11, d11, #7
+    veor q7, q7, q1
+    vuzp.8 q0, q4
+    vshl.u8 q3, q3, q9
     vext.8 d23, d11, d11, #1
-    veor q7, q7, q14
+    veor q0, q0, q4
+    vext.8 d9, d15, d15, #5
+    vext.8 d8, d14, d14, #5
+    vorr q3, q8, q3
     vext.8 d22, d10, d10, #1
-    veor q6, q6, q9
-    vext.8 d21, d9, d9, #1
-    veor q2, q2, q11
-    vext.8 d20, d8, d8, #1
+    vext.8 d2, d0, d0, #5
+    vext.8 d3, d1, d1, #5
+    veor q4, q7, q4
+    vuzp.8 q6, q3
+    veor q1, q0, q1
+    veor q2, q2, q15
+    vext.8 d24, d2, d2, #7
+    veor q6, q6, q3
+    vext.8 d25, d3, d3, #7
     veor q5, q5, q11
-    veor q7, q7, q10
-    vext.8 d16, d0, d0, #3
-    veor d3, d3, d7
+    vext.8 d28, d8, d8, #7
+    vext.8 d7, d13, d13, #5
+    vext.8 d6, d12, d12, #5
+    vext.8 d29, d9, d9, #7
+    veor q3, q6, q3
+    veor q12, q0, q12
+    vext.8 d17, d3, d3, #1
+    veor q2, q2, q11
+    vext.8 d16, d2, d2, #1
+    veor q1, q1, q8
+    vext.8 d26, d6, d6, #7
+    vext.8 d27, d7, d7, #7
+    veor q0, q12, q8
+    vext.8 d19, d7, d7, #1
+    veor q12, q6, q13
+    vext.8 d18, d6, d6, #1
+    veor q13, q7, q14
+    veor q3, q3, q9
+    vext.8 d20, d8, d8, #1
+    vext.8 d21, d9, d9, #1
+    veor q6, q12, q9
+    veor q7, q13, q10
     vext.8 d23, d4, d4, #3
-    veor q4, q4, q10
     vext.8 d17, d1, d1, #3
+    veor d3, d3, d7
+    veor q12, q4, q10
     veor d11, d11, d3
-    vext.8 d22, d13, d13, #3
-    vext.8 d19, d12, d12, #3
+    vext.8 d16, d0, d0, #3
     veor q3, q3, q8
-    vext.8 d21, d15, d15, #3
+    vext.8 d22, d13, d13, #3
     veor q1, q1, q11
-    vext.8 d18, d5, d5, #3
+    vext.8 d19, d12, d12, #3
+    vext.8 d21, d15, d15, #3
     veor d13, d6, d13
-    vext.8 d20, d14, d14, #3
-    veor q4, q4, q9
-    veor q5, q5, q10
-    vldmia sp, {d16-d31}
+    vext.8 d18, d5, d5, #3
     veor d7, d7, d2
+    veor q4, q12, q9
+    vext.8 d20, d14, d14, #3
+    veor d14, d3, d14
     veor d0, d9, d0
-    veor d8, d8, d7
+    veor q5, q5, q10
+    vldmia sp, {d16-d27}
     veor d12, d11, d12
+    veor d8, d8, d7
+    veor d1, d2, d1
+    veor q10, q10, q6
     veor d15, d8, d15
     veor d5, d10, d5
-    veor d14, d3, d14
-    veor d4, d7, d4
-    veor d1, d2, d1
-    veor q8, q8, q2
     veor q9, q9, q7
-    veor q10, q10, q6
+    veor d4, d7, d4
     veor q11, q11, q0
+    veor q8, q8, q2
     subs r2, r2, #1
     bne .Lc512_loop
     vstmia sp, {d16-d23}
