@@ -2755,12 +2755,14 @@ def a8_loop_order(pre, body):
     assert sorted(order) == list(range(len(lines))) and sorted(order[:cut]) == list(range(cut))
     assert len(regs) == len(webs) and all(regs[w] == webs[w]["reg"] for w in range(len(webs)) if webs[w]["fixed"])
     web_check(webs, order, regs)
-    # each value read after it is written (web_check: and before its register is reused), and
-    # the ARM registers (pointers) and memory in their original order
+    # within each value, every write (the first, and those of VBIT-like instructions) in its
+    # original order with every other touch (web_check: no other value in its register
+    # meanwhile), and the ARM registers (pointers) and memory in their original order
     pos = {k: p for p, k in enumerate(order)}
     for w in webs:
-        ds = [pos[k] for k, d in w["touch"] if d]
-        assert not ds or all(pos[k] >= min(ds) for k, _ in w["touch"]), "a value read before it is written"
+        for k, d in w["touch"]:
+            for k2, _ in w["touch"]:
+                assert not d or k == k2 or (pos[k] < pos[k2]) == (k < k2), f"`{lines[k]}` and `{lines[k2]}` swapped"
     mod = a8_model()
     prog = [mod.decode(ln) for ln in lines]
     mem = [a8_mem(ln, ins) for ln, ins in zip(lines, prog)]
