@@ -1529,14 +1529,26 @@ def c512_pre():
     return a8_schedule(pre)
 
 
+def c512_body(body, frame, pos):
+    """The P|Q body of `gen_perm(False)` as the c512 loop runs it: the zips before it, two spill
+    VSTMs split (`split_spills`), `mix_tail` after it, list-scheduled for the Cortex-A8."""
+    return a8_schedule(ZIP512 + split_spills(body, SPLIT_SPILLS) + mix_tail(frame, pos))
+
+
+def rewind_table(body):
+    """The body's last constant load post-indexed by lr (= -(table - 32)): it rewinds r3 to the
+    table's start for the next block."""
+    last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
+    assert body[last].startswith("vld1.64 ") and body[last].endswith("[r3]!"), body[last]
+    return body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
+
+
 def fn_c512(body):
     """The compression loop, with the P|Q body and `mix_tail` inline; the body's last constant
     load rewinds r3 to the table's start (post-index by lr = -(table - 32))."""
     name = "slicewise_groestl_neon7bs_c512"
     fb = 128 + SLOTS
-    last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
-    assert body[last].startswith("vld1.64 ") and body[last].endswith("[r3]!"), body[last]
-    body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
+    body = rewind_table(body)
     rewind = (-(TABLE_BYTES[False] - 32)) & 0xFFFFFFFF
     # Between blocks h stays in q8-q11 and the transposition's masks in q12, q13: h is stored
     # once per block for the feed-forward, and one VLDM of 12 registers after the body loads it
@@ -2784,9 +2796,7 @@ def anneal_loop(moves, rounds, seed, temp):
     which frees the order from some register reuse) and annealing again (from 0.6 * temp);
     writes A8_ORDER."""
     body, _, frame, pos, _ = gen_perm(False)
-    body = a8_schedule(ZIP512 + split_spills(body, SPLIT_SPILLS) + mix_tail(frame, pos))
-    last = max(i for i, ln in enumerate(body) if "[r3]" in ln)
-    body = body[:last] + [body[last][:-1] + ", lr"] + body[last + 1:]
+    body = rewind_table(c512_body(body, frame, pos))
     pre = c512_pre()
     lines, cut = pre + body, len(pre)
     loop = lambda ls: a8_model().simulate(ls + ["subs r2, r2, #1", "bne .Lc512_loop"])[0]
@@ -2930,7 +2940,7 @@ def a8_body():
     body, _, frame, pos, _ = gen_perm(False)
     if any("slot" in ln for ln in body):
         return len(body), float("inf")  # more spill slots than SLOT_REGS
-    return len(body), a8_model().simulate(a8_schedule(ZIP512 + body + mix_tail(frame, pos)))[0]
+    return len(body), a8_model().simulate(c512_body(body, frame, pos))[0]
 
 
 def anneal_a8(seconds, seed, hot=8.0):
@@ -3008,8 +3018,7 @@ def generate():
     body1024, tab1024, frame1024, pos1024, pend1024 = gen_perm(True)
     tail512 = mix_tail(frame512, pos512)
     # For the Cortex-A8's in-order issue (the G-224/256 body with its last MixBytes on P ^ Q):
-    body512 = split_spills(body512, SPLIT_SPILLS)
-    body512, body1024 = a8_schedule(ZIP512 + body512 + tail512), a8_schedule(body1024)
+    body512, body1024 = c512_body(body512, frame512, pos512), a8_schedule(body1024)
     for wide, pend in ((False, pend512), (True, pend1024)):
         PENDING_PLANES[wide] = [k for k in range(8) if (pend >> k) & 1]
     TABLE_BYTES[False], TABLE_BYTES[True] = 16 * len(tab512["P"]), 16 * len(tab1024["P"])
