@@ -15,6 +15,13 @@ use crate::search::{Algorithm, SearchOptions, run_once, run_split};
 use crate::split::SplitChoice;
 use crate::word::{ByteForm, detect_bytes, synthesize};
 
+/// Under a depth bound, a polish chain (not the leading one) that has not improved for this
+/// long continues from a fresh exploration run ([`PortfolioOptions::refill_idle`]): there the
+/// trees arms' starts differ more than polishing moves them (AES MixColumns at depth 5: 46
+/// trees-walk runs gave 89 to 92, and chains polished the same 89s for hours). Chosen, not
+/// tuned: long enough for a chain from a fresh start to come down (hundreds of rounds).
+const REFILL_IDLE: std::time::Duration = std::time::Duration::from_secs(180);
+
 /// Options of [`optimize`]. [`AutoOptions::new`] gives the defaults for a matrix.
 #[derive(Debug, Clone)]
 pub struct AutoOptions {
@@ -178,6 +185,7 @@ pub fn optimize(m: &BitMatrix, o: &AutoOptions, on_improve: &(dyn Fn(&Program, u
         // 357-359 with 4).
         // With runs the count stays fixed, so that the result does not depend on the threads.
         chains: if large && time_limit.is_some() && o.runs.is_none() { o.threads.max(1) } else { 4 },
+        refill_idle: if max_depth.is_some() { Some(REFILL_IDLE) } else { None },
     };
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
         match (form, arm.word) {
@@ -245,10 +253,11 @@ fn annotate(r: &mut AutoResult, o: &AutoOptions, form: Option<&ByteForm>, max_de
         (Some(t), true) => format!("time limit {t} s (the default without --time-limit and --runs)"),
         (None, _) => format!("--runs {}", o.runs.unwrap_or(0)),
     };
+    let explored = rep.runs - rep.refill_runs;
+    let refills = if rep.refill_runs > 0 { format!(" ({} more refilled idle chains)", rep.refill_runs) } else { String::new() };
     p.meta.notes.push(format!(
-        "portfolio: {budget}, {} threads; {} runs in {:.1} s (best {}), {} polish rounds in {} chains",
+        "portfolio: {budget}, {} threads; {explored} runs in {:.1} s (best {}), {} polish rounds in {} chains{refills}",
         o.threads,
-        rep.runs,
         rep.explore_time.as_secs_f64(),
         rep.explore_best,
         rep.polish_rounds,

@@ -443,6 +443,10 @@ pub struct PortfolioOptions {
     pub polishers: Vec<Box<dyn Polisher>>,
     /// Polish chains (independent of the thread count, for reproducibility).
     pub chains: usize,
+    /// Refills (clock-bound polishing only; `None`: none): a chain other than the leading one
+    /// that has not improved for this long continues from a fresh exploration run's program
+    /// (see [`portfolio`]).
+    pub refill_idle: Option<Duration>,
 }
 
 impl std::fmt::Debug for PortfolioOptions {
@@ -459,6 +463,7 @@ impl std::fmt::Debug for PortfolioOptions {
             .field("arms", &self.arms.iter().map(Arm::name).collect::<Vec<_>>())
             .field("polishers", &self.polishers.iter().map(|p| p.name()).collect::<Vec<_>>())
             .field("chains", &self.chains)
+            .field("refill_idle", &self.refill_idle)
             .finish()
     }
 }
@@ -528,6 +533,7 @@ impl PortfolioOptions {
             arms: default_arms(m.rows(), m.cols(), m.is_invertible()),
             polishers: default_polishers(&PolishConfig::for_size(m.rows(), m.cols())),
             chains: 4,
+            refill_idle: None,
         }
     }
 }
@@ -565,8 +571,10 @@ pub struct PortfolioReport {
     pub program: Program,
     /// How to repeat it.
     pub winner: Winner,
-    /// Exploration runs completed.
+    /// Exploration runs completed (refill runs included).
     pub runs: u64,
+    /// Of those, the runs made during polishing to refill idle chains.
+    pub refill_runs: u64,
     /// Per arm.
     pub arms: Vec<ArmReport>,
     /// Best count after exploring.
@@ -801,7 +809,8 @@ pub fn portfolio(
     }
     let explore_time = start.elapsed();
     let ex = state.into_inner().expect("poisoned");
-    let runs = ex.next;
+    let mut runs = ex.next;
+    let mut stats = ex.stats;
     let mut arm_reports: Vec<ArmReport> = opts.arms.iter().map(|&arm| ArmReport { arm, runs: 0, best: None }).collect();
     for (i, res) in ex.result.iter().enumerate() {
         let a = &mut arm_reports[ex.arm_of[i]];
@@ -811,7 +820,7 @@ pub fn portfolio(
         }
     }
     let explore_best = ex.top.first()?.0.xor_count();
-    let top = chain_starts(ex.top, ex.top_split);
+    let mut top = chain_starts(ex.top, ex.top_split);
     let mut found_after = ex.best_time;
     let mut polish_best = explore_best;
 
@@ -831,6 +840,9 @@ pub fn portfolio(
     }
     let mut chains_started = chains.len();
     let mut retired: Vec<Chain> = Vec::new();
+    // When each chain last improved (or started), for the refills.
+    let mut improved_at = vec![start.elapsed(); chains.len()];
+    let mut refill_runs = 0u64;
     let mut done_rounds = 0u64;
     let mut epoch = 0u64;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -884,7 +896,59 @@ pub fn portfolio(
                 restarts[s] += 1;
                 let fresh = Chain { last_improved: epoch, ..Chain::descend(&chains[lead], chain_seed(&top[s].0, n)) };
                 retired.push(std::mem::replace(&mut chains[i], fresh));
+                improved_at[i] = start.elapsed();
                 chains_started += 1;
+            }
+        }
+        let now = start.elapsed();
+        for (i, c) in chains.iter().enumerate() {
+            if c.last_improved == epoch {
+                improved_at[i] = now;
+            }
+        }
+        // Refills: once as many chains as there are threads (all but the leading one, if
+        // fewer) have gone `refill_idle` without improving, and at least that long is left,
+        // the most idle of them continue from fresh exploration runs, one per thread, run in
+        // parallel: runs `runs`, `runs + 1`, … with the arms the bandit chooses, as in the
+        // exploration. Their programs join the chains' starting programs, so a winner from
+        // one repeats as any other (`--seed S --runs 1`, then its polish segments).
+        if let (Some(idle), None) = (opts.refill_idle, polish_budget)
+            && deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) >= idle)
+        {
+            let mut waiting: Vec<usize> = (0..chains.len()).filter(|&i| i != lead && now >= improved_at[i] + idle).collect();
+            if !waiting.is_empty() && waiting.len() >= threads.min(chains.len() - 1) {
+                waiting.sort_by_key(|&i| (improved_at[i], i));
+                waiting.truncate(threads);
+                let jobs: Vec<(u64, usize)> = (0..waiting.len() as u64).map(|k| (runs + k, stats.choose(&opts.arms, runs + k, opts.seed))).collect();
+                let run = |&(r, arm): &(u64, usize)| generate(opts.arms[arm], opts.seed.wrapping_add(r));
+                let made: Vec<Option<Program>> = match &pool {
+                    Some(pool) => pool.install(|| {
+                        use rayon::prelude::*;
+                        jobs.par_iter().map(run).collect()
+                    }),
+                    None => jobs.iter().map(run).collect(),
+                };
+                let now = start.elapsed();
+                for ((&i, &(_, arm)), p) in waiting.iter().zip(&jobs).zip(made) {
+                    stats.add(arm, p.as_ref().map(Program::xor_count));
+                    let rep = &mut arm_reports[arm];
+                    rep.runs += 1;
+                    runs += 1;
+                    refill_runs += 1;
+                    improved_at[i] = now;
+                    let Some(p) = p else { continue };
+                    rep.best = Some(rep.best.map_or(p.xor_count(), |b| b.min(p.xor_count())));
+                    if p.xor_count() < polish_best {
+                        polish_best = p.xor_count();
+                        found_after = now;
+                    }
+                    improve(&p, runs);
+                    let fresh = Chain { last_improved: epoch, ..Chain::new(p.clone(), chain_seed(&p, 0), top.len()) };
+                    top.push((p, arm));
+                    restarts.push(1);
+                    retired.push(std::mem::replace(&mut chains[i], fresh));
+                    chains_started += 1;
+                }
             }
         }
     }
@@ -906,6 +970,7 @@ pub fn portfolio(
         program,
         winner,
         runs,
+        refill_runs,
         arms: arm_reports,
         explore_best,
         explore_time,
@@ -1012,13 +1077,28 @@ mod tests {
         move |arm, seed| run_once(m, arm.algorithm, seed, None, arm.resynth)
     }
 
-    #[test]
-    fn runs_mode_is_reproducible_for_any_thread_count() {
+    /// AES MixColumns and the default arms with a tenth of their re-synthesis (fast runs).
+    fn aes_with_light_arms() -> (BitMatrix, Vec<Arm>) {
         let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
         let mut arms = default_arms(32, 32, true);
         for a in &mut arms {
             a.resynth /= 10;
         }
+        (m, arms)
+    }
+
+    /// The winner's recipe (its run, then its polish segments under `c`) gives its program.
+    fn assert_winner_repeats(rep: &PortfolioReport, m: &BitMatrix, c: &PolishConfig) {
+        let w = &rep.winner;
+        let p = run_once(m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
+        assert_eq!(p.xor_count(), w.run_count);
+        let q = super::polish_segments(&p, m, &w.polish, c, None);
+        assert_eq!((&q.ops, &q.outputs), (&rep.program.ops, &rep.program.outputs));
+    }
+
+    #[test]
+    fn runs_mode_is_reproducible_for_any_thread_count() {
+        let (m, arms) = aes_with_light_arms();
         let mk = |threads| PortfolioOptions {
             threads,
             seed: 5,
@@ -1043,11 +1123,7 @@ mod tests {
 
     #[test]
     fn winner_repeats_with_one_run_and_one_chain() {
-        let m = crate::matrix::expand_gf256(&crate::matrix::circulant(&[2, 3, 1, 1]), 0x11b);
-        let mut arms = default_arms(32, 32, true);
-        for a in &mut arms {
-            a.resynth /= 10;
-        }
+        let (m, arms) = aes_with_light_arms();
         // A time limit: which runs complete depends on the clock, the winner's recipe does not.
         let opts = PortfolioOptions {
             threads: 2,
@@ -1058,15 +1134,32 @@ mod tests {
             ..PortfolioOptions::for_matrix(&m)
         };
         let rep = portfolio(&m, &opts, &generator(&m), &|_, _| {}).unwrap();
-        let w = &rep.winner;
-        let p = run_once(&m, w.arm.algorithm, w.run_seed, None, w.arm.resynth).unwrap();
-        assert_eq!(p.xor_count(), w.run_count);
         // The polish configuration of `for_matrix` (the default window for this matrix's size).
-        let c = PolishConfig::for_size(m.rows(), m.cols());
-        let q = super::polish_segments(&p, &m, &w.polish, &c, None);
-        assert_eq!(q.ops, rep.program.ops);
-        assert_eq!(q.outputs, rep.program.outputs);
+        assert_winner_repeats(&rep, &m, &PolishConfig::for_size(m.rows(), m.cols()));
         assert!(rep.program.xor_count() <= rep.explore_best);
+    }
+
+    /// Idle chains are refilled from fresh runs during clock-bound polishing; the refill runs
+    /// count as runs, and a winner repeats from its recipe whichever run it came from.
+    #[test]
+    fn idle_chains_are_refilled_and_the_winner_repeats() {
+        let (m, arms) = aes_with_light_arms();
+        let opts = PortfolioOptions {
+            threads: 2,
+            seed: 3,
+            runs: None,
+            time_limit: Some(Duration::from_millis(2500)),
+            polish_time: Some(Duration::from_millis(2000)),
+            refill_idle: Some(Duration::from_millis(150)),
+            arms,
+            polishers: vec![Box::new(WindowPolisher { window: 6, walk: false })],
+            ..PortfolioOptions::for_matrix(&m)
+        };
+        let rep = portfolio(&m, &opts, &generator(&m), &|_, _| {}).unwrap();
+        assert!(rep.refill_runs > 0, "no refill in {:?}", rep.elapsed);
+        assert!(rep.chains_started > opts.chains);
+        assert_eq!(rep.arms.iter().map(|a| a.runs).sum::<u64>(), rep.runs);
+        assert_winner_repeats(&rep, &m, &PolishConfig { window: 6, bp_walk: false, exact: false, walk_moves: 0, ..PolishConfig::default() });
     }
 
     /// The default BP polish window: 24 gates up to 32×32 (also for non-square matrices whose
