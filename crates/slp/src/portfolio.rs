@@ -14,8 +14,9 @@
 //!    and stops improving continues from the leading chain's best program with a fresh seed, so
 //!    the chains end up walking around the best program in parallel.
 //!
-//! **Reproducibility.** The arm of run `r` is a function of the seed, `r` and the results of
-//! runs `0 .. r - LAG` only (the workers wait for those), and the polish phase proceeds in
+//! **Reproducibility.** With `runs`, the arm of run `r` is a function of the seed, `r` and the
+//! results of runs `0 .. r - LAG` only (the workers wait for those; against the clock they do
+//! not wait, and the bandit uses the results in hand), and the polish phase proceeds in
 //! epochs of a fixed number of rounds per chain whose decisions depend only on the chains'
 //! results. So with `runs` (and `polish_rounds`) and no time limit the whole portfolio is a
 //! function of the seed, for any number of threads. With a time limit, which runs and rounds
@@ -591,7 +592,7 @@ pub struct PortfolioReport {
     pub found_after: Duration,
 }
 
-/// Bandit statistics over a prefix of runs.
+/// Bandit statistics over the runs counted so far (a prefix of them with `runs`).
 struct Stats {
     n: Vec<u64>,
     hist: Vec<Vec<u64>>,
@@ -740,6 +741,7 @@ pub fn portfolio(
     });
     let cv = Condvar::new();
     let stop = AtomicBool::new(false);
+    let clock = opts.runs.is_none();
     let worker = || {
         loop {
             let (r, arm) = {
@@ -759,8 +761,11 @@ pub fn portfolio(
                 g.next += 1;
                 g.arm_of.push(usize::MAX);
                 g.result.push(None);
-                // Wait for our turn and for the results of runs 0 .. r - LAG.
-                let need = r.saturating_sub(LAG);
+                // Wait for our turn and, with `runs`, for the results of runs 0 .. r - LAG
+                // (counted in order). Against the clock nothing waits for results (each is
+                // counted when it arrives): a long run (trees-walk, about 35 s on AES
+                // MixColumns) held the other workers up once they were LAG runs ahead.
+                let need = if clock { 0 } else { r.saturating_sub(LAG) };
                 loop {
                     while g.upto < need {
                         let u = g.upto as usize;
@@ -787,6 +792,9 @@ pub fn portfolio(
             let p = generate(opts.arms[arm], opts.seed.wrapping_add(r));
             let mut g = state.lock().expect("poisoned");
             g.result[r as usize] = Some(p.as_ref().map(|p| p.xor_count()));
+            if clock {
+                g.stats.add(arm, p.as_ref().map(Program::xor_count));
+            }
             if let Some(p) = p {
                 let runs = g.next;
                 if g.top.first().is_none_or(|(b, _)| p.xor_count() < b.xor_count()) {
