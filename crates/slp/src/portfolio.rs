@@ -12,7 +12,9 @@
 //! 2. **Polish.** Chains of window re-synthesis rounds ([`Polisher`]) start from those programs
 //!    (alternately from the best split programs, see `chain_starts`). A chain that falls behind
 //!    and stops improving continues from the leading chain's best program with a fresh seed, so
-//!    the chains end up walking around the best program in parallel.
+//!    the chains end up walking around the best program in parallel. With
+//!    [`PortfolioOptions::refill_idle`] (the default under a depth bound, against the clock),
+//!    idle chains other than the leading one continue from fresh exploration runs instead.
 //!
 //! **Reproducibility.** With `runs`, the arm of run `r` is a function of the seed, `r` and the
 //! results of runs `0 .. r - LAG` only (the workers wait for those; against the clock they do
