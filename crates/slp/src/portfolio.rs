@@ -746,7 +746,7 @@ pub fn portfolio(
     // Under a depth bound against the clock, workers do not wait for lagged results (below).
     // Unbounded runs keep the lagged schedule: without it FSE_SKOP15_8x8_4 gave 172 instead of
     // 169 in 15 s (three runs each, Zen 4), the one benchmark matrix it made worse than published.
-    let clock = opts.runs.is_none() && opts.max_depth.is_some();
+    let no_lag_wait = opts.runs.is_none() && opts.max_depth.is_some();
     let worker = || {
         loop {
             let (r, arm) = {
@@ -770,7 +770,7 @@ pub fn portfolio(
                 // except against the clock under a depth bound, where nothing waits for results
                 // (each is counted when it arrives): a long run (trees-walk, about 35 s on AES
                 // MixColumns) held the other workers up once they were LAG runs ahead.
-                let need = if clock { 0 } else { r.saturating_sub(LAG) };
+                let need = if no_lag_wait { 0 } else { r.saturating_sub(LAG) };
                 loop {
                     while g.upto < need {
                         let u = g.upto as usize;
@@ -797,7 +797,7 @@ pub fn portfolio(
             let p = generate(opts.arms[arm], opts.seed.wrapping_add(r));
             let mut g = state.lock().expect("poisoned");
             g.result[r as usize] = Some(p.as_ref().map(|p| p.xor_count()));
-            if clock {
+            if no_lag_wait {
                 g.stats.add(arm, p.as_ref().map(Program::xor_count));
             }
             if let Some(p) = p {
