@@ -177,19 +177,7 @@ fn write_output(path: Option<&Path>, parts: &[&[u8]]) -> anyhow::Result<()> {
             }
             out.flush().context("writing stdout")?;
         }
-        Some(path) => {
-            let dir = match path.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            let mut tmp = tempfile::NamedTempFile::new_in(dir)
-                .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-            for p in parts {
-                tmp.write_all(p).with_context(|| format!("writing {}", tmp.path().display()))?;
-            }
-            tmp.as_file().sync_all().ok();
-            tmp.persist(path).map_err(|e| anyhow!(e.error)).with_context(|| format!("writing {}", path.display()))?;
-        }
+        Some(path) => crate::outfile::write_atomic(path, parts)?,
     }
     Ok(())
 }

@@ -17,6 +17,8 @@ mod bench_proest;
 mod bench_report;
 mod machine;
 mod slp_cmd;
+mod interrupt;
+mod outfile;
 
 #[derive(Debug, Parser)]
 #[command(name = "slicewise", version, about = "Grøstl, Prøst and the linear-layer synthesizer")]

@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
@@ -13,6 +14,8 @@ use slicewise_slp::program::Program;
 use slicewise_slp::search::{Algorithm, SearchOptions, search};
 use slicewise_slp::split::SplitChoice;
 use slicewise_slp::word::{ByteForm, detect_bytes};
+
+use crate::interrupt;
 
 /// Arguments of `slicewise slp`.
 #[derive(Debug, Args)]
@@ -365,7 +368,7 @@ fn load_matrix(a: &MatrixArgs) -> Result<(Input, String)> {
 
 fn write_output(out: &OutputArgs, text: &str) -> Result<()> {
     match &out.output {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display())),
+        Some(p) => crate::outfile::write_atomic(p, &[text.as_bytes()]).with_context(|| format!("cannot write {}", p.display())),
         None => {
             let mut so = std::io::stdout().lock();
             so.write_all(text.as_bytes())?;
@@ -736,12 +739,42 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
-    let r = optimize(m, &opts, &|p, runs| {
-        if let Some(pb) = &pb {
-            pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
-            pb.set_message(format!("best {} XORs (depth {}), {runs} runs", p.xor_count(), p.depth()));
+    // Ctrl-C or SIGTERM: a watcher writes the best program found so far and ends the process
+    // (`write_interrupted`), unless the search has already finished (then the result is written
+    // as usual). `finished` decides which of the two writes.
+    let best: Mutex<Option<Program>> = Mutex::new(None);
+    let finished = Mutex::new(false);
+    let watch = interrupt::install();
+    let r = std::thread::scope(|s| {
+        if watch {
+            s.spawn(|| {
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let done = finished.lock().expect("poisoned");
+                    if *done {
+                        return;
+                    }
+                    if interrupt::hit() {
+                        if let Some(pb) = &pb {
+                            pb.finish_and_clear();
+                        }
+                        let p = best.lock().expect("poisoned").take();
+                        std::process::exit(write_interrupted(p, a, input, desc, start.elapsed()));
+                    }
+                }
+            });
         }
+        let r = optimize(m, &opts, &|p, runs| {
+            if let Some(pb) = &pb {
+                pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
+                pb.set_message(format!("best {} XORs (depth {}), {runs} runs", p.xor_count(), p.depth()));
+            }
+            *best.lock().expect("poisoned") = Some(p.clone());
+        });
+        *finished.lock().expect("poisoned") = true;
+        r
     });
+    interrupt::restore();
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
@@ -771,6 +804,36 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         eprintln!("slp: arms (runs): {}", r.arm_list());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// After Ctrl-C or SIGTERM during `-a auto`: writes the best program found so far (verified, as
+/// every output) with a note saying so; the exit status is 130 (a shell's "interrupted"), 1 if
+/// the write failed. An interrupted run has no repeat line: the note says so.
+fn write_interrupted(best: Option<Program>, a: &OptimizeArgs, input: &Input, desc: &str, elapsed: Duration) -> i32 {
+    let secs = elapsed.as_secs_f64();
+    let Some(mut p) = best else {
+        eprintln!("slp: interrupted after {secs:.1} s, before any program was found: nothing written");
+        return 130;
+    };
+    p.meta.notes.push(format!(
+        "interrupted after {secs:.1} s: the best program found until then (an interrupted run has no repeat line)"
+    ));
+    match render(&p, input, desc, &a.out).and_then(|text| write_output(&a.out, &text)) {
+        Ok(()) => {
+            if !a.out.quiet {
+                eprintln!(
+                    "slp: interrupted after {secs:.1} s: wrote the best program found until then, {} XORs, depth {}",
+                    p.xor_count(),
+                    p.depth()
+                );
+            }
+            130
+        }
+        Err(e) => {
+            eprintln!("slicewise: {e:#}");
+            1
+        }
+    }
 }
 
 fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>) -> Result<ExitCode> {

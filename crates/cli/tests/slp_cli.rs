@@ -832,3 +832,58 @@ fn split_choice_is_an_option_with_two_values() {
         assert!(stderr(&o).contains("--split-choice"), "{}", stderr(&o));
     }
 }
+
+/// Ctrl-C (SIGINT) during the default portfolio writes the best program found until then,
+/// verified and marked as interrupted, to `-o` and exits 130; a signal before any program is
+/// found writes nothing (and says so). The wait before the signal doubles, twice at most, until
+/// a program was there to write (under qemu the first one comes later).
+#[cfg(unix)]
+#[test]
+fn interrupt_writes_the_best_program_so_far() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("int.slp");
+    let aes = vectors("aes_mixcolumns.txt");
+    let mut tries = Vec::new();
+    for wait in [1.5f64, 3.0, 6.0] {
+        let child = bin()
+            .args(["slp", "optimize"])
+            .arg(&aes)
+            .args(["-t", "600", "-j", "1", "-o"])
+            .arg(&out)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs_f64(wait));
+        let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        // Bounded wait: a search that ignored the signal would run for 600 s.
+        let pid = child.id();
+        let t0 = Instant::now();
+        let waiter = std::thread::spawn(move || child.wait_with_output().unwrap());
+        while !waiter.is_finished() {
+            if t0.elapsed() > Duration::from_secs(120) {
+                let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+                panic!("no exit within 120 s of SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let o = waiter.join().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        if !out.exists() {
+            assert!(stderr(&o).contains("before any program was found: nothing written"), "{}", stderr(&o));
+            tries.push(wait);
+            continue;
+        }
+        assert!(stderr(&o).contains("wrote the best program found until then"), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.lines().any(|l| l.starts_with("# interrupted after ")), "{text}");
+        let v = run(&["slp", "verify", aes.to_str().unwrap(), out.to_str().unwrap()]);
+        assert!(v.status.success(), "{}", stderr(&v));
+        assert!(stdout(&v).contains(&format!("OK: {} XORs", header_count(&text))), "{}", stdout(&v));
+        // No temporary file is left beside the output.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        return;
+    }
+    panic!("no program found before the signal after waiting {tries:?} s");
+}
