@@ -3,7 +3,8 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
@@ -721,6 +722,7 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         a.polish_rounds.len() <= 1 && a.polish_seed.len() <= 1,
         "polish segments (lists in --polish-rounds / --polish-seed) repeat one winner: give them with its arm (-a ALG --runs 1), not with -a auto"
     );
+    let cancel = Arc::new(AtomicBool::new(false));
     let opts = AutoOptions {
         threads,
         seed: a.seed,
@@ -736,31 +738,24 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         bytes_given: input.bytes.is_some(),
         word_only,
         matrix_flags: matrix_flags(&a.input),
+        cancel: Some(cancel.clone()),
     };
     let pb = progress(a.out.quiet, limit.unwrap_or(0.0));
     let start = std::time::Instant::now();
-    // Ctrl-C or SIGTERM: a watcher writes the best program found so far and ends the process
-    // (`write_interrupted`), unless the search has already finished (then the result is written
-    // as usual). `finished` decides which of the two writes.
-    let best: Mutex<Option<Program>> = Mutex::new(None);
-    let finished = Mutex::new(false);
+    // Ctrl-C or SIGTERM: a watcher thread passes the signal on to the portfolio, which then
+    // ends as at its time limit; the best program so far is written as usual (its header says
+    // it was interrupted) and the exit status is 130.
+    let finished = AtomicBool::new(false);
     let watch = interrupt::install();
     let r = std::thread::scope(|s| {
         if watch {
             s.spawn(|| {
-                loop {
-                    std::thread::sleep(Duration::from_millis(50));
-                    let done = finished.lock().expect("poisoned");
-                    if *done {
+                while !finished.load(Ordering::SeqCst) {
+                    if interrupt::hit() {
+                        cancel.store(true, Ordering::SeqCst);
                         return;
                     }
-                    if interrupt::hit() {
-                        if let Some(pb) = &pb {
-                            pb.finish_and_clear();
-                        }
-                        let p = best.lock().expect("poisoned").take();
-                        std::process::exit(write_interrupted(p, a, input, desc, start.elapsed()));
-                    }
+                    std::thread::sleep(Duration::from_millis(50));
                 }
             });
         }
@@ -769,16 +764,22 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
                 pb.set_position((start.elapsed().as_secs_f64() * 10.0) as u64);
                 pb.set_message(format!("best {} XORs (depth {}), {runs} runs", p.xor_count(), p.depth()));
             }
-            *best.lock().expect("poisoned") = Some(p.clone());
         });
-        *finished.lock().expect("poisoned") = true;
+        finished.store(true, Ordering::SeqCst);
         r
     });
     interrupt::restore();
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    let r = r?;
+    let interrupted = cancel.load(Ordering::SeqCst);
+    let r = match r {
+        Err(e) if interrupted => {
+            eprintln!("slp: interrupted after {:.1} s, before any program was found: nothing written ({e:#})", start.elapsed().as_secs_f64());
+            return Ok(ExitCode::from(130));
+        }
+        r => r?,
+    };
     let (rep, w) = (&r.report, &r.report.winner);
     let (polish_seeds, polish_rounds) = r.polish_lists();
     let mut p = r.program.clone();
@@ -803,37 +804,11 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
         );
         eprintln!("slp: arms (runs): {}", r.arm_list());
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// After Ctrl-C or SIGTERM during `-a auto`: writes the best program found so far (verified, as
-/// every output) with a note saying so; the exit status is 130 (a shell's "interrupted"), 1 if
-/// the write failed. An interrupted run has no repeat line: the note says so.
-fn write_interrupted(best: Option<Program>, a: &OptimizeArgs, input: &Input, desc: &str, elapsed: Duration) -> i32 {
-    let secs = elapsed.as_secs_f64();
-    let Some(mut p) = best else {
-        eprintln!("slp: interrupted after {secs:.1} s, before any program was found: nothing written");
-        return 130;
-    };
-    p.meta.notes.push(format!(
-        "interrupted after {secs:.1} s: the best program found until then (an interrupted run has no repeat line)"
-    ));
-    match render(&p, input, desc, &a.out).and_then(|text| write_output(&a.out, &text)) {
-        Ok(()) => {
-            if !a.out.quiet {
-                eprintln!(
-                    "slp: interrupted after {secs:.1} s: wrote the best program found until then, {} XORs, depth {}",
-                    p.xor_count(),
-                    p.depth()
-                );
-            }
-            130
-        }
-        Err(e) => {
-            eprintln!("slicewise: {e:#}");
-            1
-        }
+    if interrupted {
+        eprintln!("slp: interrupted after {:.1} s: wrote the best program found until then", rep.elapsed.as_secs_f64());
+        return Ok(ExitCode::from(130));
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn word_level(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, limit: Option<f64>) -> Result<ExitCode> {

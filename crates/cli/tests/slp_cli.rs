@@ -833,9 +833,10 @@ fn split_choice_is_an_option_with_two_values() {
     }
 }
 
-/// Ctrl-C (SIGINT) during the default portfolio writes the best program found until then,
-/// verified and marked as interrupted, to `-o` and exits 130; a signal before any program is
-/// found writes nothing (and says so). The wait before the signal doubles, twice at most, until
+/// Ctrl-C (SIGINT) during the default portfolio ends it early: the best program found until
+/// then is written to `-o`, verified, marked as interrupted and with a repeat line that repeats
+/// it, and the exit status is 130; a signal before any program is found writes nothing (and says
+/// so). The wait before the signal doubles, twice at most, until
 /// a program was there to write (under qemu the first one comes later).
 #[cfg(unix)]
 #[test]
@@ -881,6 +882,9 @@ fn interrupt_writes_the_best_program_so_far() {
         let v = run(&["slp", "verify", aes.to_str().unwrap(), out.to_str().unwrap()]);
         assert!(v.status.success(), "{}", stderr(&v));
         assert!(stdout(&v).contains(&format!("OK: {} XORs", header_count(&text))), "{}", stdout(&v));
+        // The winner so far keeps its recipe: the repeat line gives the same program.
+        let (line, again) = repeat_winner(&text);
+        assert_eq!(body(&text), body(&again), "{line}");
         // No temporary file is left beside the output.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         return;

@@ -4,6 +4,8 @@
 //! (Dask workers, `multiprocessing`) and come back equal.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -283,6 +285,40 @@ fn all_cores(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
 
+/// Runs `work` on a thread of its own while this one waits without the interpreter, a tenth
+/// of a second at a time, and lets Python handle signals in between: on Ctrl-C
+/// (KeyboardInterrupt, or any exception a signal handler raises) it sets `cancel`, waits for
+/// `work` to end early and raises that exception.
+fn interruptible<T: Send>(py: Python<'_>, cancel: &AtomicBool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::channel();
+        s.spawn(move || {
+            let _ = tx.send(work());
+        });
+        let mut rx = rx;
+        loop {
+            let (back, got) = py.detach(move || {
+                let got = rx.recv_timeout(Duration::from_millis(100));
+                (rx, got)
+            });
+            rx = back;
+            match got {
+                Ok(r) => return Ok(r),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        cancel.store(true, Ordering::SeqCst);
+                        py.detach(move || {
+                            let _ = rx.recv();
+                        });
+                        return Err(e);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(PyRuntimeError::new_err("internal error: the search ended without a result")),
+            }
+        }
+    })
+}
+
 /// Searches for a short XOR program computing `matrix`. The default `algorithm="auto"` is the
 /// portfolio of `slicewise slp optimize` (the same arms, polish chains and header, from
 /// `slicewise_slp::auto`): random restarts over A2/A1/RNBP/s-XOR with re-synthesis budgets
@@ -297,7 +333,8 @@ fn all_cores(threads: Option<usize>) -> usize {
 /// The search stops after `seconds` (for `"auto"`: exploring and polishing together) or
 /// after `runs` runs, whichever comes first; with `runs` and `seconds=None` the result is
 /// deterministic for any number of threads. Runs with the interpreter released, on `threads`
-/// threads (default: all cores). Returns the best program, verified.
+/// threads (default: all cores). Returns the best program, verified. With `"auto"`, Ctrl-C
+/// (KeyboardInterrupt) ends the search within a run or polish round and raises.
 #[pyfunction]
 #[pyo3(signature = (matrix, *, algorithm = "auto", seconds = 10.0, threads = None, seed = 0, runs = None, max_depth = None, resynth = 0, split = false, split_choice = "cheapest"))]
 #[allow(clippy::too_many_arguments)]
@@ -331,8 +368,19 @@ fn optimize(
         if split || resynth > 0 {
             return Err(PyValueError::new_err("split and resynth are options of a single algorithm: algorithm=\"auto\" has its own split arms and re-synthesis budgets"));
         }
-        let opts = AutoOptions { threads, seed, time_limit: seconds, default_time_limit: false, runs, max_depth, split_choice, ..AutoOptions::new(&m) };
-        let r = py.detach(|| slicewise_slp::auto::optimize(&m, &opts, &|_, _| {}));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let opts = AutoOptions {
+            threads,
+            seed,
+            time_limit: seconds,
+            default_time_limit: false,
+            runs,
+            max_depth,
+            split_choice,
+            cancel: Some(cancel.clone()),
+            ..AutoOptions::new(&m)
+        };
+        let r = interruptible(py, &cancel, || slicewise_slp::auto::optimize(&m, &opts, &|_, _| {}))?;
         return Ok(Program { p: r.map_err(|e| PyValueError::new_err(format!("{e:#}")))?.program });
     }
     let opts = SearchOptions { algorithm, threads, seed, time_limit, runs, max_depth, resynth, split, split_choice };

@@ -129,6 +129,25 @@ def test_optimize_on_time_limit_and_depth_bound():
     assert not p.verify(other)
 
 
+def test_optimize_auto_stops_on_keyboard_interrupt():
+    """Ctrl-C (here `_thread.interrupt_main`, which Python handles as SIGINT) ends a long
+    portfolio search early and raises KeyboardInterrupt, instead of waiting for `seconds`."""
+    import _thread
+    import threading
+    import time
+
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            slp.optimize(MIXCOLUMNS, seconds=600, threads=1)
+    finally:
+        timer.cancel()
+    # A run or a polish round under way completes first: seconds, not the 600 asked for.
+    assert time.monotonic() - start < 120
+
+
 def test_optimize_argument_errors():
     with pytest.raises(ValueError, match="unknown algorithm"):
         slp.optimize(RANDOM8, algorithm="magic", seconds=1)

@@ -6,6 +6,9 @@
 //! header: its arm, polish segments and the command that repeats it alone.
 
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use anyhow::{Result, bail, ensure};
 
 use crate::matrix::BitMatrix;
@@ -57,6 +60,10 @@ pub struct AutoOptions {
     /// How the header's "repeat the winner alone" command names the matrix (the CLI's matrix
     /// arguments; `MATRIX` by default).
     pub matrix_flags: String,
+    /// Set to `true` from another thread (a Ctrl-C watcher) to end the search early; the best
+    /// program so far is the winner, with its repeat line, and its header says it was
+    /// interrupted ([`PortfolioOptions::cancel`]).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl AutoOptions {
@@ -79,6 +86,7 @@ impl AutoOptions {
             bytes_given: false,
             word_only: false,
             matrix_flags: "MATRIX".into(),
+            cancel: None,
         }
     }
 }
@@ -186,6 +194,7 @@ pub fn optimize(m: &BitMatrix, o: &AutoOptions, on_improve: &(dyn Fn(&Program, u
         // With runs the count stays fixed, so that the result does not depend on the threads.
         chains: if large && time_limit.is_some() && o.runs.is_none() { o.threads.max(1) } else { 4 },
         refill_idle: if max_depth.is_some() { Some(REFILL_IDLE) } else { None },
+        cancel: o.cancel.clone(),
     };
     let generate = |arm: Arm, seed: u64| -> Option<Program> {
         match (form, arm.word) {
@@ -206,6 +215,10 @@ pub fn optimize(m: &BitMatrix, o: &AutoOptions, on_improve: &(dyn Fn(&Program, u
     };
     let mut r = AutoResult { program: report.program.clone(), report };
     annotate(&mut r, o, form, max_depth);
+    if o.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        let t = r.report.elapsed.as_secs_f64();
+        r.program.meta.notes.push(format!("interrupted after {t:.1} s: the best program found until then (the repeat line repeats it)"));
+    }
     r.program.verify(m).map_err(|e| anyhow::anyhow!("internal error: the portfolio's program does not verify: {e}"))?;
     Ok(r)
 }

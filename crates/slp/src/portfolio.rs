@@ -32,7 +32,7 @@
 //! [`default_polishers`]: round `r` of a chain uses polisher `r mod len`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -450,6 +450,10 @@ pub struct PortfolioOptions {
     /// that has not improved for this long continues from a fresh exploration run's program
     /// (see [`portfolio`]).
     pub refill_idle: Option<Duration>,
+    /// Set to `true` (from another thread, a signal watcher) to end the search early: exploring
+    /// and polishing end as at the time limit (a run or polish round under way completes), and
+    /// the best program so far is the winner, with its usual recipe.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for PortfolioOptions {
@@ -467,6 +471,7 @@ impl std::fmt::Debug for PortfolioOptions {
             .field("polishers", &self.polishers.iter().map(|p| p.name()).collect::<Vec<_>>())
             .field("chains", &self.chains)
             .field("refill_idle", &self.refill_idle)
+            .field("cancel", &self.cancel)
             .finish()
     }
 }
@@ -537,6 +542,7 @@ impl PortfolioOptions {
             polishers: default_polishers(&PolishConfig::for_size(m.rows(), m.cols())),
             chains: 4,
             refill_idle: None,
+            cancel: None,
         }
     }
 }
@@ -743,6 +749,7 @@ pub fn portfolio(
     });
     let cv = Condvar::new();
     let stop = AtomicBool::new(false);
+    let cancelled = || opts.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     // Under a depth bound against the clock, workers do not wait for lagged results (below).
     // Unbounded runs keep the lagged schedule: without it FSE_SKOP15_8x8_4 gave 172 instead of
     // 169 in 15 s (three runs each, Zen 4), the one benchmark matrix it made worse than published.
@@ -757,7 +764,7 @@ pub fn portfolio(
                 // at least a fifth of the limit. Only the clock-bound mode does this.
                 let stalled = opts.polish_time.is_none()
                     && opts.time_limit.is_some_and(|t| now >= t.mul_f64(STALL_MIN_FRACTION) && now >= 3 * g.best_time);
-                let timed_out = (explore_until.is_some_and(|t| now >= t) || stalled) && g.next > 0;
+                let timed_out = (explore_until.is_some_and(|t| now >= t) || stalled || cancelled()) && g.next > 0;
                 if stop.load(Ordering::Relaxed) || timed_out || opts.runs.is_some_and(|n| g.next >= n) {
                     stop.store(true, Ordering::Relaxed);
                     break;
@@ -858,7 +865,7 @@ pub fn portfolio(
     let mut refill_runs = 0u64;
     let mut done_rounds = 0u64;
     let mut epoch = 0u64;
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d) || cancelled();
     let nothing_to_do = polish_budget == Some(0) || (polish_budget.is_none() && deadline.is_none());
     while !nothing_to_do && !out_of_time() && polish_budget.is_none_or(|b| done_rounds < b) {
         epoch += 1;
@@ -1150,6 +1157,39 @@ mod tests {
         // The polish configuration of `for_matrix` (the default window for this matrix's size).
         assert_winner_repeats(&rep, &m, &PolishConfig::for_size(m.rows(), m.cols()));
         assert!(rep.program.xor_count() <= rep.explore_best);
+    }
+
+    /// Setting `cancel` ends a search of ten minutes early, in exploring or in polishing, and
+    /// the winner so far keeps its recipe.
+    #[test]
+    fn cancel_ends_the_search_and_the_winner_repeats() {
+        let (m, arms) = aes_with_light_arms();
+        for (after, polish_time) in [(300u64, None), (3000, Some(Duration::from_secs(599)))] {
+            let cancel = Arc::new(AtomicBool::new(false));
+            let opts = PortfolioOptions {
+                threads: 2,
+                seed: 4,
+                runs: None,
+                time_limit: Some(Duration::from_secs(600)),
+                polish_time,
+                arms: arms.clone(),
+                cancel: Some(cancel.clone()),
+                ..PortfolioOptions::for_matrix(&m)
+            };
+            let flag = cancel.clone();
+            let t = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(after));
+                flag.store(true, Ordering::SeqCst);
+            });
+            let rep = portfolio(&m, &opts, &generator(&m), &|_, _| {}).unwrap();
+            t.join().unwrap();
+            assert!(rep.elapsed < Duration::from_secs(60), "{:?}", rep.elapsed);
+            if polish_time.is_some() {
+                // Polishing from the first second on: the cancel (at 3 s) came while polishing.
+                assert!(rep.polish_rounds > 0);
+            }
+            assert_winner_repeats(&rep, &m, &PolishConfig::for_size(m.rows(), m.cols()));
+        }
     }
 
     /// Idle chains are refilled from fresh runs during clock-bound polishing; the refill runs
