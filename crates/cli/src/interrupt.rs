@@ -1,6 +1,7 @@
 //! Ctrl-C for long searches (`slicewise slp optimize`). The first SIGINT or SIGTERM only sets a
-//! flag, which a watcher thread of the search acts on (it writes the best program found so far);
-//! the handler then restores the default action, so a second signal ends the process at once.
+//! flag, which a watcher thread of the search passes on to it (the portfolio then ends as at its
+//! time limit and the best program so far is written); the handler then restores the default
+//! action, so a second signal ends the process at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -783,7 +783,8 @@ fn optimize_auto(a: &OptimizeArgs, input: &Input, desc: &str, threads: usize, li
     let (rep, w) = (&r.report, &r.report.winner);
     let (polish_seeds, polish_rounds) = r.polish_lists();
     let mut p = r.program.clone();
-    if a.sat_polish.is_some() || a.sat_polish_rounds.is_some() {
+    // After an interrupt the user wants the result now: no SAT polishing.
+    if (a.sat_polish.is_some() || a.sat_polish_rounds.is_some()) && !interrupted {
         p = sat_polish_cli(a, p, m)?;
     }
     let text = render(&p, input, desc, &a.out)?;
