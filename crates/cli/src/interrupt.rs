@@ -17,18 +17,32 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
 }
 
-/// Installs the handler for SIGINT and SIGTERM; `false` where there is none (not unix).
+/// The dispositions `install` replaced (SIGINT, SIGTERM), for `restore`.
+#[cfg(unix)]
+static PREV: [std::sync::atomic::AtomicUsize; 2] = [std::sync::atomic::AtomicUsize::new(0), std::sync::atomic::AtomicUsize::new(0)];
+#[cfg(unix)]
+const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
+
+/// Installs the handler for SIGINT and SIGTERM; `false` where there is none (not unix). A
+/// signal that was ignored when the program started stays ignored (a shell starts background
+/// jobs with SIGINT ignored, so that Ctrl-C at the terminal does not reach them).
 pub fn install() -> bool {
     #[cfg(unix)]
     {
         HIT.store(false, Ordering::SeqCst);
         let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        // SAFETY: the handler only stores to an atomic and calls `signal`, both
-        // async-signal-safe; replacing the default dispositions of SIGINT and SIGTERM affects
-        // nothing else in this program.
-        unsafe {
-            libc::signal(libc::SIGINT, handler);
-            libc::signal(libc::SIGTERM, handler);
+        for (i, &sig) in SIGNALS.iter().enumerate() {
+            // SAFETY: the handler only stores to an atomic and calls `signal`, both
+            // async-signal-safe; only the disposition of this signal changes, and an ignored
+            // signal is put back at once.
+            let prev = unsafe { libc::signal(sig, handler) };
+            if prev == libc::SIG_IGN {
+                // SAFETY: as above.
+                unsafe {
+                    libc::signal(sig, libc::SIG_IGN);
+                }
+            }
+            PREV[i].store(if prev == libc::SIG_ERR { libc::SIG_DFL } else { prev }, Ordering::SeqCst);
         }
         true
     }
@@ -38,13 +52,15 @@ pub fn install() -> bool {
     }
 }
 
-/// Restores the default actions (a signal from now on ends the process).
+/// Puts back the dispositions `install` found (a signal from now on acts as it did before).
 pub fn restore() {
     #[cfg(unix)]
-    // SAFETY: as in `install`: only the dispositions of the two signals change.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+    for (i, &sig) in SIGNALS.iter().enumerate() {
+        // SAFETY: as in `install`: only the disposition of this signal changes, back to one it
+        // had.
+        unsafe {
+            libc::signal(sig, PREV[i].load(Ordering::SeqCst));
+        }
     }
 }
 
